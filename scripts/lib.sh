@@ -1,0 +1,22 @@
+# Shared helpers for the scripts in this folder. Sourced, not run.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
+log() { printf '\033[1m[aeadbench]\033[0m %s\n' "$*" >&2; }
+die() { printf '[aeadbench] error: %s\n' "$*" >&2; exit 1; }
+
+# The wasm-bindgen version locked in Cargo.lock: the CLI must match the crate exactly.
+wasm_bindgen_version() {
+  awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock"
+}
+
+# Installs Debian packages that are missing (CI and fresh machines run as root).
+apt_install() {
+  local missing=()
+  for pkg in "$@"; do dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg"); done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  log "installing Debian packages: ${missing[*]}"
+  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+}

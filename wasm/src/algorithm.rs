@@ -1,0 +1,274 @@
+//! The algorithm table: one id per AEAD, the same kebab-case string in Rust, TypeScript, URLs,
+//! JSON and the collector's database. Everything else (sizes, dispatch) derives from it.
+
+use aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag, inout::InOutBuf};
+use aes_gcm::{Aes128Gcm, Aes256Gcm, aead, aes};
+use ascon_aead::AsconAead128;
+use chacha20poly1305::{ChaCha20Poly1305, XChaCha20Poly1305};
+
+use crate::cbc_hmac::{self, CbcHmacSha256};
+use crate::error::Error;
+
+/// Every AEAD here has a 16-byte tag.
+pub const TAG_BYTES: usize = 16;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// NIST SP 800-38D, 128-bit key, 96-bit nonce.
+    Aes128Gcm,
+    /// NIST SP 800-38D, 256-bit key, 96-bit nonce.
+    Aes256Gcm,
+    /// RFC 8439.
+    ChaCha20Poly1305,
+    /// draft-irtf-cfrg-xchacha: 192-bit nonce, safe to draw at random.
+    XChaCha20Poly1305,
+    /// NIST SP 800-232 Ascon-AEAD128.
+    AsconAead128,
+    /// RFC 7518 §5.2.3 A128CBC-HS256.
+    Aes128CbcHmacSha256,
+    /// RFC 7518 §5.2.2.1 with AES-256 and a 32-byte HMAC-SHA-256 key (seed 001's AES-256 case).
+    Aes256CbcHmacSha256,
+}
+
+impl Algorithm {
+    pub const ALL: [Algorithm; 7] = [
+        Algorithm::Aes128Gcm,
+        Algorithm::Aes256Gcm,
+        Algorithm::ChaCha20Poly1305,
+        Algorithm::XChaCha20Poly1305,
+        Algorithm::AsconAead128,
+        Algorithm::Aes128CbcHmacSha256,
+        Algorithm::Aes256CbcHmacSha256,
+    ];
+
+    pub const fn id(self) -> &'static str {
+        match self {
+            Algorithm::Aes128Gcm => "aes-128-gcm",
+            Algorithm::Aes256Gcm => "aes-256-gcm",
+            Algorithm::ChaCha20Poly1305 => "chacha20-poly1305",
+            Algorithm::XChaCha20Poly1305 => "xchacha20-poly1305",
+            Algorithm::AsconAead128 => "ascon-aead128",
+            Algorithm::Aes128CbcHmacSha256 => "aes-128-cbc-hmac-sha256",
+            Algorithm::Aes256CbcHmacSha256 => "aes-256-cbc-hmac-sha256",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Result<Self, Error> {
+        Self::ALL
+            .into_iter()
+            .find(|a| a.id() == id)
+            .ok_or_else(|| Error::UnknownAlgorithm(id.to_owned()))
+    }
+
+    /// The crate that implements it (all RustCrypto).
+    pub const fn crate_name(self) -> &'static str {
+        match self {
+            Algorithm::Aes128Gcm | Algorithm::Aes256Gcm => "aes-gcm",
+            Algorithm::ChaCha20Poly1305 | Algorithm::XChaCha20Poly1305 => "chacha20poly1305",
+            Algorithm::AsconAead128 => "ascon-aead",
+            Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => "aes+cbc+hmac+sha2",
+        }
+    }
+
+    pub const fn key_bytes(self) -> usize {
+        match self {
+            Algorithm::Aes128Gcm | Algorithm::AsconAead128 => 16,
+            Algorithm::Aes256Gcm
+            | Algorithm::ChaCha20Poly1305
+            | Algorithm::XChaCha20Poly1305
+            | Algorithm::Aes128CbcHmacSha256 => 32,
+            Algorithm::Aes256CbcHmacSha256 => 64,
+        }
+    }
+
+    pub const fn nonce_bytes(self) -> usize {
+        match self {
+            Algorithm::Aes128Gcm | Algorithm::Aes256Gcm | Algorithm::ChaCha20Poly1305 => 12,
+            Algorithm::XChaCha20Poly1305 => 24,
+            Algorithm::AsconAead128 | Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => 16,
+        }
+    }
+
+    /// Ciphertext bytes (tag excluded) for a plaintext of `plaintext_len` bytes.
+    pub const fn ciphertext_len(self, plaintext_len: usize) -> usize {
+        match self {
+            Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => {
+                cbc_hmac::ciphertext_len(plaintext_len)
+            }
+            _ => plaintext_len,
+        }
+    }
+
+    /// Bytes of the keyed instance in memory (`size_of`), the figure seed 004 compares.
+    pub const fn state_bytes(self) -> usize {
+        use core::mem::size_of;
+        match self {
+            Algorithm::Aes128Gcm => size_of::<Aes128Gcm>(),
+            Algorithm::Aes256Gcm => size_of::<Aes256Gcm>(),
+            Algorithm::ChaCha20Poly1305 => size_of::<ChaCha20Poly1305>(),
+            Algorithm::XChaCha20Poly1305 => size_of::<XChaCha20Poly1305>(),
+            Algorithm::AsconAead128 => size_of::<AsconAead128>(),
+            Algorithm::Aes128CbcHmacSha256 => size_of::<CbcHmacSha256<aes::Aes128>>(),
+            Algorithm::Aes256CbcHmacSha256 => size_of::<CbcHmacSha256<aes::Aes256>>(),
+        }
+    }
+
+    /// Runs the key schedule once.
+    pub fn key(self, key: &[u8]) -> Result<Keyed, Error> {
+        let expected = self.key_bytes();
+        if key.len() != expected {
+            return Err(Error::KeyLength { expected, actual: key.len() });
+        }
+        let bad_key = |_| Error::KeyLength { expected, actual: key.len() };
+        Ok(match self {
+            Algorithm::Aes128Gcm => Keyed::Aes128Gcm(Aead(Aes128Gcm::new_from_slice(key).map_err(bad_key)?)),
+            Algorithm::Aes256Gcm => Keyed::Aes256Gcm(Aead(Aes256Gcm::new_from_slice(key).map_err(bad_key)?)),
+            Algorithm::ChaCha20Poly1305 => {
+                Keyed::ChaCha20Poly1305(Aead(ChaCha20Poly1305::new_from_slice(key).map_err(bad_key)?))
+            }
+            Algorithm::XChaCha20Poly1305 => {
+                Keyed::XChaCha20Poly1305(Aead(XChaCha20Poly1305::new_from_slice(key).map_err(bad_key)?))
+            }
+            Algorithm::AsconAead128 => Keyed::AsconAead128(Aead(AsconAead128::new_from_slice(key).map_err(bad_key)?)),
+            Algorithm::Aes128CbcHmacSha256 => Keyed::Aes128CbcHmacSha256(CbcHmacSha256::new(key)?),
+            Algorithm::Aes256CbcHmacSha256 => Keyed::Aes256CbcHmacSha256(CbcHmacSha256::new(key)?),
+        })
+    }
+}
+
+/// The two operations every AEAD here offers, buffer to buffer with a detached 16-byte tag, so
+/// the bench loops can keep input and output apart and never copy.
+pub trait Seal {
+    /// Encrypts `plaintext` into `out` (exactly `ciphertext_len` bytes); returns the tag.
+    fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<[u8; TAG_BYTES], Error>;
+    /// Verifies `tag` and decrypts `ciphertext` into `out` (at least as long); returns the
+    /// plaintext length.
+    fn open(&self, nonce: &[u8], aad: &[u8], ciphertext: &[u8], tag: &[u8], out: &mut [u8]) -> Result<usize, Error>;
+}
+
+/// Adapts any RustCrypto `AeadInOut` with a 16-byte tag.
+pub struct Aead<A>(pub A);
+
+impl<A> core::fmt::Debug for Aead<A> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(core::any::type_name::<A>())
+    }
+}
+
+impl<A> Aead<A>
+where
+    A: AeadInOut,
+{
+    fn nonce(nonce: &[u8]) -> Result<&Nonce<A>, Error> {
+        <&Nonce<A>>::try_from(nonce).map_err(|_| Error::NonceLength {
+            expected: <A as AeadCore>::NonceSize::USIZE,
+            actual: nonce.len(),
+        })
+    }
+}
+
+use aead::array::typenum::Unsigned;
+
+impl<A> Seal for Aead<A>
+where
+    A: AeadInOut,
+{
+    #[inline]
+    fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<[u8; TAG_BYTES], Error> {
+        let nonce = Self::nonce(nonce)?;
+        let buf = InOutBuf::new(plaintext, out).map_err(|_| Error::MessageLength { actual: plaintext.len() })?;
+        let tag = self
+            .0
+            .encrypt_inout_detached(nonce, aad, buf)
+            .map_err(|_| Error::MessageLength { actual: plaintext.len() })?;
+        let mut bytes = [0u8; TAG_BYTES];
+        bytes.copy_from_slice(&tag);
+        Ok(bytes)
+    }
+
+    #[inline]
+    fn open(&self, nonce: &[u8], aad: &[u8], ciphertext: &[u8], tag: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        let nonce = Self::nonce(nonce)?;
+        let tag = <&Tag<A>>::try_from(tag).map_err(|_| Error::Authentication)?;
+        let out = out
+            .get_mut(..ciphertext.len())
+            .ok_or(Error::CiphertextLength { actual: ciphertext.len() })?;
+        let buf = InOutBuf::new(ciphertext, out).map_err(|_| Error::CiphertextLength { actual: ciphertext.len() })?;
+        self.0
+            .decrypt_inout_detached(nonce, aad, buf, tag)
+            .map_err(|_| Error::Authentication)?;
+        Ok(ciphertext.len())
+    }
+}
+
+impl<C> Seal for CbcHmacSha256<C>
+where
+    C: aes::cipher::BlockCipherEncrypt
+        + aes::cipher::BlockCipherDecrypt
+        + aes::cipher::BlockSizeUser<BlockSize = aes::cipher::consts::U16>
+        + aes::cipher::KeyInit
+        + Clone,
+{
+    #[inline]
+    fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<[u8; TAG_BYTES], Error> {
+        CbcHmacSha256::seal(self, nonce, aad, plaintext, out)
+    }
+
+    #[inline]
+    fn open(&self, nonce: &[u8], aad: &[u8], ciphertext: &[u8], tag: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+        CbcHmacSha256::open(self, nonce, aad, ciphertext, tag, out)
+    }
+}
+
+/// A keyed instance of one algorithm. Generic code runs on it through [`with_keyed!`], which
+/// dispatches once and then runs monomorphised code, so no indirect call sits in a bench loop.
+#[derive(Debug)]
+pub enum Keyed {
+    Aes128Gcm(Aead<Aes128Gcm>),
+    Aes256Gcm(Aead<Aes256Gcm>),
+    ChaCha20Poly1305(Aead<ChaCha20Poly1305>),
+    XChaCha20Poly1305(Aead<XChaCha20Poly1305>),
+    AsconAead128(Aead<AsconAead128>),
+    Aes128CbcHmacSha256(CbcHmacSha256<aes::Aes128>),
+    Aes256CbcHmacSha256(CbcHmacSha256<aes::Aes256>),
+}
+
+/// `with_keyed!(keyed, c => expr)` evaluates `expr` with `c: &impl Seal` bound to the variant.
+#[macro_export]
+macro_rules! with_keyed {
+    ($keyed:expr, $c:ident => $body:expr) => {
+        match $keyed {
+            $crate::algorithm::Keyed::Aes128Gcm($c) => $body,
+            $crate::algorithm::Keyed::Aes256Gcm($c) => $body,
+            $crate::algorithm::Keyed::ChaCha20Poly1305($c) => $body,
+            $crate::algorithm::Keyed::XChaCha20Poly1305($c) => $body,
+            $crate::algorithm::Keyed::AsconAead128($c) => $body,
+            $crate::algorithm::Keyed::Aes128CbcHmacSha256($c) => $body,
+            $crate::algorithm::Keyed::Aes256CbcHmacSha256($c) => $body,
+        }
+    };
+}
+
+/// One-shot encryption: returns ciphertext ‖ tag.
+pub fn encrypt(algorithm: Algorithm, key: &[u8], nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+    let keyed = algorithm.key(key)?;
+    let ct_len = algorithm.ciphertext_len(plaintext.len());
+    let mut out = vec![0u8; ct_len + TAG_BYTES];
+    let tag = with_keyed!(&keyed, c => c.seal(nonce, aad, plaintext, &mut out[..ct_len]))?;
+    out[ct_len..].copy_from_slice(&tag);
+    Ok(out)
+}
+
+/// One-shot decryption of ciphertext ‖ tag: returns the plaintext.
+pub fn decrypt(algorithm: Algorithm, key: &[u8], nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
+    let keyed = algorithm.key(key)?;
+    let ct_len = sealed
+        .len()
+        .checked_sub(TAG_BYTES)
+        .ok_or(Error::CiphertextLength { actual: sealed.len() })?;
+    let (ciphertext, tag) = sealed.split_at(ct_len);
+    let mut out = vec![0u8; ct_len];
+    let len = with_keyed!(&keyed, c => c.open(nonce, aad, ciphertext, tag, &mut out))?;
+    out.truncate(len);
+    Ok(out)
+}

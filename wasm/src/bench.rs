@@ -1,0 +1,143 @@
+//! Benchmark loops that run entirely inside WebAssembly.
+//!
+//! One JS call times `iterations` operations: the key schedule, the buffers and (for opening)
+//! the sealed message are prepared once in [`Bench::new`], and nothing crosses the JS↔WASM
+//! boundary inside the loop. Every result is folded into a checksum that is returned, so the
+//! optimiser cannot drop the work. Forged opens follow eBACS: the same sealed message with one
+//! tag bit flipped, which must be rejected on every iteration.
+
+use core::hint::black_box;
+
+use crate::algorithm::{Algorithm, Keyed, Seal, TAG_BYTES};
+use crate::error::Error;
+use crate::with_keyed;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operation {
+    Encrypt,
+    Decrypt,
+    ForgedDecrypt,
+}
+
+impl Operation {
+    pub const ALL: [Operation; 3] = [Operation::Encrypt, Operation::Decrypt, Operation::ForgedDecrypt];
+
+    pub const fn id(self) -> &'static str {
+        match self {
+            Operation::Encrypt => "encrypt",
+            Operation::Decrypt => "decrypt",
+            Operation::ForgedDecrypt => "forged-decrypt",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Result<Self, Error> {
+        Self::ALL
+            .into_iter()
+            .find(|op| op.id() == id)
+            .ok_or_else(|| Error::UnknownOperation(id.to_owned()))
+    }
+}
+
+/// Fixed, non-secret filler: a benchmark's key and data do not change a constant-time cipher's
+/// speed, and a fixed pattern keeps runs reproducible.
+fn pattern(len: usize, seed: u8) -> Vec<u8> {
+    (0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)).collect()
+}
+
+#[derive(Debug)]
+pub struct Bench {
+    algorithm: Algorithm,
+    operation: Operation,
+    keyed: Keyed,
+    nonce: Vec<u8>,
+    aad: Vec<u8>,
+    /// Plaintext for `encrypt`, ciphertext (tag detached) for the opens.
+    input: Vec<u8>,
+    /// The valid tag, or for `forged-decrypt` the tag with its lowest bit flipped.
+    tag: [u8; TAG_BYTES],
+    output: Vec<u8>,
+}
+
+impl Bench {
+    pub fn new(algorithm: Algorithm, operation: Operation, size_bytes: usize, aad_bytes: usize) -> Result<Self, Error> {
+        let keyed = algorithm.key(&pattern(algorithm.key_bytes(), 1))?;
+        let nonce = pattern(algorithm.nonce_bytes(), 2);
+        let aad = pattern(aad_bytes, 3);
+        let plaintext = pattern(size_bytes, 4);
+        let ct_len = algorithm.ciphertext_len(size_bytes);
+        let mut output = vec![0u8; ct_len];
+        let (input, tag) = match operation {
+            Operation::Encrypt => (plaintext, [0u8; TAG_BYTES]),
+            Operation::Decrypt | Operation::ForgedDecrypt => {
+                let tag = with_keyed!(&keyed, c => c.seal(&nonce, &aad, &plaintext, &mut output))?;
+                let mut ciphertext = vec![0u8; ct_len];
+                ciphertext.copy_from_slice(&output);
+                let mut tag = tag;
+                if operation == Operation::ForgedDecrypt {
+                    tag[0] ^= 1;
+                }
+                (ciphertext, tag)
+            }
+        };
+        Ok(Self { algorithm, operation, keyed, nonce, aad, input, tag, output })
+    }
+
+    pub fn algorithm(&self) -> Algorithm {
+        self.algorithm
+    }
+
+    pub fn operation(&self) -> Operation {
+        self.operation
+    }
+
+    /// Bytes this bench holds in linear memory (buffers, not the cipher state).
+    pub fn buffer_bytes(&self) -> usize {
+        self.input.len() + self.output.len() + self.aad.len() + self.nonce.len()
+    }
+
+    /// Runs `iterations` operations and returns a checksum of their results.
+    pub fn run(&mut self, iterations: u32) -> Result<u32, Error> {
+        let Bench { operation, keyed, nonce, aad, input, tag, output, .. } = self;
+        with_keyed!(&*keyed, c => run_loop(c, *operation, nonce, aad, input, tag, output, iterations))
+    }
+}
+
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn run_loop<C: Seal>(
+    cipher: &C,
+    operation: Operation,
+    nonce: &[u8],
+    aad: &[u8],
+    input: &[u8],
+    tag: &[u8; TAG_BYTES],
+    output: &mut [u8],
+    iterations: u32,
+) -> Result<u32, Error> {
+    let mut checksum: u32 = 0;
+    match operation {
+        Operation::Encrypt => {
+            for _ in 0..iterations {
+                let tag = cipher.seal(nonce, aad, black_box(input), output)?;
+                checksum = checksum.rotate_left(5) ^ u32::from_le_bytes([tag[0], tag[1], tag[2], tag[3]]);
+            }
+        }
+        Operation::Decrypt => {
+            for _ in 0..iterations {
+                let len = cipher.open(nonce, aad, black_box(input), tag, output)?;
+                let first = output.first().copied().unwrap_or(0);
+                checksum = checksum.rotate_left(5) ^ (len as u32) ^ u32::from(first);
+            }
+        }
+        Operation::ForgedDecrypt => {
+            for _ in 0..iterations {
+                match cipher.open(nonce, aad, black_box(input), tag, output) {
+                    Err(Error::Authentication) => checksum = checksum.wrapping_add(1),
+                    Ok(_) => return Err(Error::ForgeryAccepted),
+                    Err(other) => return Err(other),
+                }
+            }
+        }
+    }
+    Ok(black_box(checksum))
+}

@@ -1,0 +1,36 @@
+// Loads a built variant of the WASM cores in Node (the glue is wasm-bindgen's `--target web`,
+// which takes the module's bytes through initSync).
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const VARIANTS = ['baseline', 'simd128'] as const;
+export type Variant = (typeof VARIANTS)[number];
+export type Cores = typeof import('../wasm/baseline/cores.js');
+
+export async function loadCores(variant: Variant): Promise<Cores> {
+  const dir = new URL(`../wasm/${variant}/`, import.meta.url);
+  const glue: Cores = await import(/* @vite-ignore */ new URL('cores.js', dir).href);
+  glue.initSync({ module: readFileSync(fileURLToPath(new URL('cores_bg.wasm', dir))) });
+  return glue;
+}
+
+export interface WycheproofVector {
+  file: string;
+  tcId: number;
+  algorithm: string;
+  key: string;
+  nonce: string;
+  aad: string;
+  msg: string;
+  ct: string;
+  tag: string;
+  result: 'valid' | 'invalid';
+}
+
+export function loadVectors(): WycheproofVector[] {
+  const path = fileURLToPath(new URL('../vectors/wycheproof.json', import.meta.url));
+  return JSON.parse(readFileSync(path, 'utf8')).vectors;
+}
+
+export const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'));
+export const toHex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
