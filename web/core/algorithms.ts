@@ -1,0 +1,149 @@
+/**
+ * The frozen tables everything else derives from: algorithms, implementations, operations and
+ * presets. Ids are the same kebab-case strings in Rust, TypeScript, URLs, JSON and the database.
+ * @module
+ */
+
+export const ALGORITHMS = Object.freeze([
+  { id: 'aes-128-gcm', label: 'AES-128-GCM', spec: 'NIST SP 800-38D', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0 },
+  { id: 'aes-256-gcm', label: 'AES-256-GCM', spec: 'NIST SP 800-38D', keyBytes: 32, nonceBytes: 12, tagBytes: 16, blockBytes: 0 },
+  { id: 'chacha20-poly1305', label: 'ChaCha20-Poly1305', spec: 'RFC 8439', keyBytes: 32, nonceBytes: 12, tagBytes: 16, blockBytes: 0 },
+  { id: 'xchacha20-poly1305', label: 'XChaCha20-Poly1305', spec: 'draft-irtf-cfrg-xchacha', keyBytes: 32, nonceBytes: 24, tagBytes: 16, blockBytes: 0 },
+  { id: 'ascon-aead128', label: 'Ascon-AEAD128', spec: 'NIST SP 800-232', keyBytes: 16, nonceBytes: 16, tagBytes: 16, blockBytes: 0 },
+  { id: 'aes-128-cbc-hmac-sha256', label: 'AES-128-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.3', keyBytes: 32, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
+  { id: 'aes-256-cbc-hmac-sha256', label: 'AES-256-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.2.1, AES-256', keyBytes: 64, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
+] as const);
+
+export type AlgorithmId = (typeof ALGORITHMS)[number]['id'];
+export type Algorithm = (typeof ALGORITHMS)[number];
+export const ALGORITHM_IDS = ALGORITHMS.map((a) => a.id) as readonly AlgorithmId[] as [AlgorithmId, ...AlgorithmId[]];
+
+/**
+ * Implementations and the algorithms each can offer at best; `detect()` in each backend says
+ * what the running environment really has (e.g. ChaCha20-Poly1305 in Web Crypto is Chromium-only).
+ * `variants` are the ways one implementation is measured, recorded per case.
+ */
+export const IMPLEMENTATIONS = Object.freeze([
+  {
+    id: 'rustcrypto-wasm',
+    label: 'RustCrypto → WASM',
+    description: 'RustCrypto crates compiled to WebAssembly; the timing loop runs inside WASM.',
+    algorithms: ALGORITHM_IDS,
+    variants: ['simd128', 'baseline'],
+  },
+  {
+    id: 'webcrypto',
+    label: 'Web Crypto',
+    description: "The platform's native crypto.subtle; CBC+HMAC composed from AES-CBC and HMAC.",
+    algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'],
+    variants: ['sequential', 'pipelined'],
+  },
+  {
+    id: 'noble',
+    label: '@noble/ciphers',
+    description: 'The audited pure-JavaScript library web developers often pick instead.',
+    algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'xchacha20-poly1305'],
+    variants: ['js'],
+  },
+] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[] }[]);
+
+export type ImplementationId = (typeof IMPLEMENTATIONS)[number]['id'];
+export const IMPLEMENTATION_IDS = IMPLEMENTATIONS.map((i) => i.id) as readonly ImplementationId[] as [ImplementationId, ...ImplementationId[]];
+
+export const OPERATIONS = Object.freeze(['encrypt', 'decrypt', 'forged-decrypt'] as const);
+export type Operation = (typeof OPERATIONS)[number];
+
+/** Calls in flight for Web Crypto's pipelined variant. */
+export const PIPELINE_DEPTH = 16;
+
+export function algorithm(id: AlgorithmId): Algorithm {
+  const a = ALGORITHMS.find((x) => x.id === id);
+  if (!a) throw new Error(`unknown algorithm '${id}'`);
+  return a;
+}
+
+/**
+ * Bytes a sealed message carries beyond its plaintext: nonce + tag + padding (the nonce is sent
+ * with the message in every protocol these studies model; seed 000 counts AES-GCM's 12 + 16 = 28).
+ */
+export function overheadBytes(id: AlgorithmId, sizeBytes: number): number {
+  const a = algorithm(id);
+  const padding = a.blockBytes ? a.blockBytes - (sizeBytes % a.blockBytes) : 0;
+  return a.nonceBytes + a.tagBytes + padding;
+}
+
+/** Ciphertext bytes without the tag. */
+export function ciphertextBytes(id: AlgorithmId, sizeBytes: number): number {
+  const a = algorithm(id);
+  return a.blockBytes ? sizeBytes + a.blockBytes - (sizeBytes % a.blockBytes) : sizeBytes;
+}
+
+/** Log-spaced payload sizes: powers of `step` from `from` to `to` bytes, inclusive. */
+export function logSizes(from: number, to: number, step = 4): number[] {
+  const out: number[] = [];
+  for (let s = from; s <= to; s *= step) out.push(s);
+  return out;
+}
+
+export const KiB = 1024;
+export const MiB = 1024 * 1024;
+
+/** Largest payload any preset or URL may ask for. */
+export const MAX_SIZE_BYTES = 64 * MiB;
+
+export interface Preset {
+  id: string;
+  label: string;
+  description: string;
+  sizes: readonly number[];
+  operations: readonly Operation[];
+  aadBytes: readonly number[];
+  /** Rounds, each in a fresh worker, cases interleaved. */
+  rounds: number;
+  samplesPerRound: number;
+  /** A sample lasts at least this long, and at least 100× the timer resolution. */
+  minSampleMs: number;
+}
+
+export const PRESETS = Object.freeze({
+  quick: {
+    id: 'quick',
+    label: 'Quick',
+    description: 'Four sizes, encrypt only, two rounds: about half a minute.',
+    sizes: [64, KiB, 16 * KiB, MiB],
+    operations: ['encrypt'],
+    aadBytes: [0],
+    rounds: 2,
+    samplesPerRound: 5,
+    minSampleMs: 2,
+  },
+  standard: {
+    id: 'standard',
+    label: 'Standard',
+    description: 'Ten sizes from 16 B to 4 MiB, encrypt and decrypt, three rounds.',
+    sizes: logSizes(16, 4 * MiB),
+    operations: ['encrypt', 'decrypt'],
+    aadBytes: [0],
+    rounds: 3,
+    samplesPerRound: 7,
+    minSampleMs: 5,
+  },
+  full: {
+    id: 'full',
+    label: 'Full',
+    description: '8 B to 64 MiB in doubling steps, all three operations, 0 and 64 B of AAD, five rounds.',
+    sizes: logSizes(8, 64 * MiB, 2),
+    operations: ['encrypt', 'decrypt', 'forged-decrypt'],
+    aadBytes: [0, 64],
+    rounds: 5,
+    samplesPerRound: 10,
+    minSampleMs: 10,
+  },
+} as const satisfies Record<string, Preset>);
+
+export type PresetId = keyof typeof PRESETS;
+export const PRESET_IDS = Object.keys(PRESETS) as [PresetId, ...PresetId[]];
+
+export function implementationSupports(impl: ImplementationId, alg: AlgorithmId): boolean {
+  return (IMPLEMENTATIONS.find((i) => i.id === impl)!.algorithms as readonly string[]).includes(alg);
+}

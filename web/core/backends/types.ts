@@ -1,0 +1,56 @@
+/**
+ * What every implementation offers the worker: one-shot encrypt/decrypt for cross-validation,
+ * and `prepare` for timing, which does the key schedule/import and buffer setup once per case.
+ * @module
+ */
+import type { AlgorithmId, ImplementationId, Operation } from '../algorithms.ts';
+
+export interface CaseSpec {
+  algorithm: AlgorithmId;
+  operation: Operation;
+  sizeBytes: number;
+  aadBytes: number;
+}
+
+export interface PreparedCase {
+  /** Performs `n` operations. Synchronous for WASM and noble; a promise for Web Crypto. */
+  run(n: number): void | Promise<void>;
+  /** `size_of` the keyed state where it is known (WASM), else null. */
+  readonly stateBytes: number | null;
+  dispose(): void;
+}
+
+export interface Backend {
+  readonly implementation: ImplementationId;
+  readonly variant: string;
+  /** The algorithms this environment really offers through this backend. */
+  readonly algorithms: readonly AlgorithmId[];
+  /** Returns ciphertext ‖ tag. */
+  encrypt(alg: AlgorithmId, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Promise<Uint8Array>;
+  /** Verifies and decrypts ciphertext ‖ tag; throws on any failure. */
+  decrypt(alg: AlgorithmId, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Promise<Uint8Array>;
+  prepare(spec: CaseSpec): Promise<PreparedCase>;
+}
+
+/** Deterministic, non-secret filler, the same pattern the WASM bench uses. */
+export function pattern(len: number, seed: number): Uint8Array {
+  const out = new Uint8Array(len);
+  for (let i = 0; i < len; i++) out[i] = (Math.imul(i & 0xff, 31) + seed) & 0xff;
+  return out;
+}
+
+/** Our ids fix the nonce length; an implementation that would accept another must not here. */
+export function checkLengths(alg: { id: string; keyBytes: number; nonceBytes: number }, key: Uint8Array, nonce: Uint8Array): void {
+  if (key.length !== alg.keyBytes) throw new Error(`key of ${key.length} bytes, expected ${alg.keyBytes}`);
+  if (nonce.length !== alg.nonceBytes) throw new Error(`nonce of ${nonce.length} bytes, expected ${alg.nonceBytes}`);
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}

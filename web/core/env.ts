@@ -1,0 +1,110 @@
+/**
+ * The environment a result was measured in, coarse enough to say what ran where. The full
+ * user-agent string is kept in the local document only; what is submitted is reduced further.
+ * @module
+ */
+import type { Environment } from './schema.ts';
+import { ENGINE_VERSION } from './version.ts';
+
+interface NameVersion {
+  name: string;
+  version: string;
+}
+
+/** Browser and OS family from a user-agent string, most specific token first. */
+export function parseUserAgent(ua: string): { browser: NameVersion; os: NameVersion } {
+  const pick = (rules: [string, RegExp][]): NameVersion => {
+    for (const [name, re] of rules) {
+      const m = re.exec(ua);
+      if (m) return { name, version: (m[1] ?? '').replace(/_/g, '.') };
+    }
+    return { name: 'unknown', version: '' };
+  };
+  const browser = pick([
+    ['Edge', /Edg(?:e|A|iOS)?\/([\d.]+)/],
+    ['Samsung Internet', /SamsungBrowser\/([\d.]+)/],
+    ['Opera', /OPR\/([\d.]+)/],
+    ['Firefox', /(?:Firefox|FxiOS)\/([\d.]+)/],
+    ['Chrome', /(?:HeadlessChrome|Chrome|CriOS)\/([\d.]+)/],
+    ['Safari', /Version\/([\d.]+).*Safari/],
+    ['Node.js', /Node\.js\/v?([\d.]+)/],
+  ]);
+  const os = pick([
+    ['Android', /Android ([\d.]+)/],
+    ['iOS', /(?:iPhone|iPad|iPod).*? OS ([\d_]+)/],
+    ['Windows', /Windows NT ([\d.]+)/],
+    ['macOS', /Mac OS X ([\d_.]+)/],
+    ['ChromeOS', /CrOS \S+ ([\d.]+)/],
+    ['Linux', /Linux()/],
+  ]);
+  return { browser, os };
+}
+
+export function archFromUserAgent(ua: string): string {
+  if (/aarch64|arm64/i.test(ua)) return 'arm64';
+  if (/x86_64|x64|Win64|amd64|WOW64/i.test(ua)) return 'x86-64';
+  if (/Android|iPhone|iPad/i.test(ua)) return 'arm';
+  if (/i[3-6]86/.test(ua)) return 'x86';
+  return 'unknown';
+}
+
+type NavigatorWithHints = Navigator & {
+  deviceMemory?: number;
+  userAgentData?: { platform?: string; getHighEntropyValues(h: string[]): Promise<Record<string, string>> };
+};
+
+export interface WorkerFacts {
+  timerResolutionMs: number;
+  wasm: Environment['wasm'];
+  buildInfo: Record<string, unknown>;
+}
+
+/** Browser environment, completed with what the worker measured. */
+export async function browserEnvironment(facts: WorkerFacts): Promise<Environment> {
+  const nav = navigator as NavigatorWithHints;
+  const ua = nav.userAgent;
+  const { browser, os } = parseUserAgent(ua);
+  let arch = archFromUserAgent(ua);
+  try {
+    const h = await nav.userAgentData?.getHighEntropyValues(['architecture', 'bitness']);
+    if (h?.architecture) arch = h.architecture === 'arm' ? (h.bitness === '64' ? 'arm64' : 'arm') : h.bitness === '64' ? 'x86-64' : 'x86';
+  } catch {
+    /* hints refused: keep the UA's guess */
+  }
+  return {
+    userAgent: ua,
+    browser,
+    os,
+    arch,
+    platform: nav.userAgentData?.platform ?? nav.platform ?? '',
+    hardwareConcurrency: nav.hardwareConcurrency ?? 0,
+    deviceMemoryGiB: nav.deviceMemory ?? null,
+    crossOriginIsolated: globalThis.crossOriginIsolated === true,
+    timerResolutionMs: facts.timerResolutionMs,
+    wasm: facts.wasm,
+    engineVersion: ENGINE_VERSION,
+    cores: coresInfo(facts.buildInfo),
+    runtime: 'browser',
+  };
+}
+
+export function coresInfo(buildInfo: Record<string, unknown>): Environment['cores'] {
+  const crates = (buildInfo.crates as Record<string, string> | undefined) ?? {};
+  return {
+    crates: { 'aeadbench-cores': String(buildInfo.version ?? ''), ...crates },
+    wasmBindgen: String(buildInfo.wasmBindgen ?? crates['wasm-bindgen'] ?? ''),
+    backends: (buildInfo.backends as Record<string, string> | undefined) ?? {},
+  };
+}
+
+/**
+ * The largest payload this device should be asked to hold: a case keeps about three copies of
+ * its payload alive (input, output, sealed copy), and WASM memory never shrinks. Scaled by
+ * `deviceMemory` where the browser tells it (Chromium; capped at its reported buckets), else a
+ * guess from whether it is a phone.
+ */
+export function payloadLimitBytes(deviceMemoryGiB: number | null, mobile: boolean): number {
+  const MiB = 1 << 20;
+  if (deviceMemoryGiB !== null) return Math.min(64 * MiB, Math.max(8 * MiB, deviceMemoryGiB * 16 * MiB));
+  return mobile ? 16 * MiB : 64 * MiB;
+}

@@ -1,0 +1,110 @@
+/**
+ * The timing core, run inside the worker. Pure with respect to the DOM: it needs only a clock.
+ * @module
+ */
+import type { PreparedCase } from './backends/types.ts';
+
+export type Clock = () => number;
+
+/**
+ * The timer's resolution: the median of the non-zero steps between consecutive readings
+ * (the minimum would be fooled by the jitter browsers add on top of coarsening).
+ */
+export function timerResolutionMs(now: Clock = () => performance.now(), budgetMs = 30): number {
+  const steps: number[] = [];
+  const start = now();
+  let last = start;
+  while (steps.length < 200 && last - start < budgetMs) {
+    const t = now();
+    if (t !== last) {
+      steps.push(t - last);
+      last = t;
+    }
+  }
+  if (steps.length === 0) return budgetMs;
+  steps.sort((a, b) => a - b);
+  return steps[steps.length >> 1]!;
+}
+
+async function timed(prepared: PreparedCase, n: number, now: Clock): Promise<[number, number]> {
+  const t0 = now();
+  const pending = prepared.run(n);
+  if (pending) await pending;
+  return [t0, now() - t0];
+}
+
+export interface MeasureOptions {
+  samples: number;
+  /** A sample lasts at least max(minSampleMs, 100 × timer resolution). */
+  minSampleMs: number;
+  timerResolutionMs: number;
+  /** Iterations calibrated in an earlier round, reused so rounds are comparable. */
+  iterations?: number;
+  /** Upper bound on warm-up time. */
+  warmupMaxMs?: number;
+  now?: Clock;
+  /** Lets other events in (pause messages) between samples. */
+  yieldNow?: () => Promise<void>;
+  /** True if the page was hidden at any time in [from, to] (clock's time base). */
+  wasHidden?: (from: number, to: number) => boolean;
+  waitUntilVisible?: () => Promise<void>;
+}
+
+export interface Measured {
+  /** Nanoseconds per operation, one per sample. */
+  samples: number[];
+  iterations: number;
+  interruptions: number;
+  warmupMs: number;
+}
+
+export function sampleTargetMs(minSampleMs: number, resolutionMs: number): number {
+  return Math.max(minSampleMs, 100 * resolutionMs);
+}
+
+/** Doubles the batch until it lasts a quarter of the target, then scales it to the target. */
+export async function calibrate(prepared: PreparedCase, targetMs: number, now: Clock): Promise<number> {
+  let n = 1;
+  for (;;) {
+    const [, dt] = await timed(prepared, n, now);
+    if (dt >= targetMs / 4 || n >= 1 << 30) return Math.max(1, Math.ceil((n * targetMs) / Math.max(dt, 1e-6)));
+    n *= 2;
+  }
+}
+
+export async function measureCase(prepared: PreparedCase, o: MeasureOptions): Promise<Measured> {
+  const now = o.now ?? (() => performance.now());
+  const target = sampleTargetMs(o.minSampleMs, o.timerResolutionMs);
+  const warmStart = now();
+  let n = o.iterations ?? (await calibrate(prepared, target, now));
+  // Warm up until two consecutive batches agree within 3 % (WASM tiers up from Liftoff to
+  // TurboFan in the background; JS from Ignition through Maglev to TurboFan), or the budget ends.
+  const budget = o.warmupMaxMs ?? Math.max(200, 4 * target);
+  let previous = Infinity;
+  for (let i = 0; now() - warmStart < budget; i++) {
+    const [, dt] = await timed(prepared, n, now);
+    const perOp = dt / n;
+    if (i >= 1 && Math.abs(perOp - previous) / previous < 0.03) break;
+    previous = perOp;
+  }
+  if (o.iterations === undefined) {
+    // Recalibrate on the warmed-up code: the first calibration saw the slow tiers.
+    n = await calibrate(prepared, target, now);
+  }
+  const warmupMs = now() - warmStart;
+  const samples: number[] = [];
+  let interruptions = 0;
+  while (samples.length < o.samples) {
+    if (o.yieldNow) await o.yieldNow();
+    if (o.waitUntilVisible) await o.waitUntilVisible();
+    const [t0, dt] = await timed(prepared, n, now);
+    if (o.yieldNow) await o.yieldNow(); // let a pause message that arrived mid-sample land
+    if (o.wasHidden?.(t0, t0 + dt)) {
+      interruptions++;
+      if (interruptions > 3 * o.samples) throw new Error('the page stayed hidden; measurement abandoned');
+      continue;
+    }
+    samples.push((dt * 1e6) / n);
+  }
+  return { samples, iterations: n, interruptions, warmupMs };
+}

@@ -1,0 +1,153 @@
+/**
+ * Run parameters from a URL (Speedometer style): parsed once, validated, frozen, so a run is
+ * shareable and scriptable. A bad value is an error that names the parameter and the value.
+ * @module
+ */
+import * as v from 'valibot';
+import {
+  ALGORITHM_IDS,
+  IMPLEMENTATION_IDS,
+  MAX_SIZE_BYTES,
+  OPERATIONS,
+  PRESETS,
+  PRESET_IDS,
+  type PresetId,
+} from './algorithms.ts';
+import { CV_THRESHOLD } from './stats.ts';
+import { RunParamsSchema, type RunParams, formatIssue } from './schema.ts';
+
+export class ParamError extends Error {
+  constructor(
+    readonly param: string,
+    readonly value: string,
+    detail: string,
+  ) {
+    super(`Invalid ${param} param: '${value}' (${detail})`);
+    this.name = 'ParamError';
+  }
+}
+
+/** Parameters the URL may carry; anything else is reported, not silently ignored. */
+export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'autorun'] as const;
+
+const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1 << 20, mb: 1 << 20, mib: 1 << 20 };
+
+/** Parses `64`, `1k`, `16KiB`, `1M`, `4 MiB` into bytes. */
+export function parseSize(text: string, param = 'sizes'): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
+  if (!m || unit === undefined) throw new ParamError(param, text, 'expected a size like 64, 1k, 16KiB or 1M');
+  const bytes = Math.round(Number(m[1]) * unit);
+  if (bytes > MAX_SIZE_BYTES) throw new ParamError(param, text, `above the limit of ${MAX_SIZE_BYTES} bytes`);
+  return bytes;
+}
+
+export function formatSize(bytes: number): string {
+  if (bytes >= 1 << 20 && bytes % (1 << 20) === 0) return `${bytes >> 20} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes >> 10} KiB`;
+  return `${bytes} B`;
+}
+
+function list<T extends string>(param: string, raw: string, allowed: readonly T[]): T[] {
+  if (raw === 'all') return [...allowed];
+  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new ParamError(param, raw, 'empty list');
+  for (const item of items) {
+    if (!(allowed as readonly string[]).includes(item)) {
+      throw new ParamError(param, raw, `'${item}' is not one of ${allowed.join(', ')}`);
+    }
+  }
+  return [...new Set(items)] as T[];
+}
+
+function integer(param: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || n < min || n > max) throw new ParamError(param, raw, `expected an integer from ${min} to ${max}`);
+  return n;
+}
+
+function number(param: string, raw: string, min: number, max: number): number {
+  const n = Number(raw);
+  if (raw.trim() === '' || !Number.isFinite(n) || n < min || n > max) throw new ParamError(param, raw, `expected a number from ${min} to ${max}`);
+  return n;
+}
+
+/** The parameters a preset implies, before any URL override. */
+export function presetParams(preset: PresetId = 'quick'): RunParams {
+  const p = PRESETS[preset];
+  return {
+    preset,
+    algorithms: [...ALGORITHM_IDS],
+    implementations: [...IMPLEMENTATION_IDS],
+    sizes: [...p.sizes],
+    operations: [...p.operations],
+    aadBytes: [...p.aadBytes],
+    rounds: p.rounds,
+    samplesPerRound: p.samplesPerRound,
+    minSampleMs: p.minSampleMs,
+    wasm: 'auto',
+    webcrypto: ['sequential', 'pipelined'],
+    cvThreshold: CV_THRESHOLD,
+    maxReruns: preset === 'quick' ? 1 : 2,
+  };
+}
+
+export interface ParsedUrl {
+  params: Readonly<RunParams>;
+  autorun: boolean;
+}
+
+/** Parses and validates run parameters from a query string; throws ParamError naming the value. */
+export function parseParams(search: string | URLSearchParams): ParsedUrl {
+  const q = typeof search === 'string' ? new URLSearchParams(search) : search;
+  for (const key of q.keys()) {
+    if (!(PARAM_NAMES as readonly string[]).includes(key)) throw new ParamError(key, q.get(key) ?? '', `unknown parameter; known: ${PARAM_NAMES.join(', ')}`);
+  }
+  const get = (k: string) => q.get(k) ?? undefined;
+  const presetRaw = get('preset') ?? 'quick';
+  if (!(PRESET_IDS as readonly string[]).includes(presetRaw)) throw new ParamError('preset', presetRaw, `expected one of ${PRESET_IDS.join(', ')}`);
+  const p = presetParams(presetRaw as PresetId);
+  const raw: Record<string, string | undefined> = Object.fromEntries(PARAM_NAMES.map((k) => [k, get(k)]));
+  if (raw.algorithms) p.algorithms = list('algorithms', raw.algorithms, ALGORITHM_IDS);
+  if (raw.implementations) p.implementations = list('implementations', raw.implementations, IMPLEMENTATION_IDS);
+  if (raw.sizes) {
+    const sizes = raw.sizes.split(',').map((s) => s.trim());
+    if (sizes.some((s) => s === '')) throw new ParamError('sizes', raw.sizes, 'empty entry');
+    p.sizes = [...new Set(sizes.map((s) => { try { return parseSize(s); } catch (e) { throw new ParamError('sizes', raw.sizes!, (e as ParamError).message.replace(/^Invalid sizes param: /, '')); } }))].sort((a, b) => a - b);
+  }
+  if (raw.operations) p.operations = list('operations', raw.operations, OPERATIONS);
+  if (raw.aad) p.aadBytes = raw.aad.split(',').map((s) => integer('aad', s, 0, 1 << 20));
+  if (raw.rounds) p.rounds = integer('rounds', raw.rounds, 1, 50);
+  if (raw.samples) p.samplesPerRound = integer('samples', raw.samples, 1, 1000);
+  if (raw.minSampleMs) p.minSampleMs = number('minSampleMs', raw.minSampleMs, 0.1, 10_000);
+  if (raw.wasm) p.wasm = list('wasm', raw.wasm, ['auto', 'both', 'baseline', 'simd128'] as const)[0]!;
+  if (raw.webcrypto) p.webcrypto = list('webcrypto', raw.webcrypto, ['sequential', 'pipelined'] as const);
+  if (raw.cv) p.cvThreshold = number('cv', raw.cv, 0, 10);
+  if (raw.reruns) p.maxReruns = integer('reruns', raw.reruns, 0, 10);
+  const autorun = raw.autorun !== undefined && raw.autorun !== '0' && raw.autorun !== 'false';
+  const checked = v.safeParse(RunParamsSchema, p);
+  if (!checked.success) throw new Error(`Invalid parameters: ${checked.issues.map(formatIssue).join('; ')}`);
+  return { params: Object.freeze(checked.output), autorun };
+}
+
+/** The query string that reproduces `params`: only what differs from the preset is written. */
+export function toSearch(params: RunParams, extra: Record<string, string> = {}): string {
+  const base = presetParams(params.preset);
+  const q = new URLSearchParams();
+  q.set('preset', params.preset);
+  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+  if (!same(params.algorithms, base.algorithms)) q.set('algorithms', params.algorithms.join(','));
+  if (!same(params.implementations, base.implementations)) q.set('implementations', params.implementations.join(','));
+  if (!same(params.sizes, base.sizes)) q.set('sizes', params.sizes.join(','));
+  if (!same(params.operations, base.operations)) q.set('operations', params.operations.join(','));
+  if (!same(params.aadBytes, base.aadBytes)) q.set('aad', params.aadBytes.join(','));
+  if (params.rounds !== base.rounds) q.set('rounds', String(params.rounds));
+  if (params.samplesPerRound !== base.samplesPerRound) q.set('samples', String(params.samplesPerRound));
+  if (params.minSampleMs !== base.minSampleMs) q.set('minSampleMs', String(params.minSampleMs));
+  if (params.wasm !== base.wasm) q.set('wasm', params.wasm);
+  if (!same(params.webcrypto, base.webcrypto)) q.set('webcrypto', params.webcrypto.join(','));
+  if (params.cvThreshold !== base.cvThreshold) q.set('cv', String(params.cvThreshold));
+  if (params.maxReruns !== base.maxReruns) q.set('reruns', String(params.maxReruns));
+  for (const [k, val] of Object.entries(extra)) q.set(k, val);
+  return q.toString();
+}

@@ -1,0 +1,23 @@
+/** How the worker finds the WASM cores and the vectors in a browser (bundled by Vite). */
+import type { Cores, WasmVariant } from '../backends/rustcrypto-wasm.ts';
+import type { Platform } from '../worker/api.ts';
+import vectorsUrl from '../vectors/wycheproof.json?url';
+
+const GLUE: Record<WasmVariant, () => Promise<Cores & { default: () => Promise<unknown> }>> = {
+  baseline: () => import('../wasm/baseline/cores.js'),
+  simd128: () => import('../wasm/simd128/cores.js'),
+};
+
+export const browserPlatform: Platform = {
+  runtime: 'browser',
+  async loadCores(variant) {
+    const glue = await GLUE[variant]();
+    await glue.default(); // fetches and instantiates cores_bg.wasm next to the glue
+    return glue;
+  },
+  async loadVectors() {
+    const res = await fetch(vectorsUrl);
+    if (!res.ok) throw new Error(`cannot load test vectors: HTTP ${res.status}`);
+    return (await res.json()).vectors;
+  },
+};

@@ -1,0 +1,256 @@
+/**
+ * The run orchestrator on the page's side. It never touches the DOM (Speedometer's rule): the
+ * page passes hooks and reports visibility. Each round runs in a fresh worker (a V8 instance
+ * now and then compiles a slower variant for its whole life), cases are interleaved in an order
+ * rotated every round so drift spreads evenly, and unstable cases are re-run.
+ * @module
+ */
+import { ALGORITHMS, overheadBytes } from './algorithms.ts';
+import { formatSize } from './params.ts';
+import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
+import { derived, isUnstable, summarize } from './stats.ts';
+import { type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
+import { type Endpoint, type Remote, connect } from './worker/rpc.ts';
+import type { WorkerFacts } from './env.ts';
+
+export interface WorkerHandle extends Endpoint {
+  terminate(): void;
+}
+
+export interface Progress {
+  phase: 'starting' | 'validating' | 'measuring' | 'rerunning' | 'done' | 'cancelled';
+  round: number;
+  rounds: number;
+  done: number;
+  total: number;
+  current: string | null;
+  etaMs: number | null;
+}
+
+export interface RunHooks {
+  onProgress?(p: Progress): void;
+  onValidation?(v: Validation[]): void;
+  onCase?(c: CaseResult): void;
+  onWarning?(message: string): void;
+}
+
+export interface RunOptions {
+  createWorker(): WorkerHandle;
+  environment(facts: WorkerFacts): Promise<Environment>;
+  /** The largest payload this device may be asked to hold. */
+  payloadLimitBytes: number;
+  hooks?: RunHooks;
+  now?: () => number;
+  randomUUID?: () => string;
+}
+
+export interface RunHandle {
+  done: Promise<ResultDocument>;
+  cancel(): void;
+  /** The page reports visibility changes; samples taken while hidden are discarded. */
+  visibility(hidden: boolean): void;
+}
+
+/** Orders cases for round `r`: a rotation, so each case sits at a different place each round. */
+export function rotate<T>(xs: readonly T[], r: number): T[] {
+  if (xs.length === 0) return [];
+  const k = (r * Math.max(1, Math.floor(xs.length / 3) + 1)) % xs.length;
+  return [...xs.slice(k), ...xs.slice(0, k)];
+}
+
+export function startRun(params: RunParams, o: RunOptions): RunHandle {
+  const now = o.now ?? (() => performance.now());
+  const hooks = o.hooks ?? {};
+  const startedAt = now();
+  const createdAt = new Date().toISOString();
+  const runId = (o.randomUUID ?? (() => crypto.randomUUID()))();
+  let worker: { handle: WorkerHandle; remote: Remote<WorkerApi> } | null = null;
+  let cancelled = false;
+  let cancelReject: ((e: Error) => void) | null = null;
+  const cancelledPromise = new Promise<never>((_, reject) => (cancelReject = reject));
+  cancelledPromise.catch(() => {});
+
+  const progress: Progress = { phase: 'starting', round: 0, rounds: params.rounds, done: 0, total: 0, current: null, etaMs: null };
+  const report = () => hooks.onProgress?.({ ...progress });
+  const measuringStarted = { at: 0 };
+
+  const spawn = () => {
+    worker?.handle.terminate();
+    const handle = o.createWorker();
+    const remote = connect<WorkerApi>(handle, (e) => {
+      const ev = e as WorkerEvent;
+      if (ev.type === 'case-start') progress.current = ev.key;
+      if (ev.type === 'case-done') {
+        progress.done++;
+        const elapsed = now() - measuringStarted.at;
+        progress.etaMs = progress.done > 0 ? (elapsed / progress.done) * Math.max(0, progress.total - progress.done) : null;
+      }
+      report();
+    });
+    worker = { handle, remote };
+    return remote;
+  };
+  const guard = <T>(p: Promise<T>) => Promise.race([p, cancelledPromise]);
+
+  const samples = new Map<string, MeasuredCase & { reruns: number }>();
+  const skipped: ResultDocument['skipped'] = [];
+  const warnings: string[] = [];
+  let validation: Validation[] = [];
+  let environment: Environment | null = null;
+
+  const finish = (status: 'complete' | 'cancelled', plan: PlannedCase[]): ResultDocument => {
+    const cases: CaseResult[] = [];
+    for (const c of plan) {
+      const m = samples.get(c.key);
+      if (!m) continue;
+      cases.push(toCaseResult(c, m, params));
+    }
+    return {
+      schema: SCHEMA_VERSION,
+      runId,
+      createdAt,
+      durationMs: now() - startedAt,
+      status,
+      params,
+      environment: environment!,
+      validation,
+      cases,
+      skipped,
+      warnings,
+    };
+  };
+
+  let plan: PlannedCase[] = [];
+  const run = async (): Promise<ResultDocument> => {
+    report();
+    let remote = spawn();
+    const info = await guard(remote.init(params));
+    environment = await o.environment(info);
+    if (!environment.crossOriginIsolated) {
+      const w = `not cross-origin isolated: timers are coarse (${info.timerResolutionMs.toFixed(3)} ms); samples are lengthened to 100× that`;
+      warnings.push(w);
+      hooks.onWarning?.(w);
+    }
+    progress.phase = 'validating';
+    report();
+    validation = await guard(remote.validate(params.algorithms));
+    hooks.onValidation?.(validation);
+    const excluded = new Set(validation.filter((v) => v.excluded).map((v) => `${v.implementation}/${v.variant}/${v.algorithm}`));
+    for (const v of validation.filter((x) => x.excluded)) {
+      const w = `${v.implementation} (${v.variant}) excluded for ${v.algorithm}: ${v.errors[0] ?? 'failed validation'}`;
+      warnings.push(w);
+      hooks.onWarning?.(w);
+    }
+
+    const sizes = params.sizes.filter((s) => {
+      if (s <= o.payloadLimitBytes) return true;
+      skipped.push({ what: `payload ${formatSize(s)}`, reason: `payload of ${s} bytes exceeds this device's limit of ${o.payloadLimitBytes} bytes` });
+      return false;
+    });
+    for (const impl of params.implementations) {
+      const offered = info.available.filter((a) => a.implementation === impl);
+      if (offered.length === 0) skipped.push({ what: impl, reason: `${impl} is not available in this environment` });
+      for (const alg of params.algorithms) {
+        const variants = offered.filter((a) => a.algorithms.includes(alg));
+        if (variants.length === 0 && offered.length > 0 && (ALGORITHMS.find((a) => a.id === alg) && impl !== 'noble')) {
+          skipped.push({ what: `${impl} ${alg}`, reason: `${impl} does not offer ${alg} here` });
+        }
+        for (const { variant } of variants) {
+          if (excluded.has(`${impl}/${variant}/${alg}`)) continue;
+          for (const operation of params.operations)
+            for (const sizeBytes of sizes)
+              for (const aadBytes of params.aadBytes) {
+                const c = { implementation: impl, variant, algorithm: alg, operation, sizeBytes, aadBytes };
+                plan.push({ ...c, key: caseKey(c) });
+              }
+        }
+      }
+    }
+
+    const iterations: Record<string, number> = {};
+    const absorb = (results: MeasuredCase[], rerun: boolean) => {
+      for (const r of results) {
+        iterations[r.key] ??= r.iterations;
+        const prev = samples.get(r.key);
+        if (prev) {
+          prev.samples.push(...r.samples);
+          prev.interruptions += r.interruptions;
+          if (rerun) prev.reruns++;
+        } else samples.set(r.key, { ...r, reruns: 0 });
+      }
+    };
+
+    progress.phase = 'measuring';
+    progress.total = plan.length * params.rounds;
+    measuringStarted.at = now();
+    for (let r = 0; r < params.rounds; r++) {
+      progress.round = r + 1;
+      if (r > 0) remote = spawn(), await guard(remote.init(params));
+      absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations })), false);
+    }
+    for (let extra = 0; extra < params.maxReruns; extra++) {
+      const unstable = plan.filter((c) => isUnstable(summarize(samples.get(c.key)!.samples), params.cvThreshold));
+      if (unstable.length === 0) break;
+      progress.phase = 'rerunning';
+      progress.total += unstable.length;
+      remote = spawn();
+      await guard(remote.init(params));
+      absorb(await guard(remote.measure(rotate(unstable, extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations })), true);
+    }
+    worker?.handle.terminate();
+    worker = null;
+    progress.phase = 'done';
+    progress.current = null;
+    progress.etaMs = 0;
+    report();
+    const doc = finish('complete', plan);
+    for (const c of doc.cases) hooks.onCase?.(c);
+    return doc;
+  };
+
+  const done = run().catch((e) => {
+    worker?.handle.terminate();
+    worker = null;
+    if (cancelled && environment) {
+      progress.phase = 'cancelled';
+      report();
+      return finish('cancelled', plan);
+    }
+    throw e;
+  });
+
+  return {
+    done,
+    cancel() {
+      if (cancelled) return;
+      cancelled = true;
+      worker?.handle.terminate();
+      cancelReject?.(new Error('cancelled'));
+    },
+    visibility(hidden: boolean) {
+      void worker?.remote.visibility(hidden, performance.timeOrigin + performance.now()).catch(() => {});
+    },
+  };
+}
+
+export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>): CaseResult {
+  const summary = summarize(m.samples);
+  const d = derived(summary.median, c.sizeBytes);
+  return {
+    algorithm: c.algorithm,
+    implementation: c.implementation,
+    variant: c.variant,
+    operation: c.operation,
+    sizeBytes: c.sizeBytes,
+    aadBytes: c.aadBytes,
+    iterationsPerSample: m.iterations,
+    samples: m.samples,
+    summary,
+    ...d,
+    overheadBytes: overheadBytes(c.algorithm, c.sizeBytes),
+    stateBytes: m.stateBytes,
+    reruns: m.reruns,
+    unstable: isUnstable(summary, params.cvThreshold),
+    interruptions: m.interruptions,
+  };
+}

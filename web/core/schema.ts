@@ -1,0 +1,141 @@
+/**
+ * The result document: one versioned schema shared by the site, the npm package, the CLI and
+ * the collector. Validated with valibot; types are inferred from the schemas, never written twice.
+ * @module
+ */
+import * as v from 'valibot';
+import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './algorithms.ts';
+
+export const SCHEMA_VERSION = 'aeadbench/result@1';
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const positive = v.pipe(v.number(), v.finite(), v.minValue(0));
+const sizeBytes = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SIZE_BYTES));
+const shortText = v.pipe(v.string(), v.maxLength(200));
+
+export const WasmVariantChoice = v.picklist(['auto', 'both', 'baseline', 'simd128']);
+export const WebCryptoModeChoice = v.picklist(['sequential', 'pipelined']);
+
+export const RunParamsSchema = v.object({
+  preset: v.picklist(PRESET_IDS),
+  algorithms: v.pipe(v.array(v.picklist(ALGORITHM_IDS)), v.minLength(1)),
+  implementations: v.pipe(v.array(v.picklist(IMPLEMENTATION_IDS)), v.minLength(1)),
+  sizes: v.pipe(v.array(sizeBytes), v.minLength(1), v.maxLength(64)),
+  operations: v.pipe(v.array(v.picklist(OPERATIONS)), v.minLength(1)),
+  aadBytes: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20))), v.minLength(1)),
+  rounds: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)),
+  samplesPerRound: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
+  minSampleMs: v.pipe(v.number(), v.minValue(0.1), v.maxValue(10_000)),
+  wasm: WasmVariantChoice,
+  webcrypto: v.pipe(v.array(WebCryptoModeChoice), v.minLength(1)),
+  /** Re-run a case whose CV exceeds this, up to `maxReruns` extra rounds, then flag it. */
+  cvThreshold: v.pipe(v.number(), v.minValue(0), v.maxValue(10)),
+  maxReruns: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10)),
+});
+export type RunParams = v.InferOutput<typeof RunParamsSchema>;
+
+export const EnvironmentSchema = v.object({
+  userAgent: v.pipe(v.string(), v.maxLength(1000)),
+  browser: v.object({ name: shortText, version: shortText }),
+  os: v.object({ name: shortText, version: shortText }),
+  arch: shortText,
+  platform: shortText,
+  hardwareConcurrency: count,
+  deviceMemoryGiB: v.nullable(positive),
+  crossOriginIsolated: v.boolean(),
+  timerResolutionMs: positive,
+  wasm: v.object({ simd128: v.boolean(), relaxedSimd: v.boolean(), threads: v.boolean() }),
+  engineVersion: shortText,
+  cores: v.object({
+    crates: v.record(v.string(), shortText),
+    wasmBindgen: shortText,
+    backends: v.record(v.string(), shortText),
+  }),
+  runtime: v.picklist(['browser', 'node']),
+});
+export type Environment = v.InferOutput<typeof EnvironmentSchema>;
+
+export const ValidationSchema = v.object({
+  implementation: v.picklist(IMPLEMENTATION_IDS),
+  variant: shortText,
+  algorithm: v.picklist(ALGORITHM_IDS),
+  vectorsPassed: count,
+  vectorsFailed: count,
+  /** Byte-for-byte agreement with every other implementation of the algorithm on random inputs. */
+  crossCheck: v.picklist(['agree', 'disagree', 'alone']),
+  excluded: v.boolean(),
+  errors: v.array(v.pipe(v.string(), v.maxLength(500))),
+});
+export type Validation = v.InferOutput<typeof ValidationSchema>;
+
+export const SummarySchema = v.object({
+  n: count,
+  min: positive,
+  max: positive,
+  median: positive,
+  q1: positive,
+  q3: positive,
+  iqr: positive,
+  mad: positive,
+  mean: positive,
+  sd: positive,
+  cv: positive,
+  madRatio: positive,
+  trimmedMean: positive,
+  ciLow: positive,
+  ciHigh: positive,
+});
+
+export const CaseResultSchema = v.object({
+  algorithm: v.picklist(ALGORITHM_IDS),
+  implementation: v.picklist(IMPLEMENTATION_IDS),
+  /** simd128 / baseline (WASM), sequential / pipelined (Web Crypto), js (noble). */
+  variant: shortText,
+  operation: v.picklist(OPERATIONS),
+  sizeBytes,
+  aadBytes: count,
+  /** Operations timed in each sample, calibrated so a sample lasts ≥ 100× the timer resolution. */
+  iterationsPerSample: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  /** Raw samples, nanoseconds per operation, in the order taken. */
+  samples: v.pipe(v.array(positive), v.minLength(1), v.maxLength(10_000)),
+  summary: SummarySchema,
+  bytesPerSecond: positive,
+  nsPerByte: positive,
+  usPerOp: positive,
+  opsPerSecond: positive,
+  overheadBytes: count,
+  stateBytes: v.nullable(count),
+  reruns: count,
+  unstable: v.boolean(),
+  /** Samples discarded because the page was hidden while they ran. */
+  interruptions: count,
+});
+export type CaseResult = v.InferOutput<typeof CaseResultSchema>;
+
+export const ResultDocumentSchema = v.object({
+  schema: v.literal(SCHEMA_VERSION),
+  runId: v.pipe(v.string(), v.uuid()),
+  createdAt: v.pipe(v.string(), v.isoTimestamp()),
+  durationMs: positive,
+  status: v.picklist(['complete', 'cancelled']),
+  params: RunParamsSchema,
+  environment: EnvironmentSchema,
+  validation: v.array(ValidationSchema),
+  cases: v.array(CaseResultSchema),
+  /** Sizes or cases not run, and why (e.g. above this device's memory cap). */
+  skipped: v.array(v.object({ what: shortText, reason: v.pipe(v.string(), v.maxLength(500)) })),
+  warnings: v.array(v.pipe(v.string(), v.maxLength(500))),
+});
+export type ResultDocument = v.InferOutput<typeof ResultDocumentSchema>;
+
+/** Validates a result document; on failure the error names each offending path and value. */
+export function validateResult(doc: unknown): { ok: true; value: ResultDocument } | { ok: false; issues: string[] } {
+  const r = v.safeParse(ResultDocumentSchema, doc);
+  if (r.success) return { ok: true, value: r.output };
+  return { ok: false, issues: r.issues.map(formatIssue) };
+}
+
+export function formatIssue(issue: v.BaseIssue<unknown>): string {
+  const path = issue.path?.map((p) => String(p.key)).join('.') || '(root)';
+  return `${path}: ${issue.message}`;
+}

@@ -1,0 +1,164 @@
+/**
+ * Pure statistics over raw samples (ns per operation). Medians and MAD lead: the noise in
+ * micro-benchmarks comes from GC, JIT tier-ups and the scheduler, which only ever make a sample
+ * slower, so the distribution is skewed and the mean chases outliers. The mean, SD and the 5 %
+ * trimmed mean are kept too, for comparison with studies that report them.
+ * @module
+ */
+
+function sorted(xs: readonly number[]): number[] {
+  if (xs.length === 0) throw new Error('no samples');
+  return [...xs].sort((a, b) => a - b);
+}
+
+/** Quantile by linear interpolation between order statistics (Hyndman & Fan type 7, R's default). */
+export function quantile(xs: readonly number[], p: number): number {
+  const s = sorted(xs);
+  const h = (s.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.ceil(h);
+  return s[lo]! + (h - lo) * (s[hi]! - s[lo]!);
+}
+
+export const median = (xs: readonly number[]): number => quantile(xs, 0.5);
+
+export function mean(xs: readonly number[]): number {
+  if (xs.length === 0) throw new Error('no samples');
+  return xs.reduce((a, b) => a + b, 0) / xs.length;
+}
+
+/** Sample standard deviation (n − 1). Zero for a single sample. */
+export function sd(xs: readonly number[]): number {
+  if (xs.length < 2) return 0;
+  const m = mean(xs);
+  return Math.sqrt(xs.reduce((a, x) => a + (x - m) ** 2, 0) / (xs.length - 1));
+}
+
+/** Median absolute deviation from the median, unscaled. */
+export function mad(xs: readonly number[]): number {
+  const m = median(xs);
+  return median(xs.map((x) => Math.abs(x - m)));
+}
+
+/**
+ * Trimmed mean: drop `fraction` of the samples at each end (floor(n · fraction), at least one
+ * when n ≥ 3 for the 5 % rule, as seed 001 discards its fastest and slowest runs), then average.
+ */
+export function trimmedMean(xs: readonly number[], fraction = 0.05): number {
+  const s = sorted(xs);
+  let k = Math.floor(s.length * fraction);
+  if (k === 0 && fraction > 0 && s.length >= 3) k = 1;
+  return mean(s.slice(k, s.length - k));
+}
+
+/** ln Γ by Lanczos (g = 7, n = 9), for binomial probabilities without overflow. */
+function lnGamma(z: number): number {
+  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  if (z < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * z)) - lnGamma(1 - z);
+  z -= 1;
+  let x = c[0]!;
+  for (let i = 1; i < 9; i++) x += c[i]! / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(x);
+}
+
+function binomialCdf(k: number, n: number): number {
+  let sum = 0;
+  for (let i = 0; i <= k; i++) sum += Math.exp(lnGamma(n + 1) - lnGamma(i + 1) - lnGamma(n - i + 1) - n * Math.LN2);
+  return sum;
+}
+
+/**
+ * Distribution-free confidence interval of the median from order statistics: the widest j with
+ * P(Binomial(n, ½) < j) ≤ (1 − level)/2 gives [x(j), x(n+1−j)]. Exact coverage ≥ level, no
+ * assumption about the shape of the distribution. With fewer than 6 samples no 95 % interval
+ * exists this way, and the range is returned (coverage 1 − 2^(1−n)).
+ */
+export function medianCI(xs: readonly number[], level = 0.95): [number, number] {
+  const s = sorted(xs);
+  const n = s.length;
+  const alpha = (1 - level) / 2;
+  let j = 0;
+  while (j + 1 <= n && binomialCdf(j, n) <= alpha) j++;
+  if (j === 0) return [s[0]!, s[n - 1]!];
+  return [s[j - 1]!, s[n - j]!];
+}
+
+export interface Summary {
+  n: number;
+  min: number;
+  max: number;
+  median: number;
+  q1: number;
+  q3: number;
+  iqr: number;
+  mad: number;
+  mean: number;
+  sd: number;
+  /** Coefficient of variation, SD / mean. */
+  cv: number;
+  /** Robust spread: MAD / median, what the re-run rule uses. */
+  madRatio: number;
+  trimmedMean: number;
+  ciLow: number;
+  ciHigh: number;
+}
+
+export function summarize(xs: readonly number[]): Summary {
+  const s = sorted(xs);
+  const m = mean(s);
+  const q1 = quantile(s, 0.25);
+  const q3 = quantile(s, 0.75);
+  const med = median(s);
+  const [ciLow, ciHigh] = medianCI(s);
+  const deviation = sd(s);
+  const madValue = mad(s);
+  return {
+    n: s.length,
+    min: s[0]!,
+    max: s[s.length - 1]!,
+    median: med,
+    q1,
+    q3,
+    iqr: q3 - q1,
+    mad: madValue,
+    mean: m,
+    sd: deviation,
+    cv: m === 0 ? 0 : deviation / m,
+    madRatio: med === 0 ? 0 : madValue / med,
+    trimmedMean: trimmedMean(s),
+    ciLow,
+    ciHigh,
+  };
+}
+
+/** Throughput and latency units derived from a time per operation. */
+export function derived(nsPerOp: number, sizeBytes: number) {
+  return {
+    bytesPerSecond: nsPerOp > 0 ? (sizeBytes * 1e9) / nsPerOp : 0,
+    nsPerByte: sizeBytes > 0 ? nsPerOp / sizeBytes : 0,
+    usPerOp: nsPerOp / 1e3,
+    opsPerSecond: nsPerOp > 0 ? 1e9 / nsPerOp : 0,
+  };
+}
+
+/**
+ * The re-run rule: OpenBenchmarking repeats a test until its SD is within 3.5 % of the mean.
+ * Here the CV is computed, and a case above `threshold` is measured again, up to a bound.
+ */
+export const CV_THRESHOLD = 0.035;
+export function isUnstable(summary: Summary, threshold = CV_THRESHOLD): boolean {
+  return summary.cv > threshold;
+}
+
+/** Percentile rank of `x` within `xs` (share of values ≤ x, ties counted half), 0–100. */
+export function percentileRank(xs: readonly number[], x: number): number {
+  if (xs.length === 0) throw new Error('no values');
+  let below = 0;
+  let equal = 0;
+  for (const v of xs) {
+    if (v < x) below++;
+    else if (v === x) equal++;
+  }
+  return (100 * (below + equal / 2)) / xs.length;
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { ParamError, parseParams, parseSize, presetParams, toSearch } from '../params.ts';
+
+describe('URL parameters', () => {
+  it('defaults to the quick preset', () => {
+    const { params, autorun } = parseParams('');
+    expect(params.preset).toBe('quick');
+    expect(params.sizes).toEqual([64, 1024, 16384, 1048576]);
+    expect(autorun).toBe(false);
+    expect(Object.isFrozen(params)).toBe(true);
+  });
+
+  it('parses lists, sizes with units, and numbers', () => {
+    const { params, autorun } = parseParams('preset=standard&algorithms=aes-128-gcm,ascon-aead128&sizes=1k,64,2MiB&rounds=2&autorun=1&wasm=both');
+    expect(params.algorithms).toEqual(['aes-128-gcm', 'ascon-aead128']);
+    expect(params.sizes).toEqual([64, 1024, 2 * 1024 * 1024]);
+    expect(params.rounds).toBe(2);
+    expect(params.wasm).toBe('both');
+    expect(autorun).toBe(true);
+  });
+
+  it.each([
+    ['sizes=64,abc', "Invalid sizes param: '64,abc'"],
+    ['sizes=128M', "Invalid sizes param: '128M'"],
+    ['algorithms=aes-512-gcm', "'aes-512-gcm' is not one of"],
+    ['preset=slow', "Invalid preset param: 'slow'"],
+    ['rounds=0', "Invalid rounds param: '0'"],
+    ['rounds=2.5', "Invalid rounds param: '2.5'"],
+    ['implementations=openssl', "'openssl' is not one of"],
+    ['colour=blue', "Invalid colour param: 'blue' (unknown parameter"],
+  ])('rejects %s naming the value', (query, message) => {
+    expect(() => parseParams(query)).toThrow(ParamError);
+    expect(() => parseParams(query)).toThrow(message);
+  });
+
+  it('parseSize understands units', () => {
+    expect(parseSize('16KiB')).toBe(16384);
+    expect(parseSize('1M')).toBe(1 << 20);
+    expect(parseSize('8')).toBe(8);
+  });
+
+  it('toSearch round-trips: the shared URL reproduces the parameters', () => {
+    const { params } = parseParams('preset=standard&algorithms=chacha20-poly1305&sizes=64,4096&operations=decrypt&aad=16');
+    const again = parseParams(toSearch(params)).params;
+    expect(again).toEqual(params);
+    expect(toSearch(presetParams('quick'))).toBe('preset=quick');
+  });
+});

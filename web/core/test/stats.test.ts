@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { derived, isUnstable, mad, mean, median, medianCI, percentileRank, quantile, sd, summarize, trimmedMean } from '../stats.ts';
+import { overheadBytes } from '../algorithms.ts';
+
+describe('statistics against hand-computed values', () => {
+  const xs = [5, 1, 4, 2, 3]; // sorted 1 2 3 4 5
+
+  it('median of odd and even counts', () => {
+    expect(median(xs)).toBe(3);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+  });
+
+  it('quartiles interpolate between order statistics (type 7)', () => {
+    expect(quantile(xs, 0.25)).toBe(2);
+    expect(quantile(xs, 0.75)).toBe(4);
+    expect(quantile([1, 2, 3, 4], 0.25)).toBe(1.75); // h = 0.75 → 1 + 0.75·(2 − 1)
+  });
+
+  it('mean, sample SD and CV', () => {
+    expect(mean(xs)).toBe(3);
+    expect(sd(xs)).toBeCloseTo(Math.sqrt(2.5), 12); // Σ(x−3)² = 10, / (5 − 1)
+    expect(summarize(xs).cv).toBeCloseTo(Math.sqrt(2.5) / 3, 12);
+    expect(sd([7])).toBe(0);
+  });
+
+  it('MAD is the median of absolute deviations from the median', () => {
+    expect(mad([1, 2, 3, 4, 100])).toBe(1); // deviations 2 1 0 1 97 → median 1
+  });
+
+  it('5 % trimmed mean drops one sample at each end of a small set (seed 001 rule)', () => {
+    expect(trimmedMean([1, 2, 3, 4, 100])).toBe(3);
+    const twenty = Array.from({ length: 20 }, (_, i) => i + 1);
+    twenty[19] = 1000; // floor(20 · 0.05) = 1 → drop 1 and 1000
+    expect(trimmedMean(twenty)).toBeCloseTo(mean(twenty.slice(1, 19)), 12);
+    expect(trimmedMean([1, 2, 3, 4, 100], 0)).toBe(22);
+  });
+
+  it('95 % CI of the median from order statistics', () => {
+    const ten = Array.from({ length: 10 }, (_, i) => i + 1);
+    // n = 10: P(B ≤ 1) = 11/1024 ≤ 0.025 < P(B ≤ 2) = 56/1024 → j = 2 → [x(2), x(9)]
+    expect(medianCI(ten)).toEqual([2, 9]);
+    // too few samples for 95 %: the range
+    expect(medianCI([3, 1, 2])).toEqual([1, 3]);
+  });
+
+  it('derived units from ns per operation', () => {
+    const d = derived(1000, 1024); // 1 µs per KiB
+    expect(d.bytesPerSecond).toBeCloseTo(1.024e9, 3);
+    expect(d.nsPerByte).toBeCloseTo(1000 / 1024, 12);
+    expect(d.usPerOp).toBe(1);
+    expect(d.opsPerSecond).toBe(1e6);
+  });
+
+  it('flags a case whose CV exceeds the threshold', () => {
+    expect(isUnstable(summarize([100, 100, 100, 101]))).toBe(false);
+    expect(isUnstable(summarize([100, 130, 90, 140]))).toBe(true);
+  });
+
+  it('percentile rank counts ties as half', () => {
+    expect(percentileRank([1, 2, 3, 4], 3)).toBe(62.5);
+    expect(percentileRank([1, 2, 3, 4], 10)).toBe(100);
+  });
+
+  it('ciphertext overhead: AES-GCM 28 bytes (seed 000), CBC pads to the block', () => {
+    expect(overheadBytes('aes-128-gcm', 1000)).toBe(28);
+    expect(overheadBytes('xchacha20-poly1305', 5)).toBe(40);
+    expect(overheadBytes('aes-128-cbc-hmac-sha256', 16)).toBe(16 + 16 + 16);
+    expect(overheadBytes('aes-128-cbc-hmac-sha256', 15)).toBe(16 + 16 + 1);
+  });
+
+  it('refuses empty input rather than returning NaN', () => {
+    expect(() => median([])).toThrow('no samples');
+  });
+});

@@ -1,0 +1,153 @@
+/**
+ * What the benchmark worker does, independent of where it runs (browser module worker or, for
+ * the npm package, a Node worker thread): detect implementations, validate them, time cases.
+ * @module
+ */
+import type { AlgorithmId, ImplementationId, Operation } from '../algorithms.ts';
+import { type CoresLoader, rustcryptoWasm, wasmFeatures, wasmVariants } from '../backends/rustcrypto-wasm.ts';
+import type { Backend } from '../backends/types.ts';
+import { noble } from '../backends/noble.ts';
+import { webcrypto } from '../backends/webcrypto.ts';
+import { measureCase, timerResolutionMs } from '../measure.ts';
+import type { RunParams } from '../schema.ts';
+import { type WycheproofVector, validateBackends } from '../validate.ts';
+
+export interface Platform {
+  runtime: 'browser' | 'node';
+  loadCores: CoresLoader;
+  loadVectors(): Promise<WycheproofVector[]>;
+  /** Implementations only this platform has (node:crypto in Node). */
+  extraBackends?(params: RunParams): Promise<Backend[]>;
+}
+
+export interface PlannedCase {
+  key: string;
+  implementation: ImplementationId;
+  variant: string;
+  algorithm: AlgorithmId;
+  operation: Operation;
+  sizeBytes: number;
+  aadBytes: number;
+}
+
+export interface MeasuredCase {
+  key: string;
+  samples: number[];
+  iterations: number;
+  interruptions: number;
+  stateBytes: number | null;
+}
+
+export type WorkerEvent =
+  | { type: 'case-start'; key: string }
+  | { type: 'case-done'; key: string; medianNs: number }
+  | { type: 'case-error'; key: string; message: string };
+
+export function caseKey(c: Omit<PlannedCase, 'key'>): string {
+  return `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+}
+
+const epochNow = () => performance.timeOrigin + performance.now();
+
+/** A macrotask yield through a MessageChannel: lets queued messages in without a 4 ms clamp. */
+function makeYield(): () => Promise<void> {
+  const channel = new MessageChannel();
+  const waiting: (() => void)[] = [];
+  channel.port1.onmessage = () => waiting.shift()?.();
+  return () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve);
+      channel.port2.postMessage(0);
+    });
+}
+
+export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
+  let backends: Backend[] = [];
+  let resolution = 0;
+  // Hidden periods in epoch ms, reported by the page; samples overlapping one are discarded.
+  const hidden: [number, number][] = [];
+  let hiddenNow = false;
+  let visibleWaiters: (() => void)[] = [];
+  const yieldNow = makeYield();
+
+  return {
+    async init(params: RunParams) {
+      resolution = timerResolutionMs();
+      const features = wasmFeatures();
+      backends = [];
+      let buildInfo: Record<string, unknown> | null = null;
+      for (const impl of params.implementations) {
+        if (impl === 'rustcrypto-wasm') {
+          for (const variant of wasmVariants(params.wasm, features.simd128)) {
+            const b = await rustcryptoWasm(variant, platform.loadCores);
+            buildInfo ??= b.buildInfo;
+            backends.push(b);
+          }
+        } else if (impl === 'webcrypto') {
+          for (const mode of params.webcrypto) backends.push(await webcrypto(mode));
+        } else if (impl === 'noble') {
+          backends.push(noble());
+        }
+      }
+      if (platform.extraBackends) backends.push(...(await platform.extraBackends(params)));
+      if (!buildInfo) buildInfo = (await rustcryptoWasm('baseline', platform.loadCores)).buildInfo;
+      return {
+        timerResolutionMs: resolution,
+        wasm: features,
+        buildInfo,
+        available: backends.map((b) => ({ implementation: b.implementation, variant: b.variant, algorithms: [...b.algorithms] })),
+      };
+    },
+
+    async validate(algorithms: AlgorithmId[]) {
+      return validateBackends(backends, algorithms, await platform.loadVectors());
+    },
+
+    async measure(cases: PlannedCase[], o: { samples: number; minSampleMs: number; iterations: Record<string, number> }) {
+      const out: MeasuredCase[] = [];
+      for (const c of cases) {
+        const backend = backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
+        if (!backend) throw new Error(`no backend ${c.implementation}/${c.variant} in this worker`);
+        emit({ type: 'case-start', key: c.key });
+        const prepared = await backend.prepare(c);
+        try {
+          const m = await measureCase(prepared, {
+            samples: o.samples,
+            minSampleMs: o.minSampleMs,
+            timerResolutionMs: resolution,
+            iterations: o.iterations[c.key],
+            yieldNow,
+            wasHidden: (from, to) => {
+              const [a, b] = [performance.timeOrigin + from, performance.timeOrigin + to];
+              return hiddenNow || hidden.some(([h0, h1]) => h0 <= b && h1 >= a);
+            },
+            waitUntilVisible: () => (hiddenNow ? new Promise<void>((r) => visibleWaiters.push(r)) : Promise.resolve()),
+          });
+          const sorted = [...m.samples].sort((x, y) => x - y);
+          emit({ type: 'case-done', key: c.key, medianNs: sorted[sorted.length >> 1]! });
+          out.push({ key: c.key, samples: m.samples, iterations: m.iterations, interruptions: m.interruptions, stateBytes: prepared.stateBytes });
+        } finally {
+          prepared.dispose();
+        }
+      }
+      return out;
+    },
+
+    /** The page became hidden or visible at `atEpochMs`. */
+    visibility(isHidden: boolean, atEpochMs: number) {
+      if (isHidden && !hiddenNow) {
+        hiddenNow = true;
+        hidden.push([atEpochMs, Infinity]);
+      } else if (!isHidden && hiddenNow) {
+        hiddenNow = false;
+        const last = hidden[hidden.length - 1];
+        if (last) last[1] = Math.max(atEpochMs, epochNow());
+        const waiters = visibleWaiters;
+        visibleWaiters = [];
+        for (const w of waiters) w();
+      }
+    },
+  };
+}
+
+export type WorkerApi = ReturnType<typeof createApi>;

@@ -1,0 +1,62 @@
+/**
+ * A tiny typed RPC over postMessage. The client's type comes from the worker's API object
+ * itself (`typeof api`), so the two sides cannot drift; events flow back through `onEvent`.
+ * Cancelling means terminating the worker: the only way to stop synchronous WASM.
+ * @module
+ */
+
+type AnyFn = (...args: never[]) => unknown;
+export type Api = Record<string, AnyFn>;
+type Call = { id: number; method: string; args: unknown[] };
+type Reply = { id: number; result?: unknown; error?: { message: string; kind?: string } } | { event: unknown };
+
+export interface Endpoint {
+  postMessage(message: unknown): void;
+  addEventListener(type: 'message', listener: (e: { data: unknown }) => void): void;
+}
+
+/** Worker side: answers calls on `api`; `emit` sends an event to the client. */
+export function serve(api: Api, endpoint: Endpoint): (event: unknown) => void {
+  const emit = (event: unknown) => endpoint.postMessage({ event });
+  endpoint.addEventListener('message', async (e) => {
+    const { id, method, args } = e.data as Call;
+    if (typeof id !== 'number') return; // not a call (e.g. a control message handled elsewhere)
+    try {
+      const fn = api[method] as (...a: unknown[]) => unknown;
+      if (!fn) throw new Error(`unknown worker method '${method}'`);
+      endpoint.postMessage({ id, result: await fn(...args) });
+    } catch (err) {
+      const e2 = err as Error & { kind?: string };
+      endpoint.postMessage({ id, error: { message: e2?.message ?? String(err), kind: e2?.kind } });
+    }
+  });
+  return emit;
+}
+
+export type Remote<A extends Api> = {
+  [K in keyof A]: (...args: Parameters<A[K]>) => Promise<Awaited<ReturnType<A[K]>>>;
+};
+
+/** Client side: a proxy whose methods post calls and resolve with the replies. */
+export function connect<A extends Api>(endpoint: Endpoint, onEvent: (event: unknown) => void = () => {}): Remote<A> {
+  let next = 1;
+  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  endpoint.addEventListener('message', (e) => {
+    const reply = e.data as Reply;
+    if ('event' in reply) return onEvent(reply.event);
+    const p = pending.get(reply.id);
+    if (!p) return;
+    pending.delete(reply.id);
+    if (reply.error) p.reject(Object.assign(new Error(reply.error.message), { kind: reply.error.kind }));
+    else p.resolve(reply.result);
+  });
+  return new Proxy({} as Remote<A>, {
+    get: (_, method: string) =>
+      (...args: unknown[]) =>
+        new Promise((resolve, reject) => {
+          const id = next++;
+          pending.set(id, { resolve, reject });
+          endpoint.postMessage({ id, method, args });
+        }),
+  });
+}
