@@ -40,7 +40,8 @@ export interface MeasureOptions {
   timerResolutionMs: number;
   /** Iterations calibrated in an earlier round, reused so rounds are comparable. */
   iterations?: number;
-  /** Upper bound on warm-up time. */
+  /** Warm-up lasts at least this long, and at most `warmupMaxMs`. */
+  warmupMinMs?: number;
   warmupMaxMs?: number;
   now?: Clock;
   /** Lets other events in (pause messages) between samples. */
@@ -77,15 +78,19 @@ export async function measureCase(prepared: PreparedCase, o: MeasureOptions): Pr
   const target = sampleTargetMs(o.minSampleMs, o.timerResolutionMs);
   const warmStart = now();
   let n = o.iterations ?? (await calibrate(prepared, target, now));
-  // Warm up until two consecutive batches agree within 3 % (WASM tiers up from Liftoff to
-  // TurboFan in the background; JS from Ignition through Maglev to TurboFan), or the budget ends.
-  const budget = o.warmupMaxMs ?? Math.max(200, 4 * target);
-  let previous = Infinity;
-  for (let i = 0; now() - warmStart < budget; i++) {
+  // Warm up for at least `warmupMinMs` and until three consecutive batches agree within 3 %:
+  // V8 tiers WASM up from Liftoff to TurboFan (and JS through Maglev to TurboFan) in the
+  // background once code is hot, so two equally slow early batches prove nothing.
+  const minMs = o.warmupMinMs ?? Math.max(50, 2 * target);
+  const budget = o.warmupMaxMs ?? Math.max(1000, 8 * target);
+  const recent: number[] = [];
+  for (;;) {
     const [, dt] = await timed(prepared, n, now);
-    const perOp = dt / n;
-    if (i >= 1 && Math.abs(perOp - previous) / previous < 0.03) break;
-    previous = perOp;
+    recent.push(dt / n);
+    if (recent.length > 3) recent.shift();
+    const elapsed = now() - warmStart;
+    if (elapsed >= budget) break;
+    if (elapsed >= minMs && recent.length === 3 && (Math.max(...recent) - Math.min(...recent)) / Math.min(...recent) < 0.03) break;
   }
   if (o.iterations === undefined) {
     // Recalibrate on the warmed-up code: the first calibration saw the slow tiers.

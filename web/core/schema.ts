@@ -80,7 +80,7 @@ export const SummarySchema = v.object({
   mean: positive,
   sd: positive,
   cv: positive,
-  madRatio: positive,
+  robustCv: positive,
   trimmedMean: positive,
   ciLow: positive,
   ciHigh: positive,

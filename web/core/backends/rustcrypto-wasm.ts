@@ -11,6 +11,8 @@ export type WasmVariant = 'baseline' | 'simd128';
 /** The wasm-bindgen glue of one built variant, initialised. */
 export type Cores = typeof import('../wasm/baseline/cores.js');
 export type CoresLoader = (variant: WasmVariant) => Promise<Cores>;
+/** build-info.json written by scripts/build-wasm: crate versions, flags, sizes. */
+export type BuildInfoLoader = (variant: WasmVariant) => Promise<Record<string, unknown>>;
 
 /** `WebAssembly.validate` of the smallest modules using each feature (wasm-feature-detect's). */
 const PROBES = {
@@ -45,9 +47,10 @@ function rethrow(e: unknown): never {
   throw e;
 }
 
-export async function rustcryptoWasm(variant: WasmVariant, load: CoresLoader): Promise<Backend & { buildInfo: Record<string, unknown> }> {
+export async function rustcryptoWasm(variant: WasmVariant, load: CoresLoader, loadBuildInfo?: BuildInfoLoader): Promise<Backend & { buildInfo: Record<string, unknown> }> {
   const cores = await load(variant);
-  const buildInfo = JSON.parse(cores.buildInfo()) as Record<string, unknown>;
+  // What the build recorded, then what the module reports about itself (which wins).
+  const buildInfo = { ...(loadBuildInfo ? await loadBuildInfo(variant) : {}), ...(JSON.parse(cores.buildInfo()) as Record<string, unknown>) };
   const offered = (JSON.parse(cores.algorithms()) as { id: string }[]).map((a) => a.id);
   return {
     implementation: 'rustcrypto-wasm',

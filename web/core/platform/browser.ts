@@ -2,6 +2,8 @@
 import type { Cores, WasmVariant } from '../backends/rustcrypto-wasm.ts';
 import type { Platform } from '../worker/api.ts';
 import vectorsUrl from '../vectors/wycheproof.json?url';
+import baselineInfo from '../wasm/baseline/build-info.json';
+import simd128Info from '../wasm/simd128/build-info.json';
 
 const GLUE: Record<WasmVariant, () => Promise<Cores & { default: () => Promise<unknown> }>> = {
   baseline: () => import('../wasm/baseline/cores.js'),
@@ -14,6 +16,9 @@ export const browserPlatform: Platform = {
     const glue = await GLUE[variant]();
     await glue.default(); // fetches and instantiates cores_bg.wasm next to the glue
     return glue;
+  },
+  async loadBuildInfo(variant) {
+    return variant === 'simd128' ? simd128Info : baselineInfo;
   },
   async loadVectors() {
     const res = await fetch(vectorsUrl);

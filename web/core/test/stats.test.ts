@@ -51,9 +51,16 @@ describe('statistics against hand-computed values', () => {
     expect(d.opsPerSecond).toBe(1e6);
   });
 
-  it('flags a case whose CV exceeds the threshold', () => {
+  it('robust CV is 1.4826 · MAD / median', () => {
+    expect(summarize([90, 100, 110]).robustCv).toBeCloseTo((1.4826 * 10) / 100, 12);
+  });
+
+  it('flags a case whose spread exceeds the threshold, but not one lone spike', () => {
     expect(isUnstable(summarize([100, 100, 100, 101]))).toBe(false);
     expect(isUnstable(summarize([100, 130, 90, 140]))).toBe(true);
+    const spike = [100, 101, 99, 100, 300, 100, 101, 99];
+    expect(summarize(spike).cv).toBeGreaterThan(0.5); // the plain CV is wrecked by it
+    expect(isUnstable(summarize(spike))).toBe(false);
   });
 
   it('percentile rank counts ties as half', () => {

@@ -4,7 +4,7 @@
  * @module
  */
 import type { AlgorithmId, ImplementationId, Operation } from '../algorithms.ts';
-import { type CoresLoader, rustcryptoWasm, wasmFeatures, wasmVariants } from '../backends/rustcrypto-wasm.ts';
+import { type BuildInfoLoader, type CoresLoader, rustcryptoWasm, wasmFeatures, wasmVariants } from '../backends/rustcrypto-wasm.ts';
 import type { Backend } from '../backends/types.ts';
 import { noble } from '../backends/noble.ts';
 import { webcrypto } from '../backends/webcrypto.ts';
@@ -15,6 +15,7 @@ import { type WycheproofVector, validateBackends } from '../validate.ts';
 export interface Platform {
   runtime: 'browser' | 'node';
   loadCores: CoresLoader;
+  loadBuildInfo: BuildInfoLoader;
   loadVectors(): Promise<WycheproofVector[]>;
   /** Implementations only this platform has (node:crypto in Node). */
   extraBackends?(params: RunParams): Promise<Backend[]>;
@@ -79,7 +80,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       for (const impl of params.implementations) {
         if (impl === 'rustcrypto-wasm') {
           for (const variant of wasmVariants(params.wasm, features.simd128)) {
-            const b = await rustcryptoWasm(variant, platform.loadCores);
+            const b = await rustcryptoWasm(variant, platform.loadCores, platform.loadBuildInfo);
             buildInfo ??= b.buildInfo;
             backends.push(b);
           }
@@ -90,7 +91,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
         }
       }
       if (platform.extraBackends) backends.push(...(await platform.extraBackends(params)));
-      if (!buildInfo) buildInfo = (await rustcryptoWasm('baseline', platform.loadCores)).buildInfo;
+      if (!buildInfo) buildInfo = (await rustcryptoWasm('baseline', platform.loadCores, platform.loadBuildInfo)).buildInfo;
       return {
         timerResolutionMs: resolution,
         wasm: features,

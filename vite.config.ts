@@ -1,0 +1,13 @@
+import { defineConfig } from 'vite';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { ISOLATION_HEADERS, contentSecurityPolicy } from './scripts/headers.ts';
+
+export default defineConfig({
+  root: 'web/app',
+  publicDir: '../../public',
+  plugins: [svelte()],
+  worker: { format: 'es' },
+  build: { outDir: '../../dist', emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 800 },
+  server: { headers: ISOLATION_HEADERS, fs: { allow: ['../..'] } },
+  preview: { headers: { ...ISOLATION_HEADERS, 'Content-Security-Policy': contentSecurityPolicy() } },
+});
