@@ -16,6 +16,7 @@ export interface Automation {
   result: ResultDocument | null;
   error: string | null;
   validation: Validation[];
+  progress: Progress | null;
 }
 
 declare global {
@@ -83,7 +84,10 @@ export class RunState {
       environment: browserEnvironment,
       payloadLimitBytes: payloadLimitBytes(deviceMemory, mobile),
       hooks: {
-        onProgress: (p) => (this.progress = p),
+        onProgress: (p) => {
+          this.progress = p;
+          if (window.aeadbench) window.aeadbench.progress = p;
+        },
         onValidation: (v) => (this.validation = v),
         onWarning: (w) => (this.warnings = [...this.warnings, w]),
       },
@@ -118,7 +122,7 @@ export class RunState {
   }
 
   publish() {
-    window.aeadbench = { status: this.status, params: this.params, result: this.result, error: this.error, validation: this.validation };
+    window.aeadbench = { status: this.status, params: this.params, result: this.result, error: this.error, validation: this.validation, progress: this.progress };
     const event = this.status === 'done' || this.status === 'cancelled' ? 'aeadbench:done' : this.status === 'error' ? 'aeadbench:error' : null;
     if (event) window.dispatchEvent(new CustomEvent(event, { detail: window.aeadbench }));
   }

@@ -1,0 +1,99 @@
+/**
+ * The aeadbench command line.
+ *   aeadbench run --browser chromium|firefox [--preset quick|standard|full] [--algorithms …]
+ *                 [--implementations …] [--sizes …] [--operations …] [--json FILE] [--csv FILE]
+ *                 [--executable PATH]
+ * In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
+ * @module
+ */
+import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { toCsv } from '../web/core/csv.ts';
+import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
+import type { Progress } from '../web/core/runner.ts';
+import { type ResultDocument, validateResult } from '../web/core/schema.ts';
+import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
+
+const USAGE = `usage: aeadbench run --browser chromium|firefox [--preset quick|standard|full]
+                     [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
+                     [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
+                     [--executable PATH]`;
+
+function progressLine(p: Progress): string {
+  const width = 30;
+  const frac = p.total ? p.done / p.total : 0;
+  const bar = '█'.repeat(Math.round(frac * width)).padEnd(width, '░');
+  const eta = p.etaMs != null ? ` ${Math.ceil(p.etaMs / 1000)} s left` : '';
+  return `\r${bar} ${p.done}/${p.total} ${p.phase}${eta}`.padEnd(80);
+}
+
+export function resultsTable(doc: ResultDocument): string {
+  const rows = doc.cases.map((c) => [c.algorithm, `${c.implementation} (${c.variant})`, c.operation, formatSize(c.sizeBytes), (c.bytesPerSecond / 1e6).toFixed(1), c.usPerOp.toFixed(3), `${(c.summary.robustCv * 100).toFixed(1)}%${c.unstable ? ' !' : ''}`]);
+  const head = ['algorithm', 'implementation', 'op', 'size', 'MB/s', 'µs/op', 'spread'];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((x, i) => (i >= 3 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ');
+  return [line(head), ...rows.map(line)].join('\n');
+}
+
+async function run(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      browser: { type: 'string', default: 'chromium' },
+      preset: { type: 'string' },
+      algorithms: { type: 'string' },
+      implementations: { type: 'string' },
+      sizes: { type: 'string' },
+      operations: { type: 'string' },
+      rounds: { type: 'string' },
+      json: { type: 'string' },
+      csv: { type: 'string' },
+      executable: { type: 'string' },
+    },
+    strict: true,
+  });
+  if (values.browser !== 'chromium' && values.browser !== 'firefox') throw new CliError(`Invalid --browser: '${values.browser}' (expected chromium or firefox)`);
+  const q = new URLSearchParams();
+  for (const k of ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'rounds'] as const) if (values[k] !== undefined) q.set(k, values[k]!);
+  let params;
+  try {
+    params = parseParams(q).params; // validated here, so a bad flag fails before a browser starts
+  } catch (e) {
+    throw new CliError((e as Error).message.replace(/ param: /, ' flag --').replace(/^Invalid (\S+) flag --/, 'Invalid --$1: '));
+  }
+  const tty = process.stderr.isTTY;
+  const doc = await runInBrowser({
+    browser: values.browser as BrowserName,
+    executable: values.executable,
+    search: toSearch(params),
+    onProgress: (p) => process.stderr.write(tty ? progressLine(p) : ''),
+  });
+  if (tty) process.stderr.write('\n');
+  const checked = validateResult(doc);
+  if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.join('; ')}`);
+  console.log(resultsTable(doc));
+  if (values.json) writeFileSync(values.json, JSON.stringify(doc, null, 2));
+  if (values.csv) writeFileSync(values.csv, toCsv(doc));
+  const failed = doc.validation.filter((v) => v.excluded);
+  for (const f of failed) console.error(`FAILED: ${f.implementation} (${f.variant}) ${f.algorithm}: ${f.errors.join('; ')}`);
+  console.error(`${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s on ${doc.environment.browser.name} ${doc.environment.browser.version}${values.json ? `; wrote ${values.json}` : ''}`);
+  return failed.length ? 1 : 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'run') return run(rest);
+  if (command === undefined || command === '--help' || command === 'help') {
+    console.log(USAGE);
+    return command === undefined ? 2 : 0;
+  }
+  throw new CliError(`unknown command '${command}'\n${USAGE}`);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(`aeadbench: ${e instanceof CliError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (e as Error).message : (e as Error).stack}`);
+    process.exit(2);
+  },
+);

@@ -1,0 +1,25 @@
+import { test as base, expect, type Page } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { webkit } from 'playwright-core';
+import type { Automation } from '../web/app/state/run.svelte.ts';
+
+/** WebKit cannot be installed on Debian 12 without Playwright's download: skip, saying so. */
+export const test = base.extend<{ skipMissingWebKit: void }>({
+  skipMissingWebKit: [
+    async ({ browserName }, use, info) => {
+      if (browserName === 'webkit' && !existsSync(webkit.executablePath())) info.skip(true, 'WebKit is not installed on this machine (npx playwright install cannot run here)');
+      await use();
+    },
+    { auto: true },
+  ],
+});
+export { expect };
+
+/** Waits for the page's automation hook to report a finished run (Speedometer style). */
+export async function finished(page: Page, timeout = 150_000): Promise<Automation> {
+  await page.waitForFunction(() => ['done', 'error', 'cancelled'].includes(window.aeadbench?.status ?? ''), null, { timeout });
+  return page.evaluate(() => window.aeadbench!) as Promise<Automation>;
+}
+
+/** A small quick run: enough cases to prove every path, short enough for CI. */
+export const SMALL_RUN = '/?preset=quick&sizes=64,16k&rounds=1&reruns=0&autorun=1';

@@ -1,0 +1,72 @@
+import { validateResult } from '../web/core/schema.ts';
+import { SMALL_RUN, expect, finished, test } from './fixtures.ts';
+
+test('a quick run completes and its result validates against the schema', async ({ page }) => {
+  await page.goto(SMALL_RUN);
+  const state = await finished(page);
+  expect(state.error).toBeNull();
+  expect(state.status).toBe('done');
+  const checked = validateResult(state.result);
+  expect(checked.ok ? [] : checked.issues).toEqual([]);
+  const doc = state.result!;
+  expect(doc.environment.crossOriginIsolated).toBe(true);
+  expect(doc.environment.timerResolutionMs).toBeLessThanOrEqual(0.025); // 5 µs Chromium, 20 µs Firefox
+  expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble']));
+  for (const c of doc.cases) expect(c.samples.length).toBeGreaterThanOrEqual(5);
+  await expect(page.getByTestId('results-table')).toBeVisible();
+  await expect(page.getByTestId('results-table').locator('tbody tr')).toHaveCount(doc.cases.length);
+});
+
+test('every implementation passes its Wycheproof vectors in the real browser, and WASM and Web Crypto AES-GCM agree byte for byte', async ({ page, browserName }) => {
+  await page.goto(SMALL_RUN);
+  const { validation } = await finished(page);
+  expect(validation.filter((v) => v.excluded)).toEqual([]);
+  for (const v of validation) {
+    expect(v.vectorsFailed, `${v.implementation}/${v.algorithm}`).toBe(0);
+    if (v.algorithm !== 'aes-256-cbc-hmac-sha256') expect(v.vectorsPassed, `${v.implementation}/${v.algorithm}`).toBeGreaterThan(50);
+  }
+  for (const alg of ['aes-128-gcm', 'aes-256-gcm'] as const) {
+    const rows = validation.filter((v) => v.algorithm === alg);
+    expect(rows.map((r) => r.implementation)).toEqual(expect.arrayContaining(['rustcrypto-wasm', 'webcrypto']));
+    for (const r of rows) expect(r.crossCheck).toBe('agree');
+  }
+  // Web Crypto's ChaCha20-Poly1305 exists in Chromium only.
+  const chachaWeb = validation.some((v) => v.algorithm === 'chacha20-poly1305' && v.implementation === 'webcrypto');
+  expect(chachaWeb).toBe(browserName === 'chromium');
+  await page.getByTestId('validation').locator('summary').click();
+  await expect(page.getByTestId('validation')).toContainText('passed their Wycheproof vectors');
+});
+
+test('cancel stops the run and keeps what finished', async ({ page }) => {
+  await page.goto('/?preset=standard&autorun=1');
+  await expect(page.getByTestId('progress')).toBeVisible({ timeout: 60_000 });
+  await page.waitForFunction(() => (window.aeadbench?.progress?.done ?? 0) >= 3, null, { timeout: 60_000 });
+  await page.getByTestId('cancel').click();
+  const state = await finished(page, 15_000);
+  expect(state.status).toBe('cancelled');
+  expect(state.result?.status).toBe('cancelled');
+  await expect(page.getByTestId('cancelled')).toBeVisible();
+  await expect(page.getByTestId('progress')).toBeHidden();
+  // The form is usable again.
+  await expect(page.getByTestId('start')).toBeEnabled();
+});
+
+test('a bad URL parameter shows an error naming it', async ({ page }) => {
+  await page.goto('/?sizes=64,abc&autorun=1');
+  await expect(page.getByTestId('param-error')).toContainText("Invalid sizes param: '64,abc'");
+  const state = await page.evaluate(() => window.aeadbench!);
+  expect(state.status).toBe('error');
+  expect(state.result).toBeNull();
+});
+
+test('the mobile viewport renders the results without horizontal scrolling', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/?preset=quick&sizes=1k&rounds=1&reruns=0&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1');
+  const state = await finished(page);
+  expect(state.status).toBe('done');
+  await expect(page.getByTestId('results')).toBeVisible();
+  await expect(page.getByTestId('results').locator('svg').first()).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(1);
+  await page.screenshot({ path: test.info().outputPath('mobile.png'), fullPage: true });
+});

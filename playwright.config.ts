@@ -1,0 +1,32 @@
+import { defineConfig } from '@playwright/test';
+import { BROWSER_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/browsers.ts';
+
+/**
+ * End-to-end tests in real browsers: Debian's Chromium and Firefox ESR (Playwright 1.64.1
+ * drives Firefox ESR over WebDriver BiDi; 1.65 cannot). WebKit is a project too, skipped
+ * with a message where it is not installed (e2e/fixtures.ts).
+ * One worker: benchmarks must not compete for this machine's two cores.
+ */
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  reporter: [['list']],
+  use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'retain-on-failure' },
+  webServer: {
+    command: `npx tsx scripts/serve.ts --port ${PORT}`,
+    url: `http://127.0.0.1:${PORT}/`,
+    reuseExistingServer: !process.env.CI,
+    stdout: 'ignore',
+  },
+  projects: [
+    { name: 'chromium', use: { browserName: 'chromium', launchOptions: { executablePath: CHROMIUM_PATH, args: BROWSER_ARGS } } },
+    { name: 'firefox', use: { browserName: 'firefox', channel: 'moz-firefox', launchOptions: { executablePath: FIREFOX_PATH } } },
+    { name: 'webkit', use: { browserName: 'webkit' } },
+  ],
+});
