@@ -133,6 +133,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     }
     progress.phase = 'validating';
     report();
+    // Validation runs in its own worker, so every measuring worker starts from the same state.
     validation = await guard(remote.validate(params.algorithms));
     hooks.onValidation?.(validation);
     const excluded = new Set(validation.filter((v) => v.excluded).map((v) => `${v.implementation}/${v.variant}/${v.algorithm}`));
@@ -185,7 +186,8 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     measuringStarted.at = now();
     for (let r = 0; r < params.rounds; r++) {
       progress.round = r + 1;
-      if (r > 0) remote = spawn(), await guard(remote.init(params));
+      remote = spawn();
+      await guard(remote.init(params));
       absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations })), false);
     }
     for (let extra = 0; extra < params.maxReruns; extra++) {

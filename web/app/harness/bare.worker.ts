@@ -1,0 +1,47 @@
+/**
+ * The bare loops the engine is compared against: no calibration logic, no RPC, no statistics
+ * module; just the cores (or crypto.subtle), performance.now() and a fixed batch.
+ */
+import initSimd, * as simd from '../../core/wasm/simd128/cores.js';
+
+export interface BareSpec {
+  kind: 'wasm' | 'webcrypto';
+  algorithm: string;
+  sizeBytes: number;
+  iterations: number;
+  samples: number;
+  warmupMs: number;
+}
+
+async function bare(spec: BareSpec): Promise<number[]> {
+  let run: (n: number) => unknown;
+  if (spec.kind === 'wasm') {
+    await initSimd();
+    const bench = new simd.Bench(spec.algorithm, 'encrypt', spec.sizeBytes, 0);
+    run = (n) => bench.run(n);
+  } else {
+    const key = await crypto.subtle.importKey('raw', new Uint8Array(spec.algorithm === 'aes-256-gcm' ? 32 : 16), 'AES-GCM', false, ['encrypt']);
+    const iv = new Uint8Array(12);
+    const pt = new Uint8Array(spec.sizeBytes);
+    run = async (n) => {
+      for (let i = 0; i < n; i++) await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, key, pt);
+    };
+  }
+  const t0 = performance.now();
+  while (performance.now() - t0 < spec.warmupMs) await run(spec.iterations);
+  const out: number[] = [];
+  for (let i = 0; i < spec.samples; i++) {
+    const t = performance.now();
+    await run(spec.iterations);
+    out.push(((performance.now() - t) * 1e6) / spec.iterations);
+  }
+  return out;
+}
+
+self.onmessage = async (e: MessageEvent<BareSpec>) => {
+  try {
+    self.postMessage({ samples: await bare(e.data) });
+  } catch (err) {
+    self.postMessage({ error: (err as Error).message });
+  }
+};
