@@ -6,18 +6,20 @@
  * In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
  * @module
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { toCsv } from '../web/core/csv.ts';
 import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
 import type { Progress } from '../web/core/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
+import { compareResults, compareTable } from './compare.ts';
 
-const USAGE = `usage: aeadbench run --browser chromium|firefox [--preset quick|standard|full]
+const USAGE = `usage: aeadbench run --browser chromium|firefox|node [--preset quick|standard|full]
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
                      [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
-                     [--executable PATH]`;
+                     [--executable PATH]
+       aeadbench compare A.json B.json      ratio of B to A per case; exit 1 on a proven slowdown`;
 
 function progressLine(p: Progress): string {
   const width = 30;
@@ -52,7 +54,8 @@ async function run(argv: string[]): Promise<number> {
     },
     strict: true,
   });
-  if (values.browser !== 'chromium' && values.browser !== 'firefox') throw new CliError(`Invalid --browser: '${values.browser}' (expected chromium or firefox)`);
+  if (!['chromium', 'firefox', 'node'].includes(values.browser!)) throw new CliError(`Invalid --browser: '${values.browser}' (expected chromium, firefox or node)`);
+  if (values.browser === 'node' && values.executable) throw new CliError('--executable applies to browsers, not to --browser node');
   const q = new URLSearchParams();
   for (const k of ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'rounds'] as const) if (values[k] !== undefined) q.set(k, values[k]!);
   let params;
@@ -62,12 +65,15 @@ async function run(argv: string[]): Promise<number> {
     throw new CliError((e as Error).message.replace(/ param: /, ' flag --').replace(/^Invalid (\S+) flag --/, 'Invalid --$1: '));
   }
   const tty = process.stderr.isTTY;
-  const doc = await runInBrowser({
-    browser: values.browser as BrowserName,
-    executable: values.executable,
-    search: toSearch(params),
-    onProgress: (p) => process.stderr.write(tty ? progressLine(p) : ''),
-  });
+  const onProgress = (p: Progress) => process.stderr.write(tty ? progressLine(p) : '');
+  let doc: ResultDocument;
+  if (values.browser === 'node') {
+    const { runBenchmark } = await import('../web/core/node.ts');
+    const nodeParams = values.implementations ? params : { ...params, implementations: undefined };
+    doc = await runBenchmark({ ...nodeParams, onProgress });
+  } else {
+    doc = await runInBrowser({ browser: values.browser as BrowserName, executable: values.executable, search: toSearch(params), onProgress });
+  }
   if (tty) process.stderr.write('\n');
   const checked = validateResult(doc);
   if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.join('; ')}`);
@@ -80,9 +86,29 @@ async function run(argv: string[]): Promise<number> {
   return failed.length ? 1 : 0;
 }
 
+function compare(argv: string[]): number {
+  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true });
+  if (positionals.length !== 2) throw new CliError(`compare takes two result files, got ${positionals.length}\n${USAGE}`);
+  const [a, b] = positionals.map((file) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(readFileSync(file!, 'utf8'));
+    } catch (e) {
+      throw new CliError(`cannot read ${file}: ${(e as Error).message}`);
+    }
+    const checked = validateResult(json);
+    if (!checked.ok) throw new CliError(`${file} is not a result document: ${checked.issues.slice(0, 3).join('; ')}`);
+    return checked.value;
+  }) as [ResultDocument, ResultDocument];
+  const r = compareResults(a, b);
+  console.log(compareTable(r));
+  return r.cases.some((c) => c.verdict === 'slower') ? 1 : 0;
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'run') return run(rest);
+  if (command === 'compare') return compare(rest);
   if (command === undefined || command === '--help' || command === 'help') {
     console.log(USAGE);
     return command === undefined ? 2 : 0;

@@ -31,6 +31,9 @@ for (const variant of ['baseline', 'simd128']) {
     ...module,
   };
   writeFileSync(join(dir, 'build-info.json'), JSON.stringify(info, null, 2) + '\n');
+  // The same as a module, so the engine imports it in any bundler or in Node without JSON imports.
+  writeFileSync(join(dir, 'build-info.js'), `/** Written by scripts/build-wasm. */\nexport default ${JSON.stringify(info, null, 2)};\n`);
+  writeFileSync(join(dir, 'build-info.d.ts'), 'declare const info: Record<string, unknown>;\nexport default info;\n');
   rows.push(info);
 }
 console.error('variant    wasm KB  gzip KB  backends');

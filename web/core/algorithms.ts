@@ -45,6 +45,13 @@ export const IMPLEMENTATIONS = Object.freeze([
     algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'xchacha20-poly1305'],
     variants: ['js'],
   },
+  {
+    id: 'node-crypto',
+    label: 'node:crypto (OpenSSL)',
+    description: "Node's OpenSSL binding, beside WASM for server users. Node only.",
+    algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'],
+    variants: ['openssl'],
+  },
 ] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[] }[]);
 
 export type ImplementationId = (typeof IMPLEMENTATIONS)[number]['id'];
@@ -143,6 +150,9 @@ export const PRESETS = Object.freeze({
 
 export type PresetId = keyof typeof PRESETS;
 export const PRESET_IDS = Object.keys(PRESETS) as [PresetId, ...PresetId[]];
+
+/** Implementations a browser can offer (node-crypto exists only in Node). */
+export const BROWSER_IMPLEMENTATIONS = IMPLEMENTATION_IDS.filter((i) => i !== 'node-crypto');
 
 export function implementationSupports(impl: ImplementationId, alg: AlgorithmId): boolean {
   return (IMPLEMENTATIONS.find((i) => i.id === impl)!.algorithms as readonly string[]).includes(alg);

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import {
   ALGORITHM_IDS,
+  BROWSER_IMPLEMENTATIONS,
   IMPLEMENTATION_IDS,
   MAX_SIZE_BYTES,
   OPERATIONS,
@@ -78,7 +79,7 @@ export function presetParams(preset: PresetId = 'quick'): RunParams {
   return {
     preset,
     algorithms: [...ALGORITHM_IDS],
-    implementations: [...IMPLEMENTATION_IDS],
+    implementations: [...BROWSER_IMPLEMENTATIONS],
     sizes: [...p.sizes],
     operations: [...p.operations],
     aadBytes: [...p.aadBytes],

@@ -10,10 +10,10 @@ import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { derived, isUnstable, summarize } from './stats.ts';
 import { type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
-import { type Endpoint, type Remote, connect } from './worker/rpc.ts';
+import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
 import type { WorkerFacts } from './env.ts';
 
-export interface WorkerHandle extends Endpoint {
+export interface WorkerHandle extends WorkerEndpoint {
   terminate(): void;
 }
 
@@ -126,7 +126,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     let remote = spawn();
     const info = await guard(remote.init(params));
     environment = await o.environment(info);
-    if (!environment.crossOriginIsolated) {
+    if (environment.runtime === 'browser' && !environment.crossOriginIsolated) {
       const w = `not cross-origin isolated: timers are coarse (${info.timerResolutionMs.toFixed(3)} ms); samples are lengthened to 100× that`;
       warnings.push(w);
       hooks.onWarning?.(w);

@@ -1,9 +1,11 @@
 /** How the worker finds the WASM cores and the vectors in a browser (bundled by Vite). */
 import type { Cores, WasmVariant } from '../backends/rustcrypto-wasm.ts';
 import type { Platform } from '../worker/api.ts';
-import vectorsUrl from '../vectors/wycheproof.json?url';
-import baselineInfo from '../wasm/baseline/build-info.json';
-import simd128Info from '../wasm/simd128/build-info.json';
+import baselineInfo from '../wasm/baseline/build-info.js';
+import simd128Info from '../wasm/simd128/build-info.js';
+
+// `new URL(…, import.meta.url)` is the asset pattern every bundler (and no bundler) understands.
+const vectorsUrl = new URL('../vectors/wycheproof.json', import.meta.url);
 
 const GLUE: Record<WasmVariant, () => Promise<Cores & { default: () => Promise<unknown> }>> = {
   baseline: () => import('../wasm/baseline/cores.js'),

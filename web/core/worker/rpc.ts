@@ -15,6 +15,12 @@ export interface Endpoint {
   addEventListener(type: 'message', listener: (e: { data: unknown }) => void): void;
 }
 
+/** A worker seen from its owner: it can also fail (a module that does not load, a crash). */
+export interface WorkerEndpoint extends Endpoint {
+  addEventListener(type: 'message', listener: (e: { data: unknown }) => void): void;
+  addEventListener(type: 'error', listener: (e: { message?: string }) => void): void;
+}
+
 /** Worker side: answers calls on `api`; `emit` sends an event to the client. */
 export function serve(api: Api, endpoint: Endpoint): (event: unknown) => void {
   const emit = (event: unknown) => endpoint.postMessage({ event });
@@ -38,9 +44,16 @@ export type Remote<A extends Api> = {
 };
 
 /** Client side: a proxy whose methods post calls and resolve with the replies. */
-export function connect<A extends Api>(endpoint: Endpoint, onEvent: (event: unknown) => void = () => {}): Remote<A> {
+export function connect<A extends Api>(endpoint: Endpoint | WorkerEndpoint, onEvent: (event: unknown) => void = () => {}): Remote<A> {
   let next = 1;
+  let failure: Error | null = null;
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  // A worker that fails rejects every call in flight and every later one, instead of hanging.
+  (endpoint as WorkerEndpoint).addEventListener('error', (e) => {
+    failure = new Error(`the benchmark worker failed: ${e?.message || 'it could not be loaded'}`);
+    for (const p of pending.values()) p.reject(failure);
+    pending.clear();
+  });
   endpoint.addEventListener('message', (e) => {
     const reply = e.data as Reply;
     if ('event' in reply) return onEvent(reply.event);
@@ -54,6 +67,7 @@ export function connect<A extends Api>(endpoint: Endpoint, onEvent: (event: unkn
     get: (_, method: string) =>
       (...args: unknown[]) =>
         new Promise((resolve, reject) => {
+          if (failure) return reject(failure);
           const id = next++;
           pending.set(id, { resolve, reject });
           endpoint.postMessage({ id, method, args });

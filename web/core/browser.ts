@@ -1,0 +1,32 @@
+/**
+ * aeadbench in a browser page: run a benchmark in a module worker and get the result document.
+ *
+ * @example
+ * import { runBenchmark } from 'aeadbench';
+ * const result = await runBenchmark({ preset: 'quick', algorithms: ['aes-128-gcm'], onProgress: (p) => console.log(p.done, p.total) });
+ * console.log(result.cases.map((c) => `${c.implementation} ${c.sizeBytes} B: ${(c.bytesPerSecond / 1e6).toFixed(0)} MB/s`));
+ * @module
+ */
+import { browserEnvironment, payloadLimitBytes } from './env.ts';
+import { type RunOptions, resolveParams } from './options.ts';
+import { startRun } from './runner.ts';
+import type { ResultDocument } from './schema.ts';
+
+export type { RunOptions } from './options.ts';
+export * from './common.ts';
+
+/** Runs a benchmark in a dedicated module worker (created the way bundlers understand). */
+export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> {
+  const params = resolveParams(options);
+  const deviceMemory = (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? null;
+  const handle = startRun(params, {
+    createWorker: () => new Worker(new URL('./worker/bench.worker.ts', import.meta.url), { type: 'module' }),
+    environment: browserEnvironment,
+    payloadLimitBytes: payloadLimitBytes(deviceMemory, /Mobi|Android|iPhone|iPad/.test(navigator.userAgent)),
+    hooks: { onProgress: options.onProgress, onValidation: options.onValidation, onCase: options.onCase, onWarning: options.onWarning },
+  });
+  options.signal?.addEventListener('abort', () => handle.cancel());
+  const onVisibility = () => handle.visibility(document.hidden);
+  document.addEventListener('visibilitychange', onVisibility);
+  return handle.done.finally(() => document.removeEventListener('visibilitychange', onVisibility));
+}

@@ -1,0 +1,75 @@
+/**
+ * aeadbench in Node ≥ 20: the same engine in a worker thread, with the WASM cores, Web Crypto
+ * from globalThis.crypto, @noble/ciphers and node:crypto (OpenSSL) as `node-crypto`.
+ *
+ * @example
+ * import { runBenchmark } from 'aeadbench';   // resolves here under Node
+ * const result = await runBenchmark({ preset: 'quick', implementations: ['rustcrypto-wasm', 'node-crypto'] });
+ * for (const c of result.cases) console.log(c.algorithm, c.implementation, c.sizeBytes, (c.bytesPerSecond / 1e6).toFixed(0), 'MB/s');
+ * @module
+ */
+import { availableParallelism, release, totalmem } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { IMPLEMENTATION_IDS } from './algorithms.ts';
+import { coresInfo, type WorkerFacts } from './env.ts';
+import { type RunOptions, resolveParams } from './options.ts';
+import { type WorkerHandle, startRun } from './runner.ts';
+import type { Environment, ResultDocument } from './schema.ts';
+import { ENGINE_VERSION } from './version.ts';
+
+export type { RunOptions } from './options.ts';
+export * from './common.ts';
+
+const OS_NAMES: Record<string, string> = { linux: 'Linux', darwin: 'macOS', win32: 'Windows', freebsd: 'FreeBSD' };
+
+export async function nodeEnvironment(facts: WorkerFacts): Promise<Environment> {
+  return {
+    userAgent: `Node.js/${process.version} (${process.platform}; ${process.arch})`,
+    browser: { name: 'Node.js', version: process.versions.node },
+    os: { name: OS_NAMES[process.platform] ?? process.platform, version: release() },
+    arch: process.arch === 'x64' ? 'x86-64' : process.arch,
+    platform: process.platform,
+    hardwareConcurrency: availableParallelism(),
+    deviceMemoryGiB: Math.round(totalmem() / 2 ** 30),
+    crossOriginIsolated: false,
+    timerResolutionMs: facts.timerResolutionMs,
+    wasm: facts.wasm,
+    engineVersion: ENGINE_VERSION,
+    cores: coresInfo(facts.buildInfo),
+    runtime: 'node',
+  };
+}
+
+/** From the sources (tsx, the repository's CLI): register tsx's loader in the thread first. */
+function sourceWorker(): Worker {
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const entry = new URL('./worker/node.worker.ts', import.meta.url).href;
+  const boot = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(entry)});`;
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
+}
+
+function nodeWorker(): WorkerHandle {
+  // From the sources (tsx, tests) the worker is the .ts file; from the package, the .js one.
+  const w = import.meta.url.endsWith('.ts') ? sourceWorker() : new Worker(new URL('./worker/node.worker.js', import.meta.url));
+  return {
+    postMessage: (m) => w.postMessage(m),
+    addEventListener: ((type: 'message' | 'error', l: (e: { data?: unknown; message?: string }) => void) => {
+      if (type === 'message') w.on('message', (data) => l({ data }));
+      else w.on('error', (e) => l({ message: e.message }));
+    }) as WorkerHandle['addEventListener'],
+    terminate: () => void w.terminate(),
+  };
+}
+
+/** Runs a benchmark in a Node worker thread. Every implementation is offered by default. */
+export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> {
+  const params = resolveParams(options, { implementations: [...IMPLEMENTATION_IDS] });
+  const handle = startRun(params, {
+    createWorker: nodeWorker,
+    environment: nodeEnvironment,
+    payloadLimitBytes: Math.min(64 << 20, Math.max(8 << 20, Math.floor(totalmem() / 64))),
+    hooks: { onProgress: options.onProgress, onValidation: options.onValidation, onCase: options.onCase, onWarning: options.onWarning },
+  });
+  options.signal?.addEventListener('abort', () => handle.cancel());
+  return handle.done;
+}
