@@ -5,20 +5,36 @@
  * @module
  */
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { chromium, firefox, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { BROWSER_ARGS, CHROMIUM_PATH, FIREFOX_PATH, INSTALL_HINT } from '../scripts/browsers.ts';
 import { serveStatic } from '../scripts/serve.ts';
 import type { Progress } from '../web/core/runner.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
+import type {} from '../web/core/automation.ts';
 
 export type BrowserName = 'chromium' | 'firefox';
 
 export class CliError extends Error {}
 
+/** The built site: `site/` beside the installed package, else the repository's `dist/`. */
+export function siteDir(): string {
+  const packaged = fileURLToPath(new URL('../../site', import.meta.url));
+  return existsSync(join(packaged, 'index.html')) ? packaged : 'dist';
+}
+
 export async function launch(name: BrowserName, executable?: string): Promise<Browser> {
   const path = executable ?? (name === 'chromium' ? CHROMIUM_PATH : FIREFOX_PATH);
   if (!existsSync(path)) throw new CliError(`${name} not found at ${path}: ${INSTALL_HINT[name]}`);
+  let playwright: typeof import('playwright-core');
+  try {
+    playwright = await import('playwright-core');
+  } catch {
+    throw new CliError('browser runs need playwright-core 1.64.1 (npm install playwright-core@1.64.1); --browser node needs nothing more');
+  }
+  const { chromium, firefox } = playwright;
   return name === 'chromium'
     ? chromium.launch({ executablePath: path, args: BROWSER_ARGS })
     : firefox.launch({ channel: 'moz-firefox', executablePath: path } as Parameters<typeof firefox.launch>[0]);
@@ -32,7 +48,7 @@ export async function runInBrowser(o: {
   onProgress?: (p: Progress) => void;
   timeoutMs?: number;
 }): Promise<ResultDocument> {
-  const server = await serveStatic({ dir: o.distDir ?? 'dist', port: 0, host: '127.0.0.1' });
+  const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1' });
   const { port } = server.address() as AddressInfo;
   const browser = await launch(o.browser, o.executable);
   try {

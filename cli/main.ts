@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * The aeadbench command line.
  *   aeadbench run --browser chromium|firefox [--preset quick|standard|full] [--algorithms …]

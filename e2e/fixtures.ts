@@ -1,7 +1,7 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { webkit } from 'playwright-core';
-import type { Automation } from '../web/app/state/run.svelte.ts';
+import type { Automation } from '../web/core/automation.ts';
 
 /** WebKit cannot be installed on Debian 12 without Playwright's download: skip, saying so. */
 export const test = base.extend<{ skipMissingWebKit: void }>({

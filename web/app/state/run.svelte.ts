@@ -6,24 +6,10 @@
  */
 import { browserEnvironment, payloadLimitBytes } from '../../core/env.ts';
 import { type Progress, type RunHandle, startRun } from '../../core/runner.ts';
+import type { Status } from '../../core/automation.ts';
 import { type ResultDocument, type RunParams, type Validation, validateResult } from '../../core/schema.ts';
 
-export type Status = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
-
-export interface Automation {
-  status: Status;
-  params: RunParams | null;
-  result: ResultDocument | null;
-  error: string | null;
-  validation: Validation[];
-  progress: Progress | null;
-}
-
-declare global {
-  interface Window {
-    aeadbench?: Automation;
-  }
-}
+export type { Automation, Status } from '../../core/automation.ts';
 
 function createWorker() {
   return new Worker(new URL('../../core/worker/bench.worker.ts', import.meta.url), { type: 'module', name: 'aeadbench' });

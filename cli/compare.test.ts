@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { sampleDocument } from '../web/core/test/schema.test.ts';
+import type { ResultDocument } from '../web/core/schema.ts';
+import { compareResults, compareTable } from './compare.ts';
+
+/** A document whose one case has the given ns/op samples (summaries are recomputed anyway). */
+function doc(samples: number[]): ResultDocument {
+  const d = sampleDocument() as unknown as ResultDocument;
+  d.cases[0] = { ...d.cases[0]!, samples };
+  return d;
+}
+const steady = (center: number) => Array.from({ length: 20 }, (_, i) => center * (1 + ((i % 5) - 2) * 0.002));
+
+describe('compare', () => {
+  it('equal runs are within noise', () => {
+    const r = compareResults(doc(steady(1000)), doc(steady(1000)));
+    expect(r.cases).toEqual([expect.objectContaining({ verdict: 'same', ratio: 1 })]);
+  });
+
+  it('a faster B beyond both intervals is marked faster', () => {
+    const r = compareResults(doc(steady(1000)), doc(steady(800)));
+    expect(r.cases[0]!.verdict).toBe('faster');
+    expect(r.cases[0]!.ratio).toBeCloseTo(1.25, 6);
+  });
+
+  it('a slower B beyond both intervals is marked slower (a regression)', () => {
+    const r = compareResults(doc(steady(1000)), doc(steady(1300)));
+    expect(r.cases[0]!.verdict).toBe('slower');
+    expect(compareTable(r)).toContain('▼ SLOWER');
+  });
+
+  it('a large difference with overlapping intervals is noisy, not proven', () => {
+    const wide = [500, 700, 900, 1000, 1100, 1300, 1500, 1700];
+    const r = compareResults(doc(wide), doc(wide.map((x) => x * 1.2)));
+    expect(r.cases[0]!.verdict).toBe('noisy');
+  });
+
+  it('reports cases present in only one document', () => {
+    const b = doc(steady(1000));
+    b.cases[0] = { ...b.cases[0]!, sizeBytes: 2048 };
+    const r = compareResults(doc(steady(1000)), b);
+    expect(r.cases).toHaveLength(0);
+    expect(r.onlyInA).toHaveLength(1);
+    expect(r.onlyInB).toHaveLength(1);
+  });
+});

@@ -1,0 +1,48 @@
+// The command line as CI uses it: real headless runs, a JSON document that validates, clear
+// errors and non-zero exits for a missing browser or a bad flag.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { validateResult } from '../web/core/schema.ts';
+import { expect, test } from './fixtures.ts';
+
+const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'cli/main.ts', ...args], { encoding: 'utf8', timeout: 240_000 });
+
+for (const target of ['chromium', 'firefox', 'node'] as const) {
+  test(`aeadbench run --browser ${target} --preset quick writes a valid result document`, async ({ browserName }) => {
+    test.skip(browserName !== (target === 'node' ? 'chromium' : target), `runs once, in the ${target === 'node' ? 'chromium' : target} project`);
+    const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'out.json');
+    const r = cli('run', '--browser', target, '--preset', 'quick', '--sizes', '64,16k', '--rounds', '1', '--json', out);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(out, 'utf8'));
+    const checked = validateResult(doc);
+    expect(checked.ok ? [] : checked.issues).toEqual([]);
+    expect(doc.params.preset).toBe('quick');
+    expect(doc.environment.runtime).toBe(target === 'node' ? 'node' : 'browser');
+    if (target === 'node') expect(doc.cases.some((c: { implementation: string }) => c.implementation === 'node-crypto')).toBe(true);
+    expect(r.stdout).toContain('MB/s'); // the results table
+    expect(doc.validation.filter((v: { excluded: boolean }) => v.excluded)).toEqual([]);
+  });
+}
+
+test('a missing browser is a clear error with a non-zero exit', async ({ browserName }) => {
+  test.skip(browserName !== 'chromium', 'CLI error paths are checked once');
+  const r = cli('run', '--browser', 'firefox', '--executable', '/nonexistent/firefox');
+  expect(r.status).toBe(2);
+  expect(r.stderr).toContain('firefox not found at /nonexistent/firefox');
+  expect(r.stderr).toContain('apt-get install firefox-esr');
+});
+
+test('a bad flag is a clear error with a non-zero exit', async ({ browserName }) => {
+  test.skip(browserName !== 'chromium', 'CLI error paths are checked once');
+  let r = cli('run', '--browser', 'safari');
+  expect(r.status).toBe(2);
+  expect(r.stderr).toContain("Invalid --browser: 'safari'");
+  r = cli('run', '--browser', 'node', '--sizes', '64,abc');
+  expect(r.status).toBe(2);
+  expect(r.stderr).toContain("'64,abc'");
+  r = cli('frobnicate');
+  expect(r.status).toBe(2);
+  expect(r.stderr).toContain("unknown command 'frobnicate'");
+});

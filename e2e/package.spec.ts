@@ -1,0 +1,65 @@
+// The npm package as a user gets it: packed, installed from the tarball into a fresh project,
+// imported from Node, and bundled by Vite into a page that runs in Chromium.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { serveStatic } from '../scripts/serve.ts';
+import { validateResult } from '../web/core/schema.ts';
+import { expect, test } from './fixtures.ts';
+
+test.describe.configure({ mode: 'serial' });
+test.skip(({ browserName }) => browserName !== 'chromium', 'the package is proven once, in Chromium and Node');
+
+let project = '';
+
+test.beforeAll(async () => {
+  test.setTimeout(300_000);
+  const pkgDir = resolve('target/package');
+  execFileSync('npm', ['pack', '--silent'], { cwd: pkgDir, stdio: 'pipe' });
+  const tarball = join(pkgDir, readdirSync(pkgDir).find((f) => f.endsWith('.tgz'))!);
+  project = mkdtempSync(join(tmpdir(), 'aeadbench-user-'));
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, 'vite@8.3.8'], { cwd: project, stdio: 'pipe' });
+});
+
+test('the packed package installs and runs from Node', async () => {
+  writeFileSync(
+    join(project, 'run.mjs'),
+    `import { runBenchmark, validateResult, ALGORITHMS } from 'aeadbench';
+import { median } from 'aeadbench/stats';
+const doc = await runBenchmark({ algorithms: ['aes-128-gcm', 'ascon-aead128'], implementations: ['rustcrypto-wasm', 'node-crypto'], sizes: [64, 1024], rounds: 1, maxReruns: 0 });
+console.log(JSON.stringify({ ok: validateResult(doc).ok, algorithms: ALGORITHMS.length, cases: doc.cases.length, runtime: doc.environment.runtime,
+  excluded: doc.validation.filter((v) => v.excluded).length, impls: [...new Set(doc.cases.map((c) => c.implementation))].sort(), m: median([3, 1, 2]) }));`,
+  );
+  const out = JSON.parse(execFileSync('node', ['run.mjs'], { cwd: project, encoding: 'utf8', timeout: 120_000 }).trim().split('\n').pop()!);
+  expect(out).toEqual({ ok: true, algorithms: 7, cases: 6, runtime: 'node', excluded: 0, impls: ['node-crypto', 'rustcrypto-wasm'], m: 2 });
+});
+
+test('a Vite page that imports the package runs it in Chromium', async ({ page }) => {
+  writeFileSync(join(project, 'index.html'), '<!doctype html><meta charset="utf-8"><title>user page</title><script type="module" src="./main.js"></script>');
+  writeFileSync(
+    join(project, 'main.js'),
+    `import { runBenchmark } from 'aeadbench';
+runBenchmark({ algorithms: ['chacha20-poly1305'], implementations: ['rustcrypto-wasm', 'noble'], sizes: [1024], rounds: 1, maxReruns: 0 })
+  .then((doc) => { window.__result = doc; }, (e) => { window.__error = String(e); });`,
+  );
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: project, stdio: 'pipe' });
+  const server = await serveStatic({ dir: join(project, 'dist'), port: 0, host: '127.0.0.1' });
+  try {
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    await page.waitForFunction(() => (window as unknown as { __result?: unknown; __error?: unknown }).__result || (window as unknown as { __error?: unknown }).__error, null, { timeout: 120_000 });
+    const { result, error } = await page.evaluate(() => ({ result: (window as unknown as { __result?: unknown }).__result, error: (window as unknown as { __error?: unknown }).__error }));
+    expect(error).toBeUndefined();
+    const checked = validateResult(result);
+    expect(checked.ok).toBe(true);
+    if (checked.ok) {
+      expect(checked.value.environment.runtime).toBe('browser');
+      expect(new Set(checked.value.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'noble']));
+      expect(checked.value.validation.every((v) => !v.excluded && v.vectorsPassed > 300)).toBe(true);
+    }
+  } finally {
+    server.close();
+  }
+});

@@ -1,0 +1,65 @@
+// Builds the publishable npm package `aeadbench` into target/package/: the engine compiled to
+// ESM with types, the built WASM and vectors beside it, the built site (for the CLI's browser
+// runs) and the CLI. `npm pack` in that folder gives the tarball.
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const OUT = 'target/package';
+rmSync(OUT, { recursive: true, force: true });
+execFileSync('npx', ['tsc', '-p', 'tsconfig.package.json'], { stdio: 'inherit' });
+for (const dir of ['wasm', 'vectors']) cpSync(`web/core/${dir}`, `${OUT}/dist/web/core/${dir}`, { recursive: true, filter: (p) => !p.endsWith('.stamp') });
+if (!existsSync('dist/index.html')) throw new Error('dist/ (the built site) is missing: run vite build first');
+cpSync('dist', `${OUT}/site`, { recursive: true });
+
+// Bundlers need the literal worker URL to point at the emitted .js file.
+const browserEntry = `${OUT}/dist/web/core/browser.js`;
+writeFileSync(browserEntry, readFileSync(browserEntry, 'utf8').replace("'./worker/bench.worker.ts'", "'./worker/bench.worker.js'"));
+
+const root = JSON.parse(readFileSync('package.json', 'utf8'));
+const core = (name) => ({ types: `./dist/web/core/${name}.d.ts`, default: `./dist/web/core/${name}.js` });
+const pkg = {
+  name: 'aeadbench',
+  version: root.version,
+  description: 'Measure AEAD ciphers (RustCrypto in WebAssembly, Web Crypto, @noble/ciphers, node:crypto) where your code runs: browsers and Node.',
+  license: root.license,
+  type: 'module',
+  sideEffects: false,
+  engines: { node: '>=20.19' },
+  exports: {
+    '.': {
+      node: { types: './dist/web/core/node.d.ts', default: './dist/web/core/node.js' },
+      types: './dist/web/core/browser.d.ts',
+      default: './dist/web/core/browser.js',
+    },
+    './schema': core('schema'),
+    './stats': core('stats'),
+    './algorithms': core('algorithms'),
+    './params': core('params'),
+    './submit': core('submit'),
+    './compare': { types: './dist/cli/compare.d.ts', default: './dist/cli/compare.js' },
+    './package.json': './package.json',
+  },
+  bin: { aeadbench: './dist/cli/main.js' },
+  files: ['dist', 'site', 'README.md'],
+  dependencies: { valibot: root.dependencies.valibot, '@noble/ciphers': root.dependencies['@noble/ciphers'] },
+  peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'] },
+  peerDependenciesMeta: { 'playwright-core': { optional: true } },
+  keywords: ['aead', 'benchmark', 'webassembly', 'webcrypto', 'aes-gcm', 'chacha20-poly1305', 'ascon', 'rustcrypto'],
+};
+writeFileSync(`${OUT}/package.json`, JSON.stringify(pkg, null, 2) + '\n');
+const readme = readFileSync('README.md', 'utf8');
+const section = readme.slice(readme.indexOf('## npm package'), readme.indexOf('\n## ', readme.indexOf('## npm package') + 3));
+writeFileSync(`${OUT}/README.md`, `# aeadbench\n\n${pkg.description}\n\n${section}\n`);
+
+// Sizes: the package, and gzip of each entry with what it imports (approximate: no bundling).
+const walk = (d) => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : [join(d, f)]));
+const total = walk(OUT).reduce((n, f) => n + statSync(f).size, 0);
+console.error(`package: ${(total / 1024).toFixed(0)} KiB unpacked in ${OUT}`);
+for (const [name, entry] of Object.entries(pkg.exports)) {
+  const file = typeof entry === 'string' ? entry : (entry.default ?? entry.node?.default);
+  if (!file.endsWith('.js')) continue;
+  const src = readFileSync(join(OUT, file));
+  console.error(`  ${name.padEnd(12)} ${file.padEnd(36)} ${(src.length / 1024).toFixed(1)} KiB, ${(gzipSync(src).length / 1024).toFixed(1)} KiB gzip (module alone)`);
+}

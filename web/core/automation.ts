@@ -1,0 +1,25 @@
+/**
+ * The page's automation contract (Speedometer style), shared by the site, the CLI and the e2e
+ * tests: `window.aeadbench` and the `aeadbench:ready` / `aeadbench:done` / `aeadbench:error`
+ * events. Scripts wait on these, never on pixels.
+ * @module
+ */
+import type { Progress } from './runner.ts';
+import type { ResultDocument, RunParams, Validation } from './schema.ts';
+
+export type Status = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
+
+export interface Automation {
+  status: Status;
+  params: RunParams | null;
+  result: ResultDocument | null;
+  error: string | null;
+  validation: Validation[];
+  progress: Progress | null;
+}
+
+declare global {
+  interface Window {
+    aeadbench?: Automation;
+  }
+}
