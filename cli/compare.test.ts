@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sampleDocument } from '../web/core/test/schema.test.ts';
+import { sampleDocument } from '../web/core/test/fixtures.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import { compareResults, compareTable } from './compare.ts';
 

@@ -69,6 +69,24 @@ export function serveStatic(o: StaticOptions & { port: number; host: string }): 
   });
 }
 
+/** The embedded collector under /api/ (same origin as the site): PGlite unless DATABASE_URL is set. */
+export async function embeddedCollector(): Promise<{ api: NonNullable<StaticOptions['api']>; describe: string; close: () => Promise<void> }> {
+  const { getRequestListener } = await import('@hono/node-server');
+  const { configFromEnv, openCollector } = await import('../collector/server.ts');
+  const config = configFromEnv();
+  const { sql, app } = await openCollector(config);
+  const listener = getRequestListener(app.fetch);
+  return {
+    api: async (req, res) => {
+      if (!req.url?.startsWith('/api/')) return false;
+      await listener(req, res);
+      return true;
+    },
+    describe: sql.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)',
+    close: () => sql.close(),
+  };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const arg = (name: string, fallback: string) => {
     const i = process.argv.indexOf(`--${name}`);
@@ -76,7 +94,16 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   };
   const port = Number(arg('port', process.env.PORT ?? '5173'));
   const host = arg('host', '127.0.0.1');
-  const server = await serveStatic({ dir: arg('dir', 'dist'), port, host });
+  const collector = process.argv.includes('--no-collector') ? null : await embeddedCollector();
+  const server = await serveStatic({ dir: arg('dir', 'dist'), port, host, api: collector?.api });
   const addr = server.address();
   console.log(`aeadbench at http://${host === '127.0.0.1' ? 'localhost' : host}:${typeof addr === 'object' && addr ? addr.port : port}/ (COOP+COEP, Ctrl-C to stop)`);
+  console.log(collector ? `collector at /api/v1 (${collector.describe})` : 'no collector (--no-collector): submission and the crowd view are hidden');
+  const stop = async () => {
+    server.close();
+    await collector?.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
 }

@@ -1,0 +1,153 @@
+/**
+ * What a submission is, and what of it is kept: validated with the shared result schema,
+ * every summary recomputed from the raw samples (a client's summary is never trusted),
+ * physically absurd figures refused, and the environment reduced to coarse fields.
+ * Pure functions; the routes and the store do the I/O.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import * as v from 'valibot';
+import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
+import { derived, summarize } from '../web/core/stats.ts';
+
+export const DEVICE_CLASSES = ['phone', 'tablet', 'laptop', 'desktop', 'server'] as const;
+export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+
+export const SubmissionSchema = v.object({
+  result: ResultDocumentSchema,
+  deviceClass: v.picklist(DEVICE_CLASSES),
+  deviceModel: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(80), v.regex(/^[\p{L}\p{N} ._()+\-/]+$/u, 'letters, digits, spaces and . _ ( ) + - / only'))),
+});
+export type Submission = v.InferOutput<typeof SubmissionSchema>;
+
+/**
+ * Above this no AEAD runs on any device: it is beyond the memory bandwidth of any machine a
+ * browser runs on (a whole server socket moves a few hundred GB/s; one core tens).
+ */
+export const MAX_PLAUSIBLE_BYTES_PER_SECOND = 100e9;
+/** One operation never takes longer than a minute in any preset. */
+export const MAX_PLAUSIBLE_NS_PER_OP = 60e9;
+export const MAX_CASES = 5000;
+export const MAX_SAMPLES_TOTAL = 250_000;
+
+export class SubmissionError extends Error {
+  constructor(
+    readonly status: 400 | 422,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ReducedCase {
+  algorithm: string;
+  implementation: string;
+  variant: string;
+  operation: string;
+  sizeBytes: number;
+  aadBytes: number;
+  samples: number[];
+  n: number;
+  medianNs: number;
+  bytesPerSecond: number;
+  robustCv: number;
+}
+
+export interface Reduced {
+  id: string;
+  payloadSha256: string;
+  schemaVersion: string;
+  engineVersion: string;
+  deviceClass: DeviceClass;
+  deviceModel: string | null;
+  browser: string;
+  browserMajor: number | null;
+  os: string;
+  osMajor: number | null;
+  arch: string;
+  cores: number;
+  memoryBucket: string | null;
+  runtime: 'browser' | 'node';
+  isolated: boolean;
+  timerUs: number;
+  preset: string;
+  scenario: string | null;
+  cases: ReducedCase[];
+}
+
+const major = (version: string) => {
+  const m = /^(\d+)/.exec(version);
+  return m ? Number(m[1]) : null;
+};
+
+export function memoryBucket(gib: number | null): string | null {
+  if (gib === null) return null;
+  if (gib <= 2) return '≤2 GiB';
+  if (gib <= 4) return '4 GiB';
+  if (gib <= 8) return '8 GiB';
+  if (gib <= 16) return '16 GiB';
+  return '32+ GiB';
+}
+
+/** Validates, checks plausibility and reduces; throws SubmissionError naming the field. */
+export function reduceSubmission(body: unknown): Reduced {
+  const parsed = v.safeParse(SubmissionSchema, body);
+  if (!parsed.success) throw new SubmissionError(400, `invalid submission: ${parsed.issues.slice(0, 5).map(formatIssue).join('; ')}`);
+  const { result, deviceClass, deviceModel } = parsed.output;
+  const doc: ResultDocument = result;
+  if (doc.environment.userAgent !== '') throw new SubmissionError(422, 'result.environment.userAgent: must be empty; the collector does not take user-agent strings');
+  if (doc.cases.length === 0) throw new SubmissionError(422, 'result.cases: a submission needs at least one case');
+  if (doc.cases.length > MAX_CASES) throw new SubmissionError(422, `result.cases: ${doc.cases.length} cases, at most ${MAX_CASES}`);
+  const totalSamples = doc.cases.reduce((n, c) => n + c.samples.length, 0);
+  if (totalSamples > MAX_SAMPLES_TOTAL) throw new SubmissionError(422, `result.cases: ${totalSamples} samples in all, at most ${MAX_SAMPLES_TOTAL}`);
+  const seen = new Set<string>();
+  const cases = doc.cases.map((c, i): ReducedCase => {
+    const where = `result.cases.${i}`;
+    const key = `${c.algorithm}/${c.implementation}/${c.variant}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+    if (seen.has(key)) throw new SubmissionError(422, `${where}: the case ${key} appears twice`);
+    seen.add(key);
+    for (const [j, s] of c.samples.entries()) {
+      if (!(s > 0) || s > MAX_PLAUSIBLE_NS_PER_OP) throw new SubmissionError(422, `${where}.samples.${j}: ${s} ns per operation is not a plausible time`);
+    }
+    const summary = summarize(c.samples); // recomputed: the client's summary is ignored
+    const { bytesPerSecond } = derived(summary.median, c.sizeBytes);
+    if (bytesPerSecond > MAX_PLAUSIBLE_BYTES_PER_SECOND) {
+      throw new SubmissionError(422, `${where}: ${(bytesPerSecond / 1e9).toFixed(1)} GB/s is above any plausible memory bandwidth (limit ${MAX_PLAUSIBLE_BYTES_PER_SECOND / 1e9} GB/s)`);
+    }
+    return {
+      algorithm: c.algorithm,
+      implementation: c.implementation,
+      variant: c.variant,
+      operation: c.operation,
+      sizeBytes: c.sizeBytes,
+      aadBytes: c.aadBytes,
+      samples: c.samples,
+      n: c.samples.length,
+      medianNs: summary.median,
+      bytesPerSecond,
+      robustCv: summary.robustCv,
+    };
+  });
+  const env = doc.environment;
+  return {
+    id: doc.runId,
+    payloadSha256: createHash('sha256').update(JSON.stringify({ doc, deviceClass, deviceModel: deviceModel ?? null })).digest('hex'),
+    schemaVersion: doc.schema,
+    engineVersion: env.engineVersion,
+    deviceClass,
+    deviceModel: deviceModel ?? null,
+    browser: env.browser.name,
+    browserMajor: major(env.browser.version),
+    os: env.os.name,
+    osMajor: major(env.os.version),
+    arch: env.arch,
+    cores: env.hardwareConcurrency,
+    memoryBucket: memoryBucket(env.deviceMemoryGiB),
+    runtime: env.runtime,
+    isolated: env.crossOriginIsolated,
+    timerUs: env.timerResolutionMs * 1000,
+    preset: doc.params.preset,
+    scenario: (doc.params as { scenario?: string }).scenario ?? null,
+    cases,
+  };
+}

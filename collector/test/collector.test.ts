@@ -1,0 +1,199 @@
+// The collector's behaviour through app.request() (no server), on PGlite and on PostgreSQL.
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Sql } from '../db.ts';
+import openapi from '../openapi.json' with { type: 'json' };
+import { BACKENDS, appFor, openBackend, post, submission } from './helpers.ts';
+
+describe.each(BACKENDS)('collector on %s', (kind) => {
+  let sql: Sql;
+  let app: ReturnType<typeof appFor>;
+  beforeAll(async () => {
+    sql = await openBackend(kind);
+    app = appFor(sql);
+  });
+  beforeEach(async () => {
+    await sql.query('TRUNCATE submissions CASCADE');
+  });
+  afterAll(() => sql.close());
+
+  it('reports health and its storage', async () => {
+    const r = await app.request('/api/v1/health');
+    expect(r.status).toBe(200);
+    expect(await r.json()).toEqual({ ok: true, storage: kind, submissions: 0, cases: 0 });
+  });
+
+  it('stores a submission with its device class and coarse environment only', async () => {
+    const body = submission({ deviceClass: 'phone' });
+    const r = await post(app, body);
+    expect(r.status).toBe(201);
+    expect(await r.json()).toEqual({ id: body.result.runId, duplicate: false, cases: 1 });
+    const [row] = await sql.query<Record<string, unknown>>('SELECT * FROM submissions');
+    expect(row).toMatchObject({ device_class: 'phone', browser: 'Chrome', browser_major: 156, arch: 'x86-64', cores: 2, memory_bucket: '16 GiB', device_model: null });
+    expect(Object.keys(row!)).not.toEqual(expect.arrayContaining(['user_agent', 'ip']));
+    expect(JSON.stringify(row)).not.toMatch(/Mozilla|HeadlessChrome|127\.0\.0\.1/);
+  });
+
+  it('recomputes every summary from the raw samples and ignores the client summary', async () => {
+    const body = submission({
+      nsPerOp: 2000,
+      mutate: (d) => {
+        d.cases[0]!.bytesPerSecond = 9e12;
+        d.cases[0]!.summary.median = 1;
+      },
+    });
+    expect((await post(app, body)).status).toBe(201);
+    const [c] = await sql.query<{ median_ns: number; bytes_per_second: number }>('SELECT median_ns, bytes_per_second FROM cases');
+    expect(c!.median_ns).toBe(2000);
+    expect(c!.bytes_per_second).toBeCloseTo((1024 * 1e9) / 2000, 3);
+  });
+
+  it('treats a retried POST as idempotent and a reused run id with other content as a conflict', async () => {
+    const body = submission();
+    expect((await post(app, body)).status).toBe(201);
+    const again = await post(app, body);
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ duplicate: true });
+    const other = { ...body, deviceClass: 'desktop' };
+    const conflict = await post(app, other);
+    expect(conflict.status).toBe(409);
+    expect((await conflict.json()).error).toContain(body.result.runId);
+    expect((await sql.query('SELECT id FROM submissions')).length).toBe(1);
+  });
+
+  it.each([
+    ['malformed JSON', '{"result": ', 400, 'malformed JSON'],
+    ['a missing field', { deviceClass: 'phone' }, 400, 'result'],
+    ['a wrong type', () => ({ ...submission(), deviceClass: 5 }), 400, 'deviceClass'],
+    ['an unknown device class', () => ({ ...submission(), deviceClass: 'toaster' }), 400, 'deviceClass'],
+    ['an unknown algorithm', () => submission({ mutate: (d) => ((d.cases[0] as { algorithm: string }).algorithm = 'rot13') }), 400, 'result.cases.0.algorithm'],
+    ['a size outside the sweep', () => submission({ sizeBytes: 2 ** 31 }), 400, 'result.cases.0.sizeBytes'],
+    ['throughput above any memory bandwidth', () => submission({ nsPerOp: 0.001 }), 422, 'plausible memory bandwidth'],
+    ['a zero sample', () => submission({ mutate: (d) => (d.cases[0]!.samples[1] = 0) }), 422, 'result.cases.0.samples.1'],
+    ['a user-agent string', () => submission({ mutate: (d) => (d.environment.userAgent = 'Mozilla/5.0') }), 422, 'userAgent'],
+    ['an SQL-looking device model', () => ({ ...submission(), deviceModel: "x'); DROP TABLE submissions; --" }), 400, 'deviceModel'],
+    ['a duplicated case', () => submission({ mutate: (d) => d.cases.push(d.cases[0]!) }), 422, 'appears twice'],
+  ])('refuses %s with a 4xx naming the field', async (_, body, status, field) => {
+    const r = await post(app, typeof body === 'function' ? body() : body);
+    expect(r.status).toBe(status);
+    expect((await r.json()).error).toContain(field);
+    expect((await sql.query('SELECT id FROM submissions')).length).toBe(0);
+  });
+
+  it('stores SQL-looking strings as plain data', async () => {
+    const body = submission({ mutate: (d) => (d.environment.browser.name = "Chrome'); DROP TABLE cases; --") });
+    expect((await post(app, body)).status).toBe(201);
+    const [row] = await sql.query<{ browser: string }>('SELECT browser FROM submissions');
+    expect(row!.browser).toBe("Chrome'); DROP TABLE cases; --");
+    expect((await sql.query('SELECT count(*) FROM cases')).length).toBe(1);
+  });
+
+  it('refuses an oversize body with 413', async () => {
+    const small = appFor(sql, { maxBodyBytes: 1000 });
+    const r = await post(small, submission());
+    expect(r.status).toBe(413);
+  });
+
+  it('gives crowd statistics per device class, aggregated in SQL', async () => {
+    // laptops at 1000, 2000, 3000, 4000 ns/op for 1 KiB; phones at 8000.
+    for (const ns of [1000, 2000, 3000, 4000]) expect((await post(app, submission({ deviceClass: 'laptop', nsPerOp: ns }))).status).toBe(201);
+    expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: 8000 }))).status).toBe(201);
+    const r = await app.request('/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024');
+    expect(r.status).toBe(200);
+    const { cohorts } = await r.json();
+    const laptop = cohorts.find((c: { deviceClass: string }) => c.deviceClass === 'laptop');
+    const phone = cohorts.find((c: { deviceClass: string }) => c.deviceClass === 'phone');
+    expect(laptop.n).toBe(4);
+    const bps = (ns: number) => (1024 * 1e9) / ns;
+    expect(laptop.median).toBeCloseTo((bps(2000) + bps(3000)) / 2, 0);
+    expect(laptop.q1).toBeLessThan(laptop.median);
+    expect(phone).toMatchObject({ n: 1, median: expect.closeTo(bps(8000), 0) });
+    const filtered = await (await app.request('/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone&browser=Chrome&arch=x86-64')).json();
+    expect(filtered.cohorts).toHaveLength(1);
+  });
+
+  it('places a figure within its cohort as a percentile', async () => {
+    for (const ns of [1000, 2000, 3000, 4000]) await post(app, submission({ nsPerOp: ns }));
+    const q = (bps: number) => app.request(`/api/v1/percentile?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=laptop&bytesPerSecond=${bps}`);
+    expect(await (await q(1e12)).json()).toMatchObject({ n: 4, percentile: 100 });
+    expect(await (await q((1024 * 1e9) / 2500)).json()).toMatchObject({ n: 4, percentile: 50 });
+    const empty = await (await app.request('/api/v1/percentile?algorithm=ascon-aead128&implementation=rustcrypto-wasm&operation=encrypt&size=64&bytesPerSecond=1')).json();
+    expect(empty).toMatchObject({ n: 0, percentile: null });
+  });
+
+  it('flags an extreme figure as an outlier in its cohort instead of deleting it', async () => {
+    for (let i = 0; i < 10; i++) await post(app, submission({ nsPerOp: 1000 + i * 10 }));
+    await post(app, submission({ nsPerOp: 1_000_000 })); // 1000× slower
+    const rows = await sql.query<{ median_ns: number; outlier: boolean }>('SELECT median_ns, outlier FROM cases ORDER BY median_ns');
+    expect(rows).toHaveLength(11);
+    expect(rows.filter((r) => r.outlier).map((r) => r.median_ns)).toEqual([1_000_000]);
+    const { cohorts } = await (await app.request('/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024')).json();
+    expect(cohorts[0]).toMatchObject({ n: 10, outliers: 1 });
+  });
+
+  it('streams the anonymized data as CSV and NDJSON', async () => {
+    for (const cls of ['phone', 'server']) await post(app, submission({ deviceClass: cls }));
+    const csv = await (await app.request('/api/v1/export.csv')).text();
+    const lines = csv.trim().split('\n');
+    expect(lines[0]).toMatch(/^submission,received_on,device_class,/);
+    expect(lines).toHaveLength(3);
+    expect(csv).not.toMatch(/Mozilla|user_agent|\bip\b/);
+    const nd = (await (await app.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(nd.map((r) => r.device_class).sort()).toEqual(['phone', 'server']);
+    expect(nd[0].samples).toHaveLength(5);
+  });
+
+  it('limits the rate per client without storing who the client is', async () => {
+    const limited = appFor(sql, { submissionsPerMinute: 2 });
+    const statuses = [];
+    for (let i = 0; i < 3; i++) statuses.push((await post(limited, submission())).status);
+    expect(statuses).toEqual([201, 201, 429]);
+    const other = appFor(sql, { submissionsPerMinute: 2, clientAddress: () => 'someone-else' });
+    expect((await post(other, submission())).status).toBe(201);
+  });
+
+  it('allows CORS only for configured origins and sends security headers', async () => {
+    const withCors = appFor(sql, { corsOrigins: ['https://aeadbench.example'] });
+    const ok = await withCors.request('/api/v1/health', { headers: { Origin: 'https://aeadbench.example' } });
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://aeadbench.example');
+    const no = await withCors.request('/api/v1/health', { headers: { Origin: 'https://evil.example' } });
+    expect(no.headers.get('access-control-allow-origin')).toBeNull();
+    expect(ok.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(ok.headers.get('set-cookie')).toBeNull();
+  });
+
+  it('never answers 5xx to anything a client sends (property-based, from the schema)', async () => {
+    const base = submission();
+    const mutateAt = (obj: unknown, path: (string | number)[], value: unknown): unknown => {
+      if (path.length === 0) return value;
+      if (obj === null || typeof obj !== 'object') return obj;
+      const copy = (Array.isArray(obj) ? [...obj] : { ...(obj as object) }) as Record<string | number, unknown>;
+      const keys = Object.keys(copy);
+      const key = keys.length ? keys[Math.abs(Number(path[0]) || 0) % keys.length]! : String(path[0]);
+      copy[key] = mutateAt(copy[key], path.slice(1), value);
+      return copy;
+    };
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.nat(50), { minLength: 1, maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), async (path, value) => {
+        const body = mutateAt({ ...base, result: { ...base.result, runId: crypto.randomUUID() } }, path, value);
+        const r = await post(app, body);
+        expect([200, 201, 400, 409, 413, 422]).toContain(r.status);
+      }),
+      { numRuns: kind === 'pglite' ? 150 : 100 },
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.jsonValue({ maxDepth: 3 }), async (value) => {
+        const r = await post(app, value);
+        expect([400, 422]).toContain(r.status);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('documents every route in openapi.json', () => {
+    const documented = Object.keys(openapi.paths).map((p) => `/api/v1${p}`);
+    const routes = [...new Set(app.routes.filter((r) => r.path.startsWith('/api/v1/')).map((r) => r.path))];
+    expect(routes.length).toBeGreaterThanOrEqual(7);
+    for (const r of routes) expect(documented).toContain(r);
+  });
+});

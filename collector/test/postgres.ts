@@ -1,0 +1,51 @@
+/**
+ * Starts a throwaway PostgreSQL from Debian's package on a loopback port: initdb into a temp
+ * directory, pg_ctl start, and stop + delete afterwards. As root the server runs as `postgres`.
+ */
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+function pgBin(): string {
+  const base = '/usr/lib/postgresql';
+  const versions = existsSync(base) ? readdirSync(base).sort((a, b) => Number(b) - Number(a)) : [];
+  const dir = versions.map((v) => join(base, v, 'bin')).find((d) => existsSync(join(d, 'pg_ctl')));
+  if (!dir) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: run scripts/setup --postgres (apt-get install postgresql)');
+  return dir;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPostgres(): Promise<{ url: string; stop: () => void }> {
+  const bin = pgBin();
+  const root = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(tmpdir(), 'aeadbench-pg-'));
+  const data = join(dir, 'data');
+  const run = (cmd: string, args: string[]) => {
+    const full = join(bin, cmd);
+    execFileSync(root ? 'runuser' : full, root ? ['-u', 'postgres', '--', full, ...args] : args, { stdio: 'pipe' });
+  };
+  if (root) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+  const port = await freePort();
+  run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+}
