@@ -1,4 +1,7 @@
 import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { BROWSER_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/browsers.ts';
 
 /**
@@ -19,7 +22,9 @@ export default defineConfig({
   reporter: [['list']],
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'retain-on-failure' },
   webServer: {
+    // The site with its embedded collector, on a fresh PGlite directory for every test run.
     command: `npx tsx scripts/serve.ts --port ${PORT}`,
+    env: { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-e2e-collector-')) },
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: !process.env.CI,
     stdout: 'ignore',

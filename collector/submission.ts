@@ -10,8 +10,9 @@ import * as v from 'valibot';
 import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
 import { derived, summarize } from '../web/core/stats.ts';
 
-export const DEVICE_CLASSES = ['phone', 'tablet', 'laptop', 'desktop', 'server'] as const;
-export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+import { DEVICE_CLASSES, type DeviceClass } from '../web/core/submit.ts';
+
+export { DEVICE_CLASSES, type DeviceClass };
 
 export const SubmissionSchema = v.object({
   result: ResultDocumentSchema,

@@ -5,5 +5,5 @@ export { summarize, derived, type Summary } from './stats.ts';
 export { parseParams, presetParams, toSearch, formatSize, parseSize, ParamError } from './params.ts';
 export { summarizeResult } from './summary.ts';
 export { toCsv } from './csv.ts';
-export { submitResult } from './submit.ts';
+export { DEVICE_CLASSES, SubmitError, submissionBody, submitResult, type DeviceClass } from './submit.ts';
 export type { Progress } from './runner.ts';

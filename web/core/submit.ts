@@ -1,16 +1,49 @@
 /**
- * Submits a result document to a collector. The document is sent as it is; the collector keeps
- * only the coarse environment and recomputes every summary from the raw samples. The run id
- * makes a retried POST idempotent.
+ * Submitting a result to a collector. `submissionBody` is exactly what is sent — the page
+ * shows it to the visitor before sending. It reduces the environment to coarse fields:
+ * browser and OS family with major version, arch, core count, a memory bucket; the user-agent
+ * string and platform are emptied. The run id makes a retried POST idempotent. No cookies.
  * @module
  */
 import type { ResultDocument } from './schema.ts';
 
+export const DEVICE_CLASSES = ['phone', 'tablet', 'laptop', 'desktop', 'server'] as const;
+export type DeviceClass = (typeof DEVICE_CLASSES)[number];
+
 export interface SubmitOptions {
-  deviceClass: 'phone' | 'tablet' | 'laptop' | 'desktop' | 'server';
+  deviceClass: DeviceClass;
   /** Sent only when given (the site sends it only when the visitor ticks the box). */
   deviceModel?: string;
   fetch?: typeof fetch;
+}
+
+export interface SubmissionBody {
+  result: ResultDocument;
+  deviceClass: DeviceClass;
+  deviceModel?: string;
+}
+
+const majorOnly = (version: string) => /^\d+/.exec(version)?.[0] ?? '';
+/** Memory rounded up to a power of two, so the exact size does not narrow a device down. */
+const memoryBucket = (gib: number | null) => (gib === null ? null : 2 ** Math.ceil(Math.log2(Math.max(1, gib))));
+
+export function submissionBody(doc: ResultDocument, o: Pick<SubmitOptions, 'deviceClass' | 'deviceModel'>): SubmissionBody {
+  const env = doc.environment;
+  return {
+    result: {
+      ...doc,
+      environment: {
+        ...env,
+        userAgent: '',
+        platform: '',
+        browser: { name: env.browser.name, version: majorOnly(env.browser.version) },
+        os: { name: env.os.name, version: majorOnly(env.os.version) },
+        deviceMemoryGiB: memoryBucket(env.deviceMemoryGiB),
+      },
+    },
+    deviceClass: o.deviceClass,
+    ...(o.deviceModel ? { deviceModel: o.deviceModel } : {}),
+  };
 }
 
 export class SubmitError extends Error {
@@ -23,17 +56,25 @@ export class SubmitError extends Error {
   }
 }
 
+/** POSTs the submission; resolves with the stored id (duplicate: true for a retry already stored). */
 export async function submitResult(collectorUrl: string, doc: ResultDocument, o: SubmitOptions): Promise<{ id: string; duplicate: boolean }> {
-  const url = new URL('/api/v1/results', collectorUrl);
-  const body = JSON.stringify({ result: doc, deviceClass: o.deviceClass, ...(o.deviceModel ? { deviceModel: o.deviceModel } : {}) });
+  const url = new URL('api/v1/results', collectorUrl.endsWith('/') ? collectorUrl : `${collectorUrl}/`);
   let res: Response;
   try {
-    res = await (o.fetch ?? fetch)(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body, credentials: 'omit' });
+    res = await (o.fetch ?? fetch)(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(submissionBody(doc, o)), credentials: 'omit' });
   } catch (e) {
-    throw new SubmitError(`collector at ${url.origin} is unreachable: ${(e as Error).message}`, null);
+    throw new SubmitError(`the collector at ${url.origin} is unreachable (${(e as Error).message})`, null);
   }
   const text = await res.text();
-  if (!res.ok) throw new SubmitError(`collector refused the result (HTTP ${res.status}): ${text.slice(0, 500)}`, res.status);
+  if (!res.ok) {
+    let message = text.slice(0, 500);
+    try {
+      message = (JSON.parse(text) as { error?: string }).error ?? message;
+    } catch {
+      /* not JSON: keep the text */
+    }
+    throw new SubmitError(`the collector refused the result (HTTP ${res.status}): ${message}`, res.status);
+  }
   const json = JSON.parse(text) as { id: string; duplicate?: boolean };
   return { id: json.id, duplicate: json.duplicate === true };
 }

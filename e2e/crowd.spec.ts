@@ -1,0 +1,48 @@
+// Opt-in submission and the crowd view, against the collector embedded in the site's server.
+import { expect, finished, test } from './fixtures.ts';
+
+const RUN_1K = '/?preset=quick&sizes=1k&rounds=1&reruns=0&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1';
+
+test('run → review the exact payload → submit → the crowd page shows it with its device class', async ({ page }) => {
+  await page.goto(RUN_1K);
+  const state = await finished(page);
+  expect(state.status).toBe('done');
+  const panel = page.getByTestId('submit-panel');
+  await expect(panel).toBeVisible();
+  await page.getByTestId('class-tablet').check();
+  await page.getByTestId('review').click();
+  const payload = JSON.parse((await page.getByTestId('payload').textContent())!);
+  expect(payload.deviceClass).toBe('tablet');
+  expect(payload.deviceModel).toBeUndefined(); // not ticked, not sent
+  expect(payload.result.runId).toBe(state.result!.runId);
+  expect(payload.result.environment.userAgent).toBe('');
+  expect(payload.result.environment.browser.version).toMatch(/^\d+$/); // major version only
+  expect(payload.result.cases).toHaveLength(state.result!.cases.length);
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('sent')).toBeVisible();
+
+  await page.getByTestId('nav-crowd').click();
+  const crowd = page.getByTestId('crowd');
+  await expect(crowd).toBeVisible();
+  const row = page.getByTestId('crowd-table').locator('tr', { hasText: 'tablet' });
+  await expect(row).toBeVisible();
+  expect(Number(await row.locator('td').nth(1).textContent())).toBeGreaterThanOrEqual(1);
+  await expect(page.getByTestId('you-vs-crowd')).toContainText('of');
+  // A case nobody has measured shows the empty state.
+  await crowd.getByLabel('Payload size').selectOption({ label: '64 MiB' });
+  await expect(page.getByTestId('crowd-empty')).toBeVisible();
+});
+
+test('with the collector unreachable, the site says so, keeps the result, and a retry sends it', async ({ page }) => {
+  await page.goto(RUN_1K);
+  await finished(page);
+  await page.route('**/api/v1/results', (route) => route.abort('connectionrefused'));
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('send-error')).toContainText('unreachable');
+  await expect(page.getByTestId('send-error')).toContainText('Your result is still here');
+  await expect(page.getByTestId('results-table')).toBeVisible();
+  await expect(page.getByTestId('export-json')).toBeEnabled();
+  await page.unroute('**/api/v1/results');
+  await page.getByTestId('send').click(); // "Try again"
+  await expect(page.getByTestId('sent')).toBeVisible();
+});
