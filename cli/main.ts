@@ -15,11 +15,12 @@ import type { Progress } from '../web/core/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
 import { compareResults, compareTable } from './compare.ts';
+import { DEVICE_CLASSES, type DeviceClass, submitResult } from '../web/core/submit.ts';
 
 const USAGE = `usage: aeadbench run --browser chromium|firefox|node [--preset quick|standard|full]
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
                      [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
-                     [--executable PATH]
+                     [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
        aeadbench compare A.json B.json      ratio of B to A per case; exit 1 on a proven slowdown`;
 
 function progressLine(p: Progress): string {
@@ -52,9 +53,20 @@ async function run(argv: string[]): Promise<number> {
       json: { type: 'string' },
       csv: { type: 'string' },
       executable: { type: 'string' },
+      submit: { type: 'string' },
+      'device-class': { type: 'string', default: 'server' },
     },
     strict: true,
   });
+  const deviceClass = values['device-class']!;
+  if (!(DEVICE_CLASSES as readonly string[]).includes(deviceClass)) throw new CliError(`Invalid --device-class: '${deviceClass}' (expected ${DEVICE_CLASSES.join(', ')})`);
+  if (values.submit) {
+    try {
+      new URL(values.submit);
+    } catch {
+      throw new CliError(`Invalid --submit: '${values.submit}' (expected a collector URL like http://localhost:5173)`);
+    }
+  }
   if (!['chromium', 'firefox', 'node'].includes(values.browser!)) throw new CliError(`Invalid --browser: '${values.browser}' (expected chromium, firefox or node)`);
   if (values.browser === 'node' && values.executable) throw new CliError('--executable applies to browsers, not to --browser node');
   const q = new URLSearchParams();
@@ -83,6 +95,15 @@ async function run(argv: string[]): Promise<number> {
   if (values.csv) writeFileSync(values.csv, toCsv(doc));
   const failed = doc.validation.filter((v) => v.excluded);
   for (const f of failed) console.error(`FAILED: ${f.implementation} (${f.variant}) ${f.algorithm}: ${f.errors.join('; ')}`);
+  if (values.submit) {
+    try {
+      const r = await submitResult(values.submit, doc, { deviceClass: deviceClass as DeviceClass });
+      console.error(`submitted run ${r.id} to ${values.submit} as ${deviceClass}${r.duplicate ? ' (already there)' : ''}`);
+    } catch (e) {
+      console.error(`aeadbench: ${(e as Error).message}${values.json ? `; the result is in ${values.json}` : ''}`);
+      return 1;
+    }
+  }
   console.error(`${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s on ${doc.environment.browser.name} ${doc.environment.browser.version}${values.json ? `; wrote ${values.json}` : ''}`);
   return failed.length ? 1 : 0;
 }

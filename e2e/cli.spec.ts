@@ -46,3 +46,16 @@ test('a bad flag is a clear error with a non-zero exit', async ({ browserName })
   expect(r.status).toBe(2);
   expect(r.stderr).toContain("unknown command 'frobnicate'");
 });
+
+test('--submit reaches a collector and the row appears with device class server', async ({ browserName, baseURL }) => {
+  test.skip(browserName !== 'chromium', 'submission from the CLI is checked once');
+  const r = cli('run', '--browser', 'node', '--sizes', '64', '--rounds', '1', '--algorithms', 'ascon-aead128', '--submit', baseURL!, '--json', join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'out.json'));
+  expect(r.status, r.stderr).toBe(0);
+  const id = /submitted run ([0-9a-f-]{36})/.exec(r.stderr)?.[1];
+  expect(id).toBeTruthy();
+  const rows = (await (await fetch(`${baseURL}/api/v1/export.ndjson`)).text()).trim().split('\n').map((l) => JSON.parse(l));
+  const mine = rows.filter((x) => x.submission === id);
+  expect(mine.length).toBeGreaterThan(0);
+  expect(new Set(mine.map((x) => x.device_class))).toEqual(new Set(['server']));
+  expect(new Set(mine.map((x) => x.browser))).toEqual(new Set(['Node.js']));
+});

@@ -1,0 +1,95 @@
+// A submission acknowledged with 2xx is never lost by a process crash: the collector is killed
+// with SIGKILL while submissions are in flight, and every acknowledged run id must be stored.
+// PGlite does not fsync: this proves process crashes, not power loss (see README, Deployment).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { openPglite, openPostgres, type Sql } from '../db.ts';
+import { submission } from './helpers.ts';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startCollector(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string; exited: Promise<unknown> }> {
+  const port = await freePort();
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'collector/server.ts', '--port', String(port)], {
+    env: { ...process.env, COLLECTOR_RATE_PER_MINUTE: '1000000000', ...env },
+    stdio: 'ignore',
+  });
+  // Listen from the start: a killed process may be gone before anyone waits for it.
+  const exited = new Promise((r) => proc.once('exit', r));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`${url}/api/v1/health`)).ok) return { proc, url, exited };
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  proc.kill('SIGKILL');
+  throw new Error('the collector did not start');
+}
+
+/** Submits with `concurrency` requests in flight until killed; returns the acknowledged ids. */
+async function submitUntilKilled({ url, proc, exited }: { url: string; proc: ChildProcess; exited: Promise<unknown> }, killAfterAcks: number, concurrency = 8) {
+  const acked: string[] = [];
+  let sent = 0;
+  let killed = false;
+  const lane = async () => {
+    while (!killed) {
+      const body = submission({ nsPerOp: 1000 + (sent++ % 50) });
+      try {
+        const r = await fetch(`${url}/api/v1/results`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+        if (r.status === 201) acked.push(body.result.runId);
+      } catch {
+        return; // the process is gone
+      }
+      if (acked.length >= killAfterAcks && !killed) {
+        killed = true;
+        proc.kill('SIGKILL');
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, lane));
+  await exited;
+  return { acked, sent };
+}
+
+async function storedIds(sql: Sql): Promise<Set<string>> {
+  return new Set((await sql.query<{ id: string }>('SELECT id::text AS id FROM submissions')).map((r) => r.id));
+}
+
+describe('durability under kill -9', () => {
+  it('PGlite keeps every acknowledged submission', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-durable-'));
+    const { acked, sent } = await submitUntilKilled(await startCollector({ COLLECTOR_DATA: dir }), 150);
+    const sql = await openPglite(dir); // reopened after the crash, as the next process would
+    const stored = await storedIds(sql);
+    await sql.close();
+    console.log(`PGlite: ${sent} sent, ${acked.length} acknowledged before SIGKILL, ${stored.size} stored`);
+    expect(acked.length).toBeGreaterThanOrEqual(150);
+    expect(acked.filter((id) => !stored.has(id))).toEqual([]);
+  }, 120_000);
+
+  it('PostgreSQL keeps every acknowledged submission', async () => {
+    const databaseUrl = inject('databaseUrl');
+    const sql = await openPostgres(databaseUrl);
+    const before = await storedIds(sql).catch(() => new Set<string>());
+    const { acked, sent } = await submitUntilKilled(await startCollector({ DATABASE_URL: databaseUrl }), 150);
+    const stored = await storedIds(sql);
+    await sql.close();
+    console.log(`PostgreSQL: ${sent} sent, ${acked.length} acknowledged before SIGKILL, ${stored.size - before.size} stored`);
+    expect(acked.length).toBeGreaterThanOrEqual(150);
+    expect(acked.filter((id) => !stored.has(id))).toEqual([]);
+  }, 120_000);
+});
