@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS } from '../web/core/algorithms.ts';
 import { formatIssue } from '../web/core/schema.ts';
 import type { Sql } from './db.ts';
-import { type ExportRow, counts, crowdStats, exportPage, insertSubmission, percentileOf } from './store.ts';
+import { type ExportRow, counts, createWriter, crowdStats, exportPage, percentileOf } from './store.ts';
 import { DEVICE_CLASSES, SubmissionError, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
@@ -43,6 +43,7 @@ const csvCell = (x: unknown) => {
 
 export function routes(sql: Sql) {
   const api = new Hono();
+  const writer = createWriter(sql);
 
   api.get('/health', async (c) => c.json({ ok: true, storage: sql.kind, ...(await counts(sql)) }));
 
@@ -56,7 +57,7 @@ export function routes(sql: Sql) {
       throw new SubmissionError(400, 'malformed JSON body');
     }
     const reduced = reduceSubmission(body);
-    const outcome = await insertSubmission(sql, reduced);
+    const outcome = await writer.submit(reduced);
     if (outcome === 'conflict') return c.json({ error: `run id ${reduced.id} was already submitted with different content` }, 409);
     return c.json({ id: reduced.id, duplicate: outcome === 'duplicate', cases: reduced.cases.length }, outcome === 'created' ? 201 : 200);
   });

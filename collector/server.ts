@@ -7,6 +7,7 @@
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { migrate, openStore, type Sql } from './db.ts';
+import { counts, refreshCohorts } from './store.ts';
 
 export interface CollectorConfig {
   databaseUrl?: string;
@@ -26,9 +27,39 @@ export function configFromEnv(env = process.env): CollectorConfig {
   };
 }
 
+/**
+ * Refreshes the cohort bounds used for outlier flags every `everyMs` while new cases arrive.
+ * Several collector processes on one PostgreSQL may each do it; the work is idempotent.
+ */
+export function maintainCohorts(sql: Sql, everyMs = 60_000): () => void {
+  let last = -1;
+  let busy = false;
+  const tick = async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const { cases } = await counts(sql);
+      if (cases !== last) {
+        await refreshCohorts(sql);
+        last = cases;
+      }
+    } catch (e) {
+      console.error('collector: cohort refresh failed:', (e as Error).message);
+    } finally {
+      busy = false;
+    }
+  };
+  void tick();
+  const timer = setInterval(tick, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 export async function openCollector(config: CollectorConfig): Promise<{ sql: Sql; app: ReturnType<typeof createApp> }> {
-  const sql = await openStore(config);
-  await migrate(sql);
+  const raw = await openStore(config);
+  await migrate(raw);
+  const stop = maintainCohorts(raw);
+  const sql: Sql = { ...raw, close: async () => (stop(), raw.close()) };
   return { sql, app: createApp(sql, { corsOrigins: config.corsOrigins, submissionsPerMinute: config.submissionsPerMinute }) };
 }
 

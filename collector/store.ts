@@ -9,58 +9,132 @@ import type { Reduced } from './submission.ts';
 export type InsertOutcome = 'created' | 'duplicate' | 'conflict';
 
 /**
- * Stores a submission in one transaction. The run id makes a retry idempotent: the same id
- * with the same payload is a duplicate (nothing written), with another payload a conflict.
+ * Writes submissions with group commit: requests that arrive while a batch is being written
+ * wait and go together in the next transaction. Each is acknowledged only after its batch
+ * commits, so durability is unchanged; the database does one commit (and, on PostgreSQL, one
+ * fsync) for many submissions. A batch that fails is retried one submission at a time, so a
+ * bad submission cannot fail the others.
  */
-export async function insertSubmission(sql: Sql, r: Reduced): Promise<InsertOutcome> {
-  return sql.transaction(async (tx) => {
-    const inserted = await tx.query<{ id: string }>(
-      `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, device_model, browser, browser_major,
-         os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario)
-       VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18)
-       ON CONFLICT (id) DO NOTHING RETURNING id`,
-      [r.id, r.payloadSha256, r.schemaVersion, r.engineVersion, r.deviceClass, r.deviceModel, r.browser, r.browserMajor, r.os, r.osMajor, r.arch, r.cores, r.memoryBucket, r.runtime, r.isolated, r.timerUs, r.preset, r.scenario],
-    );
-    if (inserted.length === 0) {
-      const [existing] = await tx.query<{ payload_sha256: string }>('SELECT payload_sha256 FROM submissions WHERE id = $1', [r.id]);
-      return existing?.payload_sha256 === r.payloadSha256 ? 'duplicate' : 'conflict';
+export function createWriter(sql: Sql, maxBatch = 200) {
+  let queue: { r: Reduced; resolve: (o: InsertOutcome) => void; reject: (e: unknown) => void }[] = [];
+  let running = false;
+  const drain = async () => {
+    running = true;
+    while (queue.length) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      try {
+        const outcomes = await insertBatch(sql, batch.map((b) => b.r));
+        batch.forEach((b, i) => b.resolve(outcomes[i]!));
+      } catch {
+        for (const b of batch) await insertBatch(sql, [b.r]).then((o) => b.resolve(o[0]!), b.reject);
+      }
     }
-    // All cases in one statement: a JSON array unpacked by the database.
+    running = false;
+  };
+  return {
+    submit(r: Reduced): Promise<InsertOutcome> {
+      return new Promise((resolve, reject) => {
+        queue.push({ r, resolve, reject });
+        if (!running) void drain();
+      });
+    },
+  };
+}
+
+/** Stores a single submission (tests, tools); the HTTP path goes through createWriter. */
+export async function insertSubmission(sql: Sql, r: Reduced): Promise<InsertOutcome> {
+  return (await insertBatch(sql, [r]))[0]!;
+}
+
+/**
+ * One transaction for a batch. The run id makes a retry idempotent: the same id with the same
+ * payload is a duplicate (nothing written), with another payload a conflict.
+ */
+async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
+  return sql.transaction(async (tx) => {
+    const rows = rs.map(({ cases: _cases, ...s }) => s);
+    const inserted = new Set(
+      (
+        await tx.query<{ id: string }>(
+          `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, device_model, browser, browser_major,
+             os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario)
+           SELECT s.id, s."payloadSha256", s."schemaVersion", s."engineVersion", s."deviceClass", s."deviceModel", s.browser, s."browserMajor",
+                  s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario
+           FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, "payloadSha256" text, "schemaVersion" text, "engineVersion" text, "deviceClass" text,
+                "deviceModel" text, browser text, "browserMajor" int, os text, "osMajor" int, arch text, cores int, "memoryBucket" text,
+                runtime text, isolated boolean, "timerUs" real, preset text, scenario text)
+           ON CONFLICT (id) DO NOTHING RETURNING id::text`,
+          [JSON.stringify(rows)],
+        )
+      ).map((x) => x.id),
+    );
+    const outcomes: InsertOutcome[] = [];
+    const created: Reduced[] = [];
+    const others = rs.filter((r) => !inserted.has(r.id)).map((r) => r.id);
+    const stored = new Map(
+      others.length ? (await tx.query<{ id: string; payload_sha256: string }>('SELECT id::text, payload_sha256 FROM submissions WHERE id = ANY($1::uuid[])', [others])).map((x) => [x.id, x.payload_sha256]) : [],
+    );
+    for (const r of rs) {
+      if (inserted.has(r.id)) {
+        inserted.delete(r.id); // a second copy of the id within this batch is a retry, below
+        created.push(r);
+        outcomes.push('created');
+        stored.set(r.id, r.payloadSha256);
+      } else outcomes.push(stored.get(r.id) === r.payloadSha256 ? 'duplicate' : 'conflict');
+    }
+    if (created.length === 0) return outcomes;
+    // All cases of the batch in one statement: a JSON array unpacked by the database.
     await tx.query(
       `INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv)
-       SELECT $1, c.algorithm, c.implementation, c.variant, c.operation, c."sizeBytes", c."aadBytes",
+       SELECT c.sid, c.algorithm, c.implementation, c.variant, c.operation, c."sizeBytes", c."aadBytes",
               ARRAY(SELECT jsonb_array_elements_text(c.samples)::double precision), c.n, c."medianNs", c."bytesPerSecond", c."robustCv"
-       FROM jsonb_to_recordset($2::jsonb) AS c(algorithm text, implementation text, variant text, operation text, "sizeBytes" int, "aadBytes" int,
+       FROM jsonb_to_recordset($1::jsonb) AS c(sid uuid, algorithm text, implementation text, variant text, operation text, "sizeBytes" int, "aadBytes" int,
             samples jsonb, n int, "medianNs" double precision, "bytesPerSecond" double precision, "robustCv" double precision)`,
-      [r.id, JSON.stringify(r.cases)],
+      [JSON.stringify(created.flatMap((r) => r.cases.map((c) => ({ sid: r.id, ...c }))))],
     );
-    await flagOutliers(tx, r.id, r.deviceClass);
-    return 'created';
+    await flagOutliers(tx, created.map((r) => r.id));
+    return outcomes;
   });
 }
 
 /**
- * Flags, never deletes, the new cases that lie outside Tukey's far fences (3 × IQR) of their
- * cohort — same algorithm, implementation, operation, size and device class — on a log scale
- * (throughput is multiplicative), once the cohort has at least 8 members.
+ * Tukey's far fences (3 × IQR) on ln(throughput) within a cohort — same algorithm,
+ * implementation, operation, size and device class — once it has at least 8 members: throughput
+ * is multiplicative, so fences go on a log scale. Outliers are flagged, never deleted.
  */
-async function flagOutliers(tx: Pick<Sql, 'query'>, id: string, deviceClass: string): Promise<void> {
+const OUTLIER = `(ln(c.bytes_per_second) < b.q1 - 3 * (b.q3 - b.q1) OR ln(c.bytes_per_second) > b.q3 + 3 * (b.q3 - b.q1))`;
+const COHORT_JOIN = `b.algorithm = c.algorithm AND b.implementation = c.implementation AND b.operation = c.operation AND b.size_bytes = c.size_bytes AND b.device_class = s.device_class AND b.n >= 8`;
+
+async function flagOutliers(tx: Pick<Sql, 'query'>, ids: string[]): Promise<void> {
   await tx.query(
-    `WITH mine AS (SELECT algorithm, implementation, operation, size_bytes FROM cases WHERE submission_id = $1),
-     cohort AS (
-       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, count(*) AS n,
-              percentile_cont(0.25) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS q1,
-              percentile_cont(0.75) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS q3
-       FROM cases c JOIN submissions s ON s.id = c.submission_id
-       JOIN mine m USING (algorithm, implementation, operation, size_bytes)
-       WHERE s.device_class = $2 AND c.bytes_per_second > 0
-       GROUP BY 1, 2, 3, 4)
-     UPDATE cases c SET outlier = (ln(c.bytes_per_second) < k.q1 - 3 * (k.q3 - k.q1) OR ln(c.bytes_per_second) > k.q3 + 3 * (k.q3 - k.q1))
-     FROM cohort k
-     WHERE c.submission_id = $1 AND k.n >= 8 AND c.bytes_per_second > 0
-       AND (c.algorithm, c.implementation, c.operation, c.size_bytes) = (k.algorithm, k.implementation, k.operation, k.size_bytes)`,
-    [id, deviceClass],
+    `UPDATE cases c SET outlier = ${OUTLIER} FROM cohort_bounds b, submissions s
+     WHERE c.submission_id = ANY($1::uuid[]) AND s.id = c.submission_id AND c.bytes_per_second > 0 AND ${COHORT_JOIN}`,
+    [ids],
   );
+}
+
+/**
+ * Recomputes every cohort's quartiles in one pass and re-flags the cases whose verdict
+ * changed. Runs in the background (server.ts), never in a request.
+ */
+export async function refreshCohorts(sql: Sql): Promise<void> {
+  await sql.transaction(async (tx) => {
+    await tx.query(
+      `INSERT INTO cohort_bounds (algorithm, implementation, operation, size_bytes, device_class, n, q1, q3, refreshed_at)
+       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, count(*),
+              percentile_cont(0.25) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)),
+              percentile_cont(0.75) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)), now()
+       FROM cases c JOIN submissions s ON s.id = c.submission_id WHERE c.bytes_per_second > 0
+       GROUP BY 1, 2, 3, 4, 5
+       ON CONFLICT (algorithm, implementation, operation, size_bytes, device_class)
+       DO UPDATE SET n = excluded.n, q1 = excluded.q1, q3 = excluded.q3, refreshed_at = excluded.refreshed_at`,
+    );
+    await tx.query(
+      `UPDATE cases c SET outlier = ${OUTLIER} FROM cohort_bounds b, submissions s
+       WHERE s.id = c.submission_id AND c.bytes_per_second > 0 AND ${COHORT_JOIN} AND c.outlier IS DISTINCT FROM ${OUTLIER}`,
+    );
+  });
 }
 
 export interface CrowdFilter {

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Sql } from '../db.ts';
 import openapi from '../openapi.json' with { type: 'json' };
+import { refreshCohorts } from '../store.ts';
 import { BACKENDS, appFor, openBackend, post, submission } from './helpers.ts';
 
 describe.each(BACKENDS)('collector on %s', (kind) => {
@@ -13,7 +14,7 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     app = appFor(sql);
   });
   beforeEach(async () => {
-    await sql.query('TRUNCATE submissions CASCADE');
+    await sql.query('TRUNCATE submissions, cohort_bounds CASCADE');
   });
   afterAll(() => sql.close());
 
@@ -123,12 +124,26 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
 
   it('flags an extreme figure as an outlier in its cohort instead of deleting it', async () => {
     for (let i = 0; i < 10; i++) await post(app, submission({ nsPerOp: 1000 + i * 10 }));
-    await post(app, submission({ nsPerOp: 1_000_000 })); // 1000× slower
+    await refreshCohorts(sql); // what the server does in the background
+    await post(app, submission({ nsPerOp: 1_000_000 })); // 1000× slower: flagged on arrival
     const rows = await sql.query<{ median_ns: number; outlier: boolean }>('SELECT median_ns, outlier FROM cases ORDER BY median_ns');
     expect(rows).toHaveLength(11);
     expect(rows.filter((r) => r.outlier).map((r) => r.median_ns)).toEqual([1_000_000]);
     const { cohorts } = await (await app.request('/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024')).json();
     expect(cohorts[0]).toMatchObject({ n: 10, outliers: 1 });
+    // A refresh re-judges everything and keeps the verdict.
+    await refreshCohorts(sql);
+    expect((await sql.query<{ outlier: boolean }>('SELECT outlier FROM cases WHERE outlier')).length).toBe(1);
+  });
+
+  it('group-commits concurrent submissions, each answered as if alone', async () => {
+    const bodies = Array.from({ length: 40 }, (_, i) => submission({ nsPerOp: 1000 + i }));
+    const replay = bodies[3]!;
+    const statuses = await Promise.all([...bodies.map((b) => post(app, b)), post(app, replay), post(app, { ...replay, deviceClass: 'server' })].map(async (r) => (await r).status));
+    expect(statuses.slice(0, 40).every((x) => x === 201)).toBe(true);
+    expect(statuses.slice(40).sort()).toEqual([200, 409]);
+    expect((await sql.query('SELECT id FROM submissions')).length).toBe(40);
+    expect((await sql.query('SELECT 1 FROM cases')).length).toBe(40);
   });
 
   it('streams the anonymized data as CSV and NDJSON', async () => {

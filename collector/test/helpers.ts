@@ -8,7 +8,7 @@ export const BACKENDS = ['pglite', 'postgres'] as const;
 export async function openBackend(kind: (typeof BACKENDS)[number]): Promise<Sql> {
   const sql = kind === 'pglite' ? await openPglite() : await openPostgres(inject('databaseUrl'));
   await migrate(sql);
-  await sql.query('TRUNCATE submissions CASCADE');
+  await sql.query('TRUNCATE submissions, cohort_bounds CASCADE');
   return sql;
 }
 
