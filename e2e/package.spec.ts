@@ -1,6 +1,6 @@
 // The npm package as a user gets it: packed, installed from the tarball into a fresh project,
 // imported from Node, and bundled by Vite into a page that runs in Chromium.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,14 +27,29 @@ test.beforeAll(async () => {
 test('the packed package installs and runs from Node', async () => {
   writeFileSync(
     join(project, 'run.mjs'),
-    `import { runBenchmark, validateResult, ALGORITHMS } from 'aeadbench';
+    `import { runBenchmark, listAvailable, validateResult, ALGORITHMS } from 'aeadbench';
 import { median } from 'aeadbench/stats';
+const { available } = await listAvailable();
+const offered = available.map((a) => a.implementation + ':' + a.algorithms.length);
 const doc = await runBenchmark({ algorithms: ['aes-128-gcm', 'ascon-aead128'], implementations: ['rustcrypto-wasm', 'node-crypto'], sizes: [64, 1024], rounds: 1, maxReruns: 0 });
 console.log(JSON.stringify({ ok: validateResult(doc).ok, algorithms: ALGORITHMS.length, cases: doc.cases.length, runtime: doc.environment.runtime,
-  excluded: doc.validation.filter((v) => v.excluded).length, impls: [...new Set(doc.cases.map((c) => c.implementation))].sort(), m: median([3, 1, 2]) }));`,
+  excluded: doc.validation.filter((v) => v.excluded).length, impls: [...new Set(doc.cases.map((c) => c.implementation))].sort(), m: median([3, 1, 2]), offered }));`,
   );
   const out = JSON.parse(execFileSync('node', ['run.mjs'], { cwd: project, encoding: 'utf8', timeout: 120_000 }).trim().split('\n').pop()!);
-  expect(out).toEqual({ ok: true, algorithms: 7, cases: 6, runtime: 'node', excluded: 0, impls: ['node-crypto', 'rustcrypto-wasm'], m: 2 });
+  const { offered, ...rest } = out;
+  expect(rest).toEqual({ ok: true, algorithms: 7, cases: 6, runtime: 'node', excluded: 0, impls: ['node-crypto', 'rustcrypto-wasm'], m: 2 });
+  // Both WASM builds with all 7 algorithms, Web Crypto, noble and OpenSSL in Node.
+  expect(offered).toEqual(expect.arrayContaining(['rustcrypto-wasm:7', 'noble:4', 'node-crypto:5']));
+  expect(offered.filter((o: string) => o === 'rustcrypto-wasm:7')).toHaveLength(2);
+});
+
+test('the installed aeadbench command runs in Node and compares two results', async () => {
+  const run = (out: string) => execFileSync('npx', ['aeadbench', 'run', '--browser', 'node', '--algorithms', 'ascon-aead128', '--sizes', '64', '--rounds', '1', '--json', out], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+  expect(run('a.json')).toContain('ascon-aead128');
+  run('b.json');
+  const r = spawnSync('npx', ['aeadbench', 'compare', 'a.json', 'b.json'], { cwd: project, encoding: 'utf8' });
+  expect(r.stdout).toContain('cases compared');
+  expect([0, 1]).toContain(r.status);
 });
 
 test('a Vite page that imports the package runs it in Chromium', async ({ page }) => {

@@ -9,18 +9,25 @@
  */
 import { browserEnvironment, payloadLimitBytes } from './env.ts';
 import { type RunOptions, resolveParams } from './options.ts';
-import { startRun } from './runner.ts';
+import { type Available, detectAvailable, startRun } from './runner.ts';
 import type { ResultDocument } from './schema.ts';
 
 export type { RunOptions } from './options.ts';
 export * from './common.ts';
+
+const createWorker = () => new Worker(new URL('./worker/bench.worker.ts', import.meta.url), { type: 'module' });
+
+/** The implementations and algorithms this browser really offers (feature-detected in a worker). */
+export function listAvailable(): Promise<{ available: Available[]; wasm: { simd128: boolean; relaxedSimd: boolean; threads: boolean }; timerResolutionMs: number }> {
+  return detectAvailable(createWorker, resolveParams({}));
+}
 
 /** Runs a benchmark in a dedicated module worker (created the way bundlers understand). */
 export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> {
   const params = resolveParams(options);
   const deviceMemory = (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? null;
   const handle = startRun(params, {
-    createWorker: () => new Worker(new URL('./worker/bench.worker.ts', import.meta.url), { type: 'module' }),
+    createWorker,
     environment: browserEnvironment,
     payloadLimitBytes: payloadLimitBytes(deviceMemory, /Mobi|Android|iPhone|iPad/.test(navigator.userAgent)),
     hooks: { onProgress: options.onProgress, onValidation: options.onValidation, onCase: options.onCase, onWarning: options.onWarning },

@@ -6,4 +6,4 @@ export { parseParams, presetParams, toSearch, formatSize, parseSize, ParamError 
 export { summarizeResult } from './summary.ts';
 export { toCsv } from './csv.ts';
 export { DEVICE_CLASSES, SubmitError, submissionBody, submitResult, type DeviceClass } from './submit.ts';
-export type { Progress } from './runner.ts';
+export type { Available, Progress } from './runner.ts';

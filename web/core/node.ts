@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { IMPLEMENTATION_IDS } from './algorithms.ts';
 import { coresInfo, type WorkerFacts } from './env.ts';
 import { type RunOptions, resolveParams } from './options.ts';
-import { type WorkerHandle, startRun } from './runner.ts';
+import { type Available, type WorkerHandle, detectAvailable, startRun } from './runner.ts';
 import type { Environment, ResultDocument } from './schema.ts';
 import { ENGINE_VERSION } from './version.ts';
 
@@ -59,6 +59,11 @@ function nodeWorker(): WorkerHandle {
     }) as WorkerHandle['addEventListener'],
     terminate: () => void w.terminate(),
   };
+}
+
+/** The implementations and algorithms this Node offers (feature-detected in a worker thread). */
+export function listAvailable(): Promise<{ available: Available[]; wasm: Environment['wasm']; timerResolutionMs: number }> {
+  return detectAvailable(nodeWorker, resolveParams({}, { implementations: [...IMPLEMENTATION_IDS] }));
 }
 
 /** Runs a benchmark in a Node worker thread. Every implementation is offered by default. */

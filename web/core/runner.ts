@@ -235,6 +235,26 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
   };
 }
 
+export interface Available {
+  implementation: string;
+  variant: string;
+  algorithms: string[];
+}
+
+/**
+ * What this environment offers: every implementation × variant with the algorithms it really
+ * has (feature-detected in a worker, as a run would), and the WASM features.
+ */
+export async function detectAvailable(createWorker: () => WorkerHandle, params: RunParams): Promise<{ available: Available[]; wasm: Environment['wasm']; timerResolutionMs: number }> {
+  const handle = createWorker();
+  try {
+    const info = await connect<WorkerApi>(handle).init({ ...params, wasm: 'both' });
+    return { available: info.available, wasm: info.wasm, timerResolutionMs: info.timerResolutionMs };
+  } finally {
+    handle.terminate();
+  }
+}
+
 export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>): CaseResult {
   const summary = summarize(m.samples);
   const d = derived(summary.median, c.sizeBytes);
