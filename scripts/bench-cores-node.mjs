@@ -2,11 +2,13 @@
 // around single JS calls. Same protocol and output as wasm/examples/bench_native.rs.
 //   node --no-liftoff scripts/bench-cores-node.mjs VARIANT SAMPLE_MS SAMPLES ALG/OP/SIZE...
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 const [variant, sampleMsArg, samplesArg, ...cases] = process.argv.slice(2);
 const sampleMs = Number(sampleMsArg);
 const samples = Number(samplesArg);
-const dir = new URL(`../web/core/wasm/${variant}/`, import.meta.url);
+// A variant name (baseline, simd128) or a directory holding another build (experiments).
+const dir = variant.includes('/') ? pathToFileURL(`${variant.replace(/\/$/, '')}/`) : new URL(`../web/core/wasm/${variant}/`, import.meta.url);
 const cores = await import(new URL('cores.js', dir).href);
 cores.initSync({ module: readFileSync(new URL('cores_bg.wasm', dir)) });
 console.log(cores.buildInfo());
