@@ -7,7 +7,7 @@
 import { gcm } from '@noble/ciphers/aes.js';
 import { chacha20poly1305, xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { algorithm, type AlgorithmId, implementationSupports, ALGORITHM_IDS } from '../algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, checkLengths, pattern } from './types.ts';
+import { type Backend, type CaseSpec, type PreparedCase, checkLengths, pattern, syncRun } from './types.ts';
 
 type Factory = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => { encrypt(pt: Uint8Array): Uint8Array; decrypt(ct: Uint8Array): Uint8Array };
 
@@ -44,37 +44,7 @@ export function noble(): Backend {
       const nonce = pattern(a.nonceBytes, 2);
       const aad = pattern(spec.aadBytes, 3);
       const pt = pattern(spec.sizeBytes, 4);
-      const sealed = f(key, nonce, aad).encrypt(pt);
-      const forged = sealed.slice();
-      forged[forged.length - 16]! ^= 1;
-      let sink = 0; // consumed below so the work cannot be dropped
-      const run =
-        spec.operation === 'encrypt'
-          ? (n: number) => {
-              for (let i = 0; i < n; i++) sink ^= f(key, nonce, aad).encrypt(pt)[0] ?? 0;
-            }
-          : spec.operation === 'decrypt'
-            ? (n: number) => {
-                for (let i = 0; i < n; i++) sink ^= f(key, nonce, aad).decrypt(sealed).length;
-              }
-            : (n: number) => {
-                for (let i = 0; i < n; i++) {
-                  try {
-                    f(key, nonce, aad).decrypt(forged);
-                  } catch {
-                    sink++;
-                    continue;
-                  }
-                  throw new Error('a forged ciphertext was accepted');
-                }
-              };
-      return {
-        run,
-        stateBytes: null,
-        dispose() {
-          if (sink === 0.5) console.log(sink); // never true; keeps `sink` observable
-        },
-      };
+      return syncRun(spec.operation, () => f(key, nonce, aad).encrypt(pt), (sealed) => f(key, nonce, aad).decrypt(sealed));
     },
   };
 }

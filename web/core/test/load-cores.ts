@@ -2,6 +2,9 @@
 // which takes the module's bytes through initSync).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { WycheproofVector } from '../validate.ts';
+
+export type { WycheproofVector };
 
 export const VARIANTS = ['baseline', 'simd128'] as const;
 export type Variant = (typeof VARIANTS)[number];
@@ -12,19 +15,6 @@ export async function loadCores(variant: Variant): Promise<Cores> {
   const glue: Cores = await import(/* @vite-ignore */ new URL('cores.js', dir).href);
   glue.initSync({ module: readFileSync(fileURLToPath(new URL('cores_bg.wasm', dir))) });
   return glue;
-}
-
-export interface WycheproofVector {
-  file: string;
-  tcId: number;
-  algorithm: string;
-  key: string;
-  nonce: string;
-  aad: string;
-  msg: string;
-  ct: string;
-  tag: string;
-  result: 'valid' | 'invalid';
 }
 
 export function loadVectors(): WycheproofVector[] {
