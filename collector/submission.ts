@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
+import { SCENARIO_IDS } from '../web/core/algorithms.ts';
 import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
 import { derived, summarize } from '../web/core/stats.ts';
 
@@ -148,7 +149,7 @@ export function reduceSubmission(body: unknown): Reduced {
     isolated: env.crossOriginIsolated,
     timerUs: env.timerResolutionMs * 1000,
     preset: doc.params.preset,
-    scenario: (doc.params as { scenario?: string }).scenario ?? null,
+    scenario: SCENARIO_IDS.includes(doc.params.preset) ? doc.params.preset : null,
     cases,
   };
 }

@@ -59,3 +59,14 @@ test('--submit reaches a collector and the row appears with device class server'
   expect(new Set(mine.map((x) => x.device_class))).toEqual(new Set(['server']));
   expect(new Set(mine.map((x) => x.browser))).toEqual(new Set(['Node.js']));
 });
+
+test('aeadbench run --preset <scenario> runs that study', async ({ browserName }) => {
+  test.skip(browserName !== 'chromium', 'scenario presets from the CLI are checked once');
+  const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'iot.json');
+  const r = cli('run', '--browser', 'node', '--preset', 'lightweight-iot', '--sizes', '8,64', '--rounds', '1', '--json', out);
+  expect(r.status, r.stderr).toBe(0);
+  const doc = JSON.parse(readFileSync(out, 'utf8'));
+  expect(doc.params.preset).toBe('lightweight-iot');
+  expect(new Set(doc.cases.map((c: { algorithm: string }) => c.algorithm))).toEqual(new Set(['ascon-aead128', 'aes-128-gcm', 'chacha20-poly1305']));
+  expect(new Set(doc.cases.map((c: { aadBytes: number }) => c.aadBytes))).toEqual(new Set([14]));
+});

@@ -89,6 +89,17 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect((await sql.query('SELECT count(*) FROM cases')).length).toBe(1);
   });
 
+  it('records the scenario of a scenario run, and filters the crowd by it', async () => {
+    const iot = submission({ mutate: (d) => (d.params.preset = 'lightweight-iot') });
+    expect((await post(app, iot)).status).toBe(201);
+    expect((await post(app, submission())).status).toBe(201);
+    const rows = await sql.query<{ scenario: string | null }>('SELECT scenario FROM submissions ORDER BY scenario NULLS LAST');
+    expect(rows.map((r) => r.scenario)).toEqual(['lightweight-iot', null]);
+    const q = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024';
+    expect((await (await app.request(q)).json()).cohorts[0].n).toBe(2);
+    expect((await (await app.request(`${q}&scenario=lightweight-iot`)).json()).cohorts[0].n).toBe(1);
+  });
+
   it('refuses an oversize body with 413', async () => {
     const small = appFor(sql, { maxBodyBytes: 1000 });
     const r = await post(small, submission());

@@ -110,7 +110,33 @@ export interface Preset {
   samplesPerRound: number;
   /** A sample lasts at least this long, and at least 100× the timer resolution. */
   minSampleMs: number;
+  /** A paper scenario (web/core/scenarios): its own page, algorithms and implementations. */
+  scenario?: boolean;
+  algorithms?: readonly AlgorithmId[];
+  implementations?: readonly ImplementationId[];
+  webcrypto?: readonly ('sequential' | 'pipelined')[];
 }
+
+/**
+ * Seed 000's PDF sizes: `count` sizes drawn log-uniformly from 100 KB to 8 MB by a fixed-seed
+ * generator (mulberry32), so every visitor measures the same "files".
+ */
+export function drawFileSizes(count: number, seed = 0x000f919a): number[] {
+  let t = seed >>> 0;
+  const random = () => {
+    t = (t + 0x6d2b79f5) >>> 0;
+    let r = Math.imul(t ^ (t >>> 15), 1 | t);
+    r ^= r + Math.imul(r ^ (r >>> 7), 61 | r);
+    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
+  };
+  const [lo, hi] = [Math.log(100_000), Math.log(8_000_000)];
+  return Array.from({ length: count }, () => Math.round(Math.exp(lo + random() * (hi - lo)))).sort((a, b) => a - b);
+}
+
+/** Seed 000 scenario 1: the "PDF files" of the batch. */
+export const DOC_FILE_SIZES = drawFileSizes(10);
+/** Seed 000 scenario 2: single large files (the study went to 200 MB; 64 MiB is this project's cap). */
+export const DOC_LARGE_SIZES = [MiB, 4 * MiB, 16 * MiB, 64 * MiB];
 
 export const PRESETS = Object.freeze({
   quick: {
@@ -146,7 +172,69 @@ export const PRESETS = Object.freeze({
     samplesPerRound: 10,
     minSampleMs: 10,
   },
+  'doc-encryption': {
+    id: 'doc-encryption',
+    label: 'Document encryption (seed 000)',
+    description: 'AES-256-GCM vs ChaCha20-Poly1305 on PDF-sized files and single large files.',
+    scenario: true,
+    algorithms: ['aes-256-gcm', 'chacha20-poly1305'],
+    implementations: ['rustcrypto-wasm', 'webcrypto'],
+    webcrypto: ['sequential'],
+    sizes: [...DOC_FILE_SIZES, ...DOC_LARGE_SIZES].sort((a, b) => a - b),
+    operations: ['encrypt', 'decrypt'],
+    aadBytes: [0],
+    rounds: 3,
+    samplesPerRound: 5,
+    minSampleMs: 5,
+  },
+  'aead-vs-etm': {
+    id: 'aead-vs-etm',
+    label: 'AEAD vs Encrypt-then-MAC (seed 001)',
+    description: 'AES-GCM vs AES-CBC + HMAC-SHA256, 128 and 256, on the study\'s 15 sizes from 64 B to 1 MiB.',
+    scenario: true,
+    algorithms: ['aes-128-gcm', 'aes-256-gcm', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'],
+    implementations: ['rustcrypto-wasm', 'webcrypto'],
+    webcrypto: ['sequential'],
+    sizes: logSizes(64, MiB, 2),
+    operations: ['encrypt'],
+    aadBytes: [0],
+    rounds: 3,
+    samplesPerRound: 10,
+    minSampleMs: 2,
+  },
+  'key-length': {
+    id: 'key-length',
+    label: 'Key length (seed 002)',
+    description: 'AES-128-GCM vs AES-256-GCM: bulk throughput and TLS-record-sized (16 KiB) chunks.',
+    scenario: true,
+    algorithms: ['aes-128-gcm', 'aes-256-gcm'],
+    implementations: ['rustcrypto-wasm', 'webcrypto'],
+    webcrypto: ['sequential', 'pipelined'],
+    sizes: [16 * KiB, 64 * MiB],
+    operations: ['encrypt'],
+    aadBytes: [0],
+    rounds: 5,
+    samplesPerRound: 6,
+    minSampleMs: 5,
+  },
+  'lightweight-iot': {
+    id: 'lightweight-iot',
+    label: 'Lightweight IoT (seed 004)',
+    description: 'Ascon vs AES-128-GCM (and ChaCha20-Poly1305) from 8 B unlock tokens to 1 MiB: latency, state size, cost model, crossover.',
+    scenario: true,
+    algorithms: ['ascon-aead128', 'aes-128-gcm', 'chacha20-poly1305'],
+    implementations: ['rustcrypto-wasm', 'webcrypto', 'noble'],
+    webcrypto: ['sequential'],
+    sizes: [8, 16, 32, 64, KiB, 4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, MiB],
+    operations: ['encrypt'],
+    aadBytes: [14], // "ACME:BIKE-0042": manufacturer id + bike id, as the study's AAD
+    rounds: 3,
+    samplesPerRound: 7,
+    minSampleMs: 2,
+  },
 } as const satisfies Record<string, Preset>);
+
+export const SCENARIO_IDS = Object.values(PRESETS as Record<string, Preset>).filter((p) => p.scenario).map((p) => p.id);
 
 export type PresetId = keyof typeof PRESETS;
 export const PRESET_IDS = Object.keys(PRESETS) as [PresetId, ...PresetId[]];

@@ -12,6 +12,7 @@ import {
   OPERATIONS,
   PRESETS,
   PRESET_IDS,
+  type Preset,
   type PresetId,
 } from './algorithms.ts';
 import { CV_THRESHOLD } from './stats.ts';
@@ -75,11 +76,11 @@ function number(param: string, raw: string, min: number, max: number): number {
 
 /** The parameters a preset implies, before any URL override. */
 export function presetParams(preset: PresetId = 'quick'): RunParams {
-  const p = PRESETS[preset];
+  const p: Preset = PRESETS[preset];
   return {
     preset,
-    algorithms: [...ALGORITHM_IDS],
-    implementations: [...BROWSER_IMPLEMENTATIONS],
+    algorithms: [...(p.algorithms ?? ALGORITHM_IDS)],
+    implementations: [...(p.implementations ?? BROWSER_IMPLEMENTATIONS)],
     sizes: [...p.sizes],
     operations: [...p.operations],
     aadBytes: [...p.aadBytes],
@@ -87,7 +88,7 @@ export function presetParams(preset: PresetId = 'quick'): RunParams {
     samplesPerRound: p.samplesPerRound,
     minSampleMs: p.minSampleMs,
     wasm: 'auto',
-    webcrypto: ['sequential', 'pipelined'],
+    webcrypto: [...(p.webcrypto ?? ['sequential', 'pipelined'])],
     cvThreshold: CV_THRESHOLD,
     maxReruns: preset === 'quick' ? 1 : 2,
   };

@@ -1,0 +1,41 @@
+// Each paper scenario runs in a reduced form and shows the published figures beside measured ones.
+import { DOC_FILE_SIZES } from '../web/core/algorithms.ts';
+import { expect, finished, test } from './fixtures.ts';
+
+const REDUCED: Record<string, string> = {
+  'doc-encryption': `sizes=${DOC_FILE_SIZES.slice(0, 2).join(',')},1M&rounds=1&reruns=0&samples=3`,
+  'aead-vs-etm': 'sizes=64,1k,16k&rounds=1&reruns=0&samples=3',
+  'key-length': 'sizes=16k,1M&rounds=1&reruns=0&samples=3',
+  'lightweight-iot': 'sizes=8,64,1k,16k&rounds=1&reruns=0&samples=3',
+};
+
+for (const [id, reduced] of Object.entries(REDUCED)) {
+  test(`the ${id} scenario shows published figures beside this device's`, async ({ page }) => {
+    await page.goto(`/?preset=${id}&${reduced}&autorun=1#/scenario/${id}`);
+    const state = await finished(page);
+    expect(state.status, state.error ?? '').toBe('done');
+    expect(state.result!.params.preset).toBe(id);
+    await expect(page.getByTestId('published').first()).toBeVisible();
+    const measured = page.getByTestId('measured');
+    expect(await measured.count()).toBeGreaterThan(0);
+    // Every measured table has at least one row with a figure in it, not only dashes.
+    for (const table of await measured.all()) {
+      const cells = await table.locator('tbody td.num').allTextContents();
+      expect(cells.some((c) => /\d/.test(c)), await table.locator('figcaption').textContent() ?? '').toBe(true);
+    }
+  });
+}
+
+test('the lightweight-iot page seals the unlock token and rejects a one-bit change', async ({ page }) => {
+  await page.goto('/#/scenario/lightweight-iot');
+  await page.getByTestId('unlock-run').click();
+  await expect(page.getByTestId('unlock-opened')).toContainText(/^UNLOCK:BIKE-0042:\d+$/);
+  await expect(page.getByTestId('unlock-tampered')).toHaveText('rejected: authentication failed');
+});
+
+test('the studies page lists every scenario', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('nav-scenarios').click();
+  const list = page.getByTestId('scenario-list');
+  for (const id of Object.keys(REDUCED)) await expect(list.locator(`a[href="#/scenario/${id}"]`)).toBeVisible();
+});
