@@ -47,6 +47,10 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((err, c) => {
     if (err instanceof SubmissionError) return c.json({ error: err.message }, err.status);
+    // Safety net: data the validation let through but a column refuses (SQLSTATE class 22, data
+    // exception, or 23, constraint violation) is the client's value, not a server fault.
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && /^2[23]/.test(code)) return c.json({ error: `a value is out of the range the collector stores (${(err as Error).message})` }, 422);
     console.error('collector error:', err);
     return c.json({ error: 'internal error' }, 500);
   });

@@ -77,10 +77,14 @@ export interface Reduced {
   cases: ReducedCase[];
 }
 
-const major = (version: string) => {
+/** The major version, or null if there is none; a number no release ever had is refused. */
+function major(version: string, field: string): number | null {
   const m = /^(\d+)/.exec(version);
-  return m ? Number(m[1]) : null;
-};
+  if (!m) return null;
+  const n = Number(m[1]);
+  if (n > 100_000) throw new SubmissionError(422, `${field}: major version ${m[1]} is not plausible`);
+  return n;
+}
 
 export function memoryBucket(gib: number | null): string | null {
   if (gib === null) return null;
@@ -139,9 +143,9 @@ export function reduceSubmission(body: unknown): Reduced {
     deviceClass,
     deviceModel: deviceModel ?? null,
     browser: env.browser.name,
-    browserMajor: major(env.browser.version),
+    browserMajor: major(env.browser.version, 'result.environment.browser.version'),
     os: env.os.name,
-    osMajor: major(env.os.version),
+    osMajor: major(env.os.version, 'result.environment.os.version'),
     arch: env.arch,
     cores: env.hardwareConcurrency,
     memoryBucket: memoryBucket(env.deviceMemoryGiB),

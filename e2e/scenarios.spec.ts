@@ -6,6 +6,7 @@ const REDUCED: Record<string, string> = {
   'doc-encryption': `sizes=${DOC_FILE_SIZES.slice(0, 2).join(',')},1M&rounds=1&reruns=0&samples=3`,
   'aead-vs-etm': 'sizes=64,1k,16k&rounds=1&reruns=0&samples=3',
   'key-length': 'sizes=16k,1M&rounds=1&reruns=0&samples=3',
+  'aes-candidates': 'sizes=32,1k&rounds=1&reruns=0&samples=3',
   'lightweight-iot': 'sizes=8,64,1k,16k&rounds=1&reruns=0&samples=3',
 };
 
@@ -38,4 +39,12 @@ test('the studies page lists every scenario', async ({ page }) => {
   await page.getByTestId('nav-scenarios').click();
   const list = page.getByTestId('scenario-list');
   for (const id of Object.keys(REDUCED)) await expect(list.locator(`a[href="#/scenario/${id}"]`)).toBeVisible();
+});
+
+test('the aes-candidates page measures the three raw block ciphers', async ({ page }) => {
+  await page.goto('/#/scenario/aes-candidates');
+  await page.getByTestId('block-run').click();
+  const rows = page.getByTestId('block-table').locator('tbody tr');
+  await expect(rows).toHaveCount(3);
+  for (const row of await rows.all()) expect(Number(await row.locator('td').nth(2).textContent())).toBeGreaterThan(0);
 });

@@ -74,6 +74,10 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     ['a user-agent string', () => submission({ mutate: (d) => (d.environment.userAgent = 'Mozilla/5.0') }), 422, 'userAgent'],
     ['an SQL-looking device model', () => ({ ...submission(), deviceModel: "x'); DROP TABLE submissions; --" }), 400, 'deviceModel'],
     ['a duplicated case', () => submission({ mutate: (d) => d.cases.push(d.cases[0]!) }), 422, 'appears twice'],
+    // Found by the fuzz below: values the schema took but the database's columns refuse.
+    ['an impossible core count', () => submission({ mutate: (d) => (d.environment.hardwareConcurrency = 5000) }), 400, 'result.environment.hardwareConcurrency'],
+    ['an AAD beyond 32-bit', () => submission({ mutate: (d) => (d.cases[0]!.aadBytes = 2 ** 33) }), 400, 'result.cases.0.aadBytes'],
+    ['an absurd browser version', () => submission({ mutate: (d) => (d.environment.browser.version = '99999999999.0') }), 422, 'result.environment.browser.version'],
   ])('refuses %s with a 4xx naming the field', async (_, body, status, field) => {
     const r = await post(app, typeof body === 'function' ? body() : body);
     expect(r.status).toBe(status);
@@ -221,5 +225,15 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     const routes = [...new Set(app.routes.filter((r) => r.path.startsWith('/api/v1/')).map((r) => r.path))];
     expect(routes.length).toBeGreaterThanOrEqual(7);
     for (const r of routes) expect(documented).toContain(r);
+  });
+});
+
+describe('openapi.json', () => {
+  it('lists exactly the algorithm ids of the engine table', async () => {
+    const { ALGORITHM_IDS } = await import('../../web/core/algorithms.ts');
+    for (const path of ['/stats', '/percentile'] as const) {
+      const param = openapi.paths[path].get.parameters.find((p: { name: string }) => p.name === 'algorithm')!;
+      expect(param.schema.enum).toEqual([...ALGORITHM_IDS]);
+    }
   });
 });

@@ -2,7 +2,8 @@
 //! JSON and the collector's database. Everything else (sizes, dispatch) derives from it.
 
 use aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag, inout::InOutBuf};
-use aes_gcm::{Aes128Gcm, Aes256Gcm, aead, aes};
+use aes_gcm::{Aes128Gcm, Aes256Gcm, AesGcm, aead, aes};
+use aes::cipher::consts::U12;
 use ascon_aead::AsconAead128;
 use chacha20poly1305::{ChaCha20Poly1305, XChaCha20Poly1305};
 
@@ -28,10 +29,20 @@ pub enum Algorithm {
     Aes128CbcHmacSha256,
     /// RFC 7518 §5.2.2.1 with AES-256 and a 32-byte HMAC-SHA-256 key (seed 001's AES-256 case).
     Aes256CbcHmacSha256,
+    /// The `aes-gcm` crate's GCM over the AES finalist Twofish (128-bit key), for seed 003.
+    /// No standard: there are no test vectors, only round trips, tamper tests and the block
+    /// cipher's own known answers.
+    Twofish128Gcm,
+    /// The same over Serpent (128-bit key).
+    Serpent128Gcm,
 }
 
+/// GCM as the `aes-gcm` crate builds it, over any 128-bit block cipher (NIST SP 800-38D §6).
+pub type Twofish128Gcm = AesGcm<twofish::Twofish, U12>;
+pub type Serpent128Gcm = AesGcm<serpent::Serpent, U12>;
+
 impl Algorithm {
-    pub const ALL: [Algorithm; 7] = [
+    pub const ALL: [Algorithm; 9] = [
         Algorithm::Aes128Gcm,
         Algorithm::Aes256Gcm,
         Algorithm::ChaCha20Poly1305,
@@ -39,6 +50,8 @@ impl Algorithm {
         Algorithm::AsconAead128,
         Algorithm::Aes128CbcHmacSha256,
         Algorithm::Aes256CbcHmacSha256,
+        Algorithm::Twofish128Gcm,
+        Algorithm::Serpent128Gcm,
     ];
 
     pub const fn id(self) -> &'static str {
@@ -50,6 +63,8 @@ impl Algorithm {
             Algorithm::AsconAead128 => "ascon-aead128",
             Algorithm::Aes128CbcHmacSha256 => "aes-128-cbc-hmac-sha256",
             Algorithm::Aes256CbcHmacSha256 => "aes-256-cbc-hmac-sha256",
+            Algorithm::Twofish128Gcm => "twofish-128-gcm",
+            Algorithm::Serpent128Gcm => "serpent-128-gcm",
         }
     }
 
@@ -67,12 +82,14 @@ impl Algorithm {
             Algorithm::ChaCha20Poly1305 | Algorithm::XChaCha20Poly1305 => "chacha20poly1305",
             Algorithm::AsconAead128 => "ascon-aead",
             Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => "aes+cbc+hmac+sha2",
+            Algorithm::Twofish128Gcm => "aes-gcm+twofish",
+            Algorithm::Serpent128Gcm => "aes-gcm+serpent",
         }
     }
 
     pub const fn key_bytes(self) -> usize {
         match self {
-            Algorithm::Aes128Gcm | Algorithm::AsconAead128 => 16,
+            Algorithm::Aes128Gcm | Algorithm::AsconAead128 | Algorithm::Twofish128Gcm | Algorithm::Serpent128Gcm => 16,
             Algorithm::Aes256Gcm
             | Algorithm::ChaCha20Poly1305
             | Algorithm::XChaCha20Poly1305
@@ -83,7 +100,11 @@ impl Algorithm {
 
     pub const fn nonce_bytes(self) -> usize {
         match self {
-            Algorithm::Aes128Gcm | Algorithm::Aes256Gcm | Algorithm::ChaCha20Poly1305 => 12,
+            Algorithm::Aes128Gcm
+            | Algorithm::Aes256Gcm
+            | Algorithm::ChaCha20Poly1305
+            | Algorithm::Twofish128Gcm
+            | Algorithm::Serpent128Gcm => 12,
             Algorithm::XChaCha20Poly1305 => 24,
             Algorithm::AsconAead128 | Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => 16,
         }
@@ -110,6 +131,8 @@ impl Algorithm {
             Algorithm::AsconAead128 => size_of::<AsconAead128>(),
             Algorithm::Aes128CbcHmacSha256 => size_of::<CbcHmacSha256<aes::Aes128>>(),
             Algorithm::Aes256CbcHmacSha256 => size_of::<CbcHmacSha256<aes::Aes256>>(),
+            Algorithm::Twofish128Gcm => size_of::<Twofish128Gcm>(),
+            Algorithm::Serpent128Gcm => size_of::<Serpent128Gcm>(),
         }
     }
 
@@ -132,6 +155,9 @@ impl Algorithm {
             Algorithm::AsconAead128 => Keyed::AsconAead128(Aead(AsconAead128::new_from_slice(key).map_err(bad_key)?)),
             Algorithm::Aes128CbcHmacSha256 => Keyed::Aes128CbcHmacSha256(CbcHmacSha256::new(key)?),
             Algorithm::Aes256CbcHmacSha256 => Keyed::Aes256CbcHmacSha256(CbcHmacSha256::new(key)?),
+            // Twofish takes 16, 24 or 32-byte keys through new_from_slice; GCM wraps the keyed cipher.
+            Algorithm::Twofish128Gcm => Keyed::Twofish128Gcm(Aead(AesGcm::from(<twofish::Twofish as KeyInit>::new_from_slice(key).map_err(bad_key)?))),
+            Algorithm::Serpent128Gcm => Keyed::Serpent128Gcm(Aead(AesGcm::from(<serpent::Serpent as KeyInit>::new_from_slice(key).map_err(bad_key)?))),
         })
     }
 }
@@ -231,6 +257,8 @@ pub enum Keyed {
     AsconAead128(Aead<AsconAead128>),
     Aes128CbcHmacSha256(CbcHmacSha256<aes::Aes128>),
     Aes256CbcHmacSha256(CbcHmacSha256<aes::Aes256>),
+    Twofish128Gcm(Aead<Twofish128Gcm>),
+    Serpent128Gcm(Aead<Serpent128Gcm>),
 }
 
 /// `with_keyed!(keyed, c => expr)` evaluates `expr` with `c: &impl Seal` bound to the variant.
@@ -245,6 +273,8 @@ macro_rules! with_keyed {
             $crate::algorithm::Keyed::AsconAead128($c) => $body,
             $crate::algorithm::Keyed::Aes128CbcHmacSha256($c) => $body,
             $crate::algorithm::Keyed::Aes256CbcHmacSha256($c) => $body,
+            $crate::algorithm::Keyed::Twofish128Gcm($c) => $body,
+            $crate::algorithm::Keyed::Serpent128Gcm($c) => $body,
         }
     };
 }

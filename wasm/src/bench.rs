@@ -141,3 +141,51 @@ fn run_loop<C: Seal>(
     }
     Ok(black_box(checksum))
 }
+
+/// The raw block ciphers of seed 003, for single-block timing.
+#[derive(Debug)]
+pub enum BlockCipher {
+    Aes128(aes::Aes128),
+    Twofish128(twofish::Twofish),
+    Serpent128(serpent::Serpent),
+}
+
+impl BlockCipher {
+    pub const IDS: [&'static str; 3] = ["aes-128", "twofish-128", "serpent-128"];
+
+    /// Keys one of `IDS` with a fixed 128-bit key.
+    pub fn new(id: &str) -> Result<Self, Error> {
+        use aes::cipher::KeyInit;
+        let key = pattern(16, 1);
+        let bad = |_| Error::KeyLength { expected: 16, actual: 16 };
+        Ok(match id {
+            "aes-128" => BlockCipher::Aes128(aes::Aes128::new_from_slice(&key).map_err(bad)?),
+            "twofish-128" => BlockCipher::Twofish128(twofish::Twofish::new_from_slice(&key).map_err(bad)?),
+            "serpent-128" => BlockCipher::Serpent128(serpent::Serpent::new_from_slice(&key).map_err(bad)?),
+            other => return Err(Error::UnknownAlgorithm(other.to_owned())),
+        })
+    }
+
+    pub fn state_bytes(&self) -> usize {
+        match self {
+            BlockCipher::Aes128(c) => core::mem::size_of_val(c),
+            BlockCipher::Twofish128(c) => core::mem::size_of_val(c),
+            BlockCipher::Serpent128(c) => core::mem::size_of_val(c),
+        }
+    }
+
+    /// Encrypts one block `iterations` times, each output the next input: single-block calls,
+    /// as a short message gets, with every result consumed. Returns a checksum.
+    pub fn run(&self, iterations: u32) -> u32 {
+        use aes::cipher::BlockCipherEncrypt;
+        let mut block = aes::Block::default();
+        for _ in 0..iterations {
+            match self {
+                BlockCipher::Aes128(c) => c.encrypt_block(&mut block),
+                BlockCipher::Twofish128(c) => c.encrypt_block(&mut block),
+                BlockCipher::Serpent128(c) => c.encrypt_block(&mut block),
+            }
+        }
+        black_box(u32::from_le_bytes([block[0], block[1], block[2], block[3]]))
+    }
+}

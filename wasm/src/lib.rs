@@ -156,3 +156,26 @@ impl WasmBench {
         self.0.algorithm().state_bytes() as u32
     }
 }
+
+/// A raw block cipher (`aes-128`, `twofish-128`, `serpent-128`) timed one block per call.
+#[wasm_bindgen(js_name = BlockBench)]
+#[derive(Debug)]
+pub struct WasmBlockBench(bench::BlockCipher);
+
+#[wasm_bindgen(js_class = BlockBench)]
+impl WasmBlockBench {
+    #[wasm_bindgen(constructor)]
+    pub fn new(cipher: &str) -> Result<WasmBlockBench, AeadError> {
+        Ok(WasmBlockBench(bench::BlockCipher::new(cipher)?))
+    }
+
+    /// Encrypts `iterations` single blocks; returns a checksum.
+    pub fn run(&self, iterations: u32) -> u32 {
+        self.0.run(iterations)
+    }
+
+    #[wasm_bindgen(getter, js_name = stateBytes)]
+    pub fn state_bytes(&self) -> u32 {
+        self.0.state_bytes() as u32
+    }
+}

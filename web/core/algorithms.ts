@@ -12,11 +12,16 @@ export const ALGORITHMS = Object.freeze([
   { id: 'ascon-aead128', label: 'Ascon-AEAD128', spec: 'NIST SP 800-232', keyBytes: 16, nonceBytes: 16, tagBytes: 16, blockBytes: 0 },
   { id: 'aes-128-cbc-hmac-sha256', label: 'AES-128-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.3', keyBytes: 32, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
   { id: 'aes-256-cbc-hmac-sha256', label: 'AES-256-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.2.1, AES-256', keyBytes: 64, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
+  // GCM over the other AES finalists, for seed 003 only: no standard, no test vectors.
+  { id: 'twofish-128-gcm', label: 'Twofish-128-GCM', spec: 'GCM over Twofish (seed 003)', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
+  { id: 'serpent-128-gcm', label: 'Serpent-128-GCM', spec: 'GCM over Serpent (seed 003)', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
 ] as const);
 
 export type AlgorithmId = (typeof ALGORITHMS)[number]['id'];
 export type Algorithm = (typeof ALGORITHMS)[number];
 export const ALGORITHM_IDS = ALGORITHMS.map((a) => a.id) as readonly AlgorithmId[] as [AlgorithmId, ...AlgorithmId[]];
+/** What the general presets measure: every standard AEAD, not the seed-003 candidates. */
+export const GENERAL_ALGORITHM_IDS = ALGORITHMS.filter((a) => !('candidate' in a)).map((a) => a.id);
 
 /**
  * Implementations and the algorithms each can offer at best; `detect()` in each backend says
@@ -216,6 +221,20 @@ export const PRESETS = Object.freeze({
     rounds: 5,
     samplesPerRound: 6,
     minSampleMs: 5,
+  },
+  'aes-candidates': {
+    id: 'aes-candidates',
+    label: 'AES candidates (seed 003)',
+    description: 'Rijndael vs Twofish vs Serpent in the same GCM construction: a short message, then a sweep.',
+    scenario: true,
+    algorithms: ['aes-128-gcm', 'twofish-128-gcm', 'serpent-128-gcm'],
+    implementations: ['rustcrypto-wasm'],
+    sizes: [32, 256, KiB, 16 * KiB, MiB],
+    operations: ['encrypt', 'decrypt'],
+    aadBytes: [0],
+    rounds: 3,
+    samplesPerRound: 7,
+    minSampleMs: 2,
   },
   'lightweight-iot': {
     id: 'lightweight-iot',

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import {
   ALGORITHM_IDS,
   BROWSER_IMPLEMENTATIONS,
+  GENERAL_ALGORITHM_IDS,
   IMPLEMENTATION_IDS,
   MAX_SIZE_BYTES,
   OPERATIONS,
@@ -79,7 +80,7 @@ export function presetParams(preset: PresetId = 'quick'): RunParams {
   const p: Preset = PRESETS[preset];
   return {
     preset,
-    algorithms: [...(p.algorithms ?? ALGORITHM_IDS)],
+    algorithms: [...(p.algorithms ?? GENERAL_ALGORITHM_IDS)],
     implementations: [...(p.implementations ?? BROWSER_IMPLEMENTATIONS)],
     sizes: [...p.sizes],
     operations: [...p.operations],

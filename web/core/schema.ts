@@ -40,7 +40,7 @@ export const EnvironmentSchema = v.object({
   os: v.object({ name: shortText, version: shortText }),
   arch: shortText,
   platform: shortText,
-  hardwareConcurrency: count,
+  hardwareConcurrency: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1024)),
   deviceMemoryGiB: v.nullable(positive),
   crossOriginIsolated: v.boolean(),
   timerResolutionMs: positive,
@@ -93,7 +93,7 @@ export const CaseResultSchema = v.object({
   variant: shortText,
   operation: v.picklist(OPERATIONS),
   sizeBytes,
-  aadBytes: count,
+  aadBytes: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20)),
   /** Operations timed in each sample, calibrated so a sample lasts ≥ 100× the timer resolution. */
   iterationsPerSample: v.pipe(v.number(), v.integer(), v.minValue(1)),
   /** Raw samples, nanoseconds per operation, in the order taken. */

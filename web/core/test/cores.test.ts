@@ -13,6 +13,8 @@ const ALGORITHM_IDS = [
   'ascon-aead128',
   'aes-128-cbc-hmac-sha256',
   'aes-256-cbc-hmac-sha256',
+  'twofish-128-gcm',
+  'serpent-128-gcm',
 ];
 
 /** The error the cores throw: a typed AeadError with a kind, never a WebAssembly trap. */
