@@ -189,3 +189,32 @@ impl BlockCipher {
         black_box(u32::from_le_bytes([block[0], block[1], block[2], block[3]]))
     }
 }
+
+/// Operations in the dependent chain of [`clock_chain`], per iteration.
+pub const CLOCK_CHAIN_OPS: u32 = 16;
+
+/// A dependent chain of `CLOCK_CHAIN_OPS` single-cycle integer operations per iteration, for
+/// estimating the core's clock from time alone (seed 001 reports cycles per byte).
+///
+/// Each link is `x = (x ^ y) + z` on 32-bit words: an xor and an add, each one cycle of latency
+/// on every current x86 and ARM core, in order or out of order; the next link needs the
+/// previous result, so nothing overlaps along the chain, while the loop counter runs beside it.
+/// `y` and `z` are unknown to the compiler and xor-then-add has no closed form, so the chain
+/// cannot be folded. 32-bit words keep it native on 32-bit ARM too.
+pub fn clock_chain(iterations: u32, seed: u32) -> u32 {
+    let mut x = seed;
+    let y = black_box(seed.rotate_left(13) | 1);
+    let z = black_box(seed.rotate_left(27) ^ 0x9E37_79B9);
+    for _ in 0..iterations {
+        // 8 links = 16 operations.
+        x = (x ^ y).wrapping_add(z);
+        x = (x ^ y).wrapping_add(z);
+        x = (x ^ y).wrapping_add(z);
+        x = (x ^ y).wrapping_add(z);
+        x = (x ^ y).wrapping_add(z);
+        x = (x ^ y).wrapping_add(z);
+        x = (x ^ y).wrapping_add(z);
+        x = (x ^ y).wrapping_add(z);
+    }
+    black_box(x)
+}

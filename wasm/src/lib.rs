@@ -179,3 +179,16 @@ impl WasmBlockBench {
         self.0.state_bytes() as u32
     }
 }
+
+/// Runs `iterations` × `CLOCK_CHAIN_OPS` dependent single-cycle operations (see
+/// `bench::clock_chain`); time it to estimate the clock. Returns a value to consume.
+#[wasm_bindgen(js_name = clockChain)]
+pub fn clock_chain(iterations: u32, seed: u32) -> u32 {
+    bench::clock_chain(iterations, seed)
+}
+
+/// Dependent single-cycle operations per iteration of `clockChain`.
+#[wasm_bindgen(js_name = clockChainOps)]
+pub fn clock_chain_ops() -> u32 {
+    bench::CLOCK_CHAIN_OPS
+}

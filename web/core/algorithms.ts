@@ -120,6 +120,8 @@ export interface Preset {
   algorithms?: readonly AlgorithmId[];
   implementations?: readonly ImplementationId[];
   webcrypto?: readonly ('sequential' | 'pipelined')[];
+  /** Estimate the clock for cycles per byte. */
+  estimateClock?: boolean;
 }
 
 /**
@@ -206,6 +208,7 @@ export const PRESETS = Object.freeze({
     rounds: 3,
     samplesPerRound: 10,
     minSampleMs: 2,
+    estimateClock: true,
   },
   'key-length': {
     id: 'key-length',

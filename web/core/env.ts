@@ -55,6 +55,7 @@ type NavigatorWithHints = Navigator & {
 
 export interface WorkerFacts {
   timerResolutionMs: number;
+  clock?: Environment['clock'];
   wasm: Environment['wasm'];
   buildInfo: Record<string, unknown>;
 }
@@ -85,6 +86,7 @@ export async function browserEnvironment(facts: WorkerFacts): Promise<Environmen
     engineVersion: ENGINE_VERSION,
     cores: coresInfo(facts.buildInfo),
     runtime: 'browser',
+    clock: facts.clock ?? null,
   };
 }
 

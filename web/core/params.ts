@@ -90,6 +90,7 @@ export function presetParams(preset: PresetId = 'quick'): RunParams {
     minSampleMs: p.minSampleMs,
     wasm: 'auto',
     webcrypto: [...(p.webcrypto ?? ['sequential', 'pipelined'])],
+    estimateClock: p.estimateClock ?? false,
     cvThreshold: CV_THRESHOLD,
     maxReruns: preset === 'quick' ? 1 : 2,
   };

@@ -28,6 +28,8 @@ export const RunParamsSchema = v.object({
   minSampleMs: v.pipe(v.number(), v.minValue(0.1), v.maxValue(10_000)),
   wasm: WasmVariantChoice,
   webcrypto: v.pipe(v.array(WebCryptoModeChoice), v.minLength(1)),
+  /** Estimate the core's clock (about 0.2 s) so cycles per byte can be shown. */
+  estimateClock: v.optional(v.boolean(), false),
   /** Re-run a case whose CV exceeds this, up to `maxReruns` extra rounds, then flag it. */
   cvThreshold: v.pipe(v.number(), v.minValue(0), v.maxValue(10)),
   maxReruns: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10)),
@@ -52,6 +54,8 @@ export const EnvironmentSchema = v.object({
     backends: v.record(v.string(), shortText),
   }),
   runtime: v.picklist(['browser', 'node']),
+  /** The core's clock estimated in WASM (web/core/clock.ts), when the run asked for it. */
+  clock: v.optional(v.nullable(v.object({ ghz: positive, spread: positive, trustworthy: v.boolean(), method: shortText }))),
 });
 export type Environment = v.InferOutput<typeof EnvironmentSchema>;
 

@@ -6,6 +6,7 @@
  */
 import { ALGORITHM_IDS, type AlgorithmId } from '../algorithms.ts';
 import type { Backend, CaseSpec, PreparedCase } from './types.ts';
+import { type ClockEstimate, estimateClock } from '../clock.ts';
 
 export type WasmVariant = 'baseline' | 'simd128';
 /** The wasm-bindgen glue of one built variant, initialised. */
@@ -47,7 +48,7 @@ function rethrow(e: unknown): never {
   throw e;
 }
 
-export async function rustcryptoWasm(variant: WasmVariant, load: CoresLoader, loadBuildInfo?: BuildInfoLoader): Promise<Backend & { buildInfo: Record<string, unknown> }> {
+export async function rustcryptoWasm(variant: WasmVariant, load: CoresLoader, loadBuildInfo?: BuildInfoLoader): Promise<Backend & { buildInfo: Record<string, unknown>; estimateClock(): ClockEstimate }> {
   const cores = await load(variant);
   // What the build recorded, then what the module reports about itself (which wins).
   const buildInfo = { ...(loadBuildInfo ? await loadBuildInfo(variant) : {}), ...(JSON.parse(cores.buildInfo()) as Record<string, unknown>) };
@@ -56,6 +57,7 @@ export async function rustcryptoWasm(variant: WasmVariant, load: CoresLoader, lo
     implementation: 'rustcrypto-wasm',
     variant,
     buildInfo,
+    estimateClock: () => estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps()),
     algorithms: ALGORITHM_IDS.filter((id) => offered.includes(id)),
     async encrypt(alg, key, nonce, aad, pt) {
       try {

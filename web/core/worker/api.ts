@@ -77,11 +77,13 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       const features = wasmFeatures();
       backends = [];
       let buildInfo: Record<string, unknown> | null = null;
+      let clockSource: Awaited<ReturnType<typeof rustcryptoWasm>> | null = null;
       for (const impl of params.implementations) {
         if (impl === 'rustcrypto-wasm') {
           for (const variant of wasmVariants(params.wasm, features.simd128)) {
             const b = await rustcryptoWasm(variant, platform.loadCores, platform.loadBuildInfo);
             buildInfo ??= b.buildInfo;
+            clockSource ??= b;
             backends.push(b);
           }
         } else if (impl === 'webcrypto') {
@@ -91,9 +93,11 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
         }
       }
       if (platform.extraBackends) backends.push(...(await platform.extraBackends(params)));
-      if (!buildInfo) buildInfo = (await rustcryptoWasm('baseline', platform.loadCores, platform.loadBuildInfo)).buildInfo;
+      if (!clockSource) clockSource = await rustcryptoWasm('baseline', platform.loadCores, platform.loadBuildInfo);
+      buildInfo ??= clockSource.buildInfo;
       return {
         timerResolutionMs: resolution,
+        clock: params.estimateClock ? clockSource.estimateClock() : null,
         wasm: features,
         buildInfo,
         available: backends.map((b) => ({ implementation: b.implementation, variant: b.variant, algorithms: [...b.algorithms] })),

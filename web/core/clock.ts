@@ -1,0 +1,53 @@
+/**
+ * Estimating the core's clock from time alone, for cycles per byte (seed 001 reports them;
+ * a browser does not reveal the clock). The WASM cores run a chain of dependent single-cycle
+ * integer operations (`clockChain`, see wasm/src/bench.rs); cycles = operations, so the clock is
+ * operations / seconds.
+ *
+ * What it measures is the clock the core ran at during the estimate — boost included. Where the
+ * chain's assumption fails (a core that takes two cycles for an add, an emulator, a heavily
+ * shared machine) the estimate is wrong, so it is only called trustworthy when repeated samples
+ * agree within 10 % and the figure is one a real CPU runs at.
+ * @module
+ */
+
+export interface ClockEstimate {
+  ghz: number;
+  /** (max − min) / median of the samples. */
+  spread: number;
+  trustworthy: boolean;
+  method: string;
+}
+
+export function estimateClock(chain: (iterations: number, seed: number) => number, opsPerIteration: number, o: { now?: () => number; minSampleMs?: number; samples?: number } = {}): ClockEstimate {
+  const now = o.now ?? (() => performance.now());
+  const target = o.minSampleMs ?? 20;
+  let n = 1 << 12;
+  let sink = 0;
+  for (;;) {
+    const t = now();
+    sink ^= chain(n, 1);
+    const dt = now() - t;
+    if (dt >= target / 4) {
+      n = Math.max(1, Math.ceil((n * target) / dt));
+      break;
+    }
+    n *= 2;
+  }
+  sink ^= chain(n, 2); // warm-up at full length (tier-up)
+  const ghz: number[] = [];
+  for (let i = 0; i < (o.samples ?? 7); i++) {
+    const t = now();
+    sink ^= chain(n, i + 3);
+    ghz.push((opsPerIteration * n) / ((now() - t) * 1e6));
+  }
+  ghz.sort((a, b) => a - b);
+  const median = ghz[ghz.length >> 1]!;
+  const spread = (ghz[ghz.length - 1]! - ghz[0]!) / median;
+  return {
+    ghz: median,
+    spread,
+    trustworthy: spread <= 0.1 && median > 0.2 && median < 7 && sink !== 0.5,
+    method: `dependent chain of ${opsPerIteration} single-cycle i32 operations × ${n} in WASM`,
+  };
+}
