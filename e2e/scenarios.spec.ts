@@ -54,3 +54,14 @@ test('the aes-candidates page measures the three raw block ciphers', async ({ pa
   await expect(rows).toHaveCount(3);
   for (const row of await rows.all()) expect(Number(await row.locator('td').nth(2).textContent())).toBeGreaterThan(0);
 });
+
+test('multi-core scaling runs the same case on 1 … hardwareConcurrency workers', async ({ page }) => {
+  await page.goto('/#/scenario/lightweight-iot');
+  const cores = await page.evaluate(() => Math.min(16, navigator.hardwareConcurrency || 1));
+  await page.getByLabel('Scaling payload size').selectOption({ label: '1 KiB' });
+  await page.getByTestId('scaling-run').click();
+  const rows = page.getByTestId('scaling-table').locator('tbody tr');
+  await expect(rows).toHaveCount(cores, { timeout: 60_000 });
+  await expect(page.getByTestId('scaling-run')).toBeEnabled({ timeout: 60_000 });
+  await expect(rows.first().locator('td').nth(3)).toHaveText('100 %');
+});

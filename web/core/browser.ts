@@ -10,6 +10,7 @@
 import { browserEnvironment, payloadLimitBytes } from './env.ts';
 import { type RunOptions, resolveParams } from './options.ts';
 import { type Available, detectAvailable, startRun } from './runner.ts';
+import { type ScalingCase, type ScalingPoint, measureScaling } from './scaling.ts';
 import type { ResultDocument } from './schema.ts';
 
 export type { RunOptions } from './options.ts';
@@ -20,6 +21,11 @@ const createWorker = () => new Worker(new URL('./worker/bench.worker.ts', import
 /** The implementations and algorithms this browser really offers (feature-detected in a worker). */
 export function listAvailable(): Promise<{ available: Available[]; wasm: { simd128: boolean; relaxedSimd: boolean; threads: boolean }; timerResolutionMs: number }> {
   return detectAvailable(createWorker, resolveParams({}));
+}
+
+/** The same case on 1 … maxWorkers module workers at once (default: hardwareConcurrency). */
+export function runScaling(c: ScalingCase, o: { maxWorkers?: number; samples?: number; onPoint?: (p: ScalingPoint) => void } = {}): Promise<ScalingPoint[]> {
+  return measureScaling(c, { createWorker, params: resolveParams({}), maxWorkers: o.maxWorkers ?? navigator.hardwareConcurrency ?? 1, samples: o.samples, onPoint: o.onPoint });
 }
 
 /** Runs a benchmark in a dedicated module worker (created the way bundlers understand). */

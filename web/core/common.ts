@@ -7,3 +7,4 @@ export { summarizeResult } from './summary.ts';
 export { toCsv } from './csv.ts';
 export { DEVICE_CLASSES, SubmitError, submissionBody, submitResult, type DeviceClass } from './submit.ts';
 export type { Available, Progress } from './runner.ts';
+export type { ScalingCase, ScalingPoint } from './scaling.ts';

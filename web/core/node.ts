@@ -16,6 +16,7 @@ import { type RunOptions, resolveParams } from './options.ts';
 import { type Available, type WorkerHandle, detectAvailable, startRun } from './runner.ts';
 import type { Environment, ResultDocument } from './schema.ts';
 import { ENGINE_VERSION } from './version.ts';
+import { type ScalingCase, type ScalingPoint, measureScaling } from './scaling.ts';
 
 export type { RunOptions } from './options.ts';
 export * from './common.ts';
@@ -65,6 +66,11 @@ function nodeWorker(): WorkerHandle {
 /** The implementations and algorithms this Node offers (feature-detected in a worker thread). */
 export function listAvailable(): Promise<{ available: Available[]; wasm: Environment['wasm']; timerResolutionMs: number }> {
   return detectAvailable(nodeWorker, resolveParams({}, { implementations: [...IMPLEMENTATION_IDS] }));
+}
+
+/** The same case on 1 … maxWorkers worker threads at once (default: every core). */
+export function runScaling(c: ScalingCase, o: { maxWorkers?: number; samples?: number; onPoint?: (p: ScalingPoint) => void } = {}): Promise<ScalingPoint[]> {
+  return measureScaling(c, { createWorker: nodeWorker, params: resolveParams({}, { implementations: [...IMPLEMENTATION_IDS] }), maxWorkers: o.maxWorkers ?? availableParallelism(), samples: o.samples, onPoint: o.onPoint });
 }
 
 /** Runs a benchmark in a Node worker thread. Every implementation is offered by default. */
