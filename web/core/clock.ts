@@ -34,7 +34,17 @@ export function estimateClock(chain: (iterations: number, seed: number) => numbe
     }
     n *= 2;
   }
-  sink ^= chain(n, 2); // warm-up at full length (tier-up)
+  // Warm up until two consecutive full-length runs agree within 3 % (V8 compiles the chain with
+  // Liftoff first and TurboFan in the background), for at most half a second.
+  const warmStart = now();
+  let previous = Infinity;
+  for (;;) {
+    const t = now();
+    sink ^= chain(n, 2);
+    const dt = now() - t;
+    if (Math.abs(dt - previous) / previous < 0.03 || now() - warmStart > 500) break;
+    previous = dt;
+  }
   const ghz: number[] = [];
   for (let i = 0; i < (o.samples ?? 7); i++) {
     const t = now();
