@@ -6,14 +6,19 @@
  *
  * What it measures is the clock the core ran at during the estimate — boost included. Where the
  * chain's assumption fails (a core that takes two cycles for an add, an emulator, a heavily
- * shared machine) the estimate is wrong, so it is only called trustworthy when repeated samples
- * agree within 10 % and the figure is one a real CPU runs at.
+ * shared machine) the estimate is wrong, so it is only called trustworthy when the samples'
+ * spread (IQR-based) is at most 5 % and the figure is one a real CPU runs at.
  * @module
  */
+import { summarize } from './stats.ts';
 
 export interface ClockEstimate {
   ghz: number;
-  /** (max − min) / median of the samples. */
+  /**
+   * Spread of the samples: IQR / 1.349 / median, an SD-equivalent that one stray sample barely
+   * moves but two clusters (a core migrating between big and little cores) do. MAD would not
+   * see two clusters of 4 and 3 samples: its median deviation is then zero.
+   */
   spread: number;
   trustworthy: boolean;
   method: string;
@@ -51,13 +56,12 @@ export function estimateClock(chain: (iterations: number, seed: number) => numbe
     sink ^= chain(n, i + 3);
     ghz.push((opsPerIteration * n) / ((now() - t) * 1e6));
   }
-  ghz.sort((a, b) => a - b);
-  const median = ghz[ghz.length >> 1]!;
-  const spread = (ghz[ghz.length - 1]! - ghz[0]!) / median;
+  const { median, iqr } = summarize(ghz);
+  const spread = iqr / 1.349 / median;
   return {
     ghz: median,
     spread,
-    trustworthy: spread <= 0.1 && median > 0.2 && median < 7 && sink !== 0.5,
+    trustworthy: spread <= 0.05 && median > 0.2 && median < 7 && sink !== 0.5,
     method: `dependent chain of ${opsPerIteration} single-cycle i32 operations × ${n} in WASM`,
   };
 }

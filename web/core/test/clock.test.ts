@@ -27,6 +27,16 @@ describe('clock estimate', () => {
     expect(est.trustworthy).toBe(true);
   });
 
+  it('is not fooled by one stray sample', () => {
+    let t = 0;
+    let call = 0;
+    // A 3 GHz core (16 operations per iteration) where every 9th run takes twice as long.
+    const chain = (n: number) => ((t += ((n * 16) / 3e6) * (call++ % 9 === 8 ? 2 : 1)), 0);
+    const est = estimateClock(chain, 16, { now: () => t });
+    expect(est.ghz).toBeCloseTo(3, 6);
+    expect(est.trustworthy).toBe(true);
+  });
+
   it('reports a noisy clock as untrustworthy', () => {
     let t = 0;
     let call = 0;
@@ -34,6 +44,6 @@ describe('clock estimate', () => {
     const chain = (n: number) => ((t += (n / 1e6) * (call++ % 2 ? 1.3 : 0.7)), 0);
     const est = estimateClock(chain, 16, { now: () => t });
     expect(est.trustworthy).toBe(false);
-    expect(est.spread).toBeGreaterThan(0.1);
+    expect(est.spread).toBeGreaterThan(0.05);
   });
 });
