@@ -46,3 +46,16 @@ test('with the collector unreachable, the site says so, keeps the result, and a 
   await page.getByTestId('send').click(); // "Try again"
   await expect(page.getByTestId('sent')).toBeVisible();
 });
+
+test('a scenario run is submitted from its page and the crowd can filter by that scenario', async ({ page }) => {
+  await page.goto('/?preset=lightweight-iot&sizes=1k&rounds=1&reruns=0&samples=3&autorun=1#/scenario/lightweight-iot');
+  await finished(page);
+  await page.getByTestId('class-phone').check();
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('sent')).toBeVisible();
+  await page.goto('/#/crowd');
+  const crowd = page.getByTestId('crowd');
+  await crowd.getByLabel('Algorithm').selectOption('ascon-aead128');
+  await crowd.getByLabel('Scenario filter').selectOption('lightweight-iot');
+  await expect(page.getByTestId('crowd-table').locator('tr', { hasText: 'phone' })).toBeVisible();
+});
