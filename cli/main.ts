@@ -10,7 +10,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { toCsv } from '../web/core/csv.ts';
-import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
+import { ParamError, formatSize, parseParams, toSearch } from '../web/core/params.ts';
 import type { Progress } from '../web/core/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
@@ -75,7 +75,7 @@ async function run(argv: string[]): Promise<number> {
   try {
     params = parseParams(q).params; // validated here, so a bad flag fails before a browser starts
   } catch (e) {
-    throw new CliError((e as Error).message.replace(/ param: /, ' flag --').replace(/^Invalid (\S+) flag --/, 'Invalid --$1: '));
+    throw new CliError(e instanceof ParamError ? `Invalid --${e.param}: '${e.value}' (${e.detail})` : (e as Error).message);
   }
   const tty = process.stderr.isTTY;
   const onProgress = (p: Progress) => process.stderr.write(tty ? progressLine(p) : '');

@@ -23,7 +23,7 @@ export class ParamError extends Error {
   constructor(
     readonly param: string,
     readonly value: string,
-    detail: string,
+    readonly detail: string,
   ) {
     super(`Invalid ${param} param: '${value}' (${detail})`);
     this.name = 'ParamError';
@@ -117,7 +117,14 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
   if (raw.sizes) {
     const sizes = raw.sizes.split(',').map((s) => s.trim());
     if (sizes.some((s) => s === '')) throw new ParamError('sizes', raw.sizes, 'empty entry');
-    p.sizes = [...new Set(sizes.map((s) => { try { return parseSize(s); } catch (e) { throw new ParamError('sizes', raw.sizes!, (e as ParamError).message.replace(/^Invalid sizes param: /, '')); } }))].sort((a, b) => a - b);
+    const parse = (s: string) => {
+      try {
+        return parseSize(s);
+      } catch (e) {
+        throw e instanceof ParamError ? new ParamError('sizes', raw.sizes!, e.detail) : e;
+      }
+    };
+    p.sizes = [...new Set(sizes.map(parse))].sort((a, b) => a - b);
   }
   if (raw.operations) p.operations = list('operations', raw.operations, OPERATIONS);
   if (raw.aad) p.aadBytes = raw.aad.split(',').map((s) => integer('aad', s, 0, 1 << 20));

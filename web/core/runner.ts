@@ -5,7 +5,7 @@
  * rotated every round so drift spreads evenly, and unstable cases are re-run.
  * @module
  */
-import { ALGORITHMS, overheadBytes } from './algorithms.ts';
+import { implementationSupports, overheadBytes } from './algorithms.ts';
 import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { derived, isUnstable, summarize } from './stats.ts';
@@ -153,7 +153,8 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       if (offered.length === 0) skipped.push({ what: impl, reason: `${impl} is not available in this environment` });
       for (const alg of params.algorithms) {
         const variants = offered.filter((a) => a.algorithms.includes(alg));
-        if (variants.length === 0 && offered.length > 0 && (ALGORITHMS.find((a) => a.id === alg) && impl !== 'noble')) {
+        // Only what the implementation could offer (the table) but this environment lacks.
+        if (variants.length === 0 && offered.length > 0 && implementationSupports(impl, alg)) {
           skipped.push({ what: `${impl} ${alg}`, reason: `${impl} does not offer ${alg} here` });
         }
         for (const { variant } of variants) {

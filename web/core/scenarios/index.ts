@@ -8,7 +8,7 @@
 import { type AlgorithmId, DOC_FILE_SIZES, DOC_LARGE_SIZES, type ImplementationId, overheadBytes } from '../algorithms.ts';
 import { formatSize } from '../params.ts';
 import type { CaseResult, ResultDocument } from '../schema.ts';
-import { mean, sd, summarize, trimmedMean } from '../stats.ts';
+import { mean, sd, trimmedMean } from '../stats.ts';
 import { type CostModel, crossoverBytes, fitCostModel } from './costmodel.ts';
 import reference from './reference.json' with { type: 'json' };
 
@@ -350,4 +350,3 @@ export function scenario(id: string): Scenario | undefined {
   return SCENARIOS.find((s) => s.id === id);
 }
 
-export { summarize };

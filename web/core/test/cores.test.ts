@@ -2,7 +2,8 @@
 // node:crypto for the CBC+HMAC composition, no trap on random input, and the bench loops.
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { type Cores, VARIANTS, hex, loadCores, loadVectors, toHex } from './load-cores.ts';
+import { fromHex as hex, toHex } from '../validate.ts';
+import { type Cores, VARIANTS, loadCores, loadVectors } from './load-cores.ts';
 
 const vectors = loadVectors();
 const ALGORITHM_IDS = [

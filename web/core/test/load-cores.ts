@@ -22,5 +22,3 @@ export function loadVectors(): WycheproofVector[] {
   return JSON.parse(readFileSync(path, 'utf8')).vectors;
 }
 
-export const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'));
-export const toHex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
