@@ -13,9 +13,11 @@ describe('multi-core scaling', () => {
     for (const p of points) {
       expect(p.perWorkerBytesPerSecond).toHaveLength(p.workers);
       expect(p.aggregateBytesPerSecond).toBeCloseTo(p.perWorkerBytesPerSecond.reduce((a, b) => a + b, 0), 0);
-      // Efficiency is a share of perfect scaling: above 0, and not meaningfully above 1.
+      // Efficiency is aggregate(k) / (k × aggregate(1)), exactly. (How close to 1 it comes is a
+      // measurement, reported by the page and the notes, not something a test on a shared
+      // machine can bound: another test file slowing the 1-worker point inflates it.)
+      expect(p.efficiency).toBeCloseTo(p.aggregateBytesPerSecond / (p.workers * points[0]!.aggregateBytesPerSecond), 12);
       expect(p.efficiency).toBeGreaterThan(0);
-      expect(p.efficiency).toBeLessThan(1.3);
     }
   }, 120_000);
 });
