@@ -1,56 +1,118 @@
 /**
- * The collector, composed: security headers, CORS for configured origins only, a body size
- * limit, per-client rate limits, then the routes under /api/v1. Errors become JSON with a
- * message naming what was wrong; nothing a client sends produces a 5xx.
+ * The collector, composed: security headers, CORS for configured origins only, a gate while
+ * the database is not yet reachable, per-client rate limits, the write policy (JSON from the
+ * site's own pages only), a body size limit, then the routes under /api/v1. Errors become
+ * JSON with a message naming what was wrong; nothing a client sends produces a 5xx, and a
+ * fault of the database degrades the one request (503/507), never the process.
  * @module
  */
+import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
+import { addressResolver, limitKeyOf } from './client.ts';
 import type { Sql } from './db.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { classifyFault } from './faults.ts';
+import { type RateLimiter, createRateLimiter, createSqlRateLimiter } from './rate-limit.ts';
 import { routes } from './routes.ts';
+import { type SourceKeys, createSourceKeys } from './source.ts';
 import { SubmissionError } from './submission.ts';
 
 export interface CollectorOptions {
   /** Origins allowed to call the API from a browser (the site's own origin needs no entry). */
   corsOrigins?: string[];
-  /** Submissions per minute per client (reads get 20×). */
+  /** Submissions per minute per client (reads get 20×); a large body costs more than one. */
   submissionsPerMinute?: number;
   maxBodyBytes?: number;
-  /** The client's address, from the connection; never stored (see rate-limit.ts). */
-  clientAddress?: (c: { req: { raw: Request }; env: unknown }) => string;
+  /** Proxies whose X-Forwarded-For is believed (CIDRs, or loopback/linklocal/uniquelocal). */
+  trustedProxies?: string[];
+  /** The client's address; by default from the connection through trusted proxies. Never stored. */
+  clientAddress?: (c: { req: { raw: Request; header(name: string): string | undefined }; env: unknown }) => string;
+  /** Keys for the daily source hash (source.ts). */
+  sources?: SourceKeys;
+  /** Submissions one source (a network, for a day) may store; beyond it 429. */
+  sourceDailyCap?: number;
+  /** Keep write buckets in PostgreSQL, so several collector processes share one budget per client. */
+  sharedLimits?: boolean;
+  /** False while the database has not been reached yet (server.ts retries); requests get 503. */
+  isReady?: () => boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_SOURCE_DAILY_CAP = 100;
+/** A body costs one token more per this many bytes: a maximum-size body spends 17 of 30. */
+export const BYTES_PER_TOKEN = 512 * 1024;
+
+export interface Client {
+  address: string;
+  /** What limits count under: the IPv4 address, or the IPv6 /64. */
+  limitKey: string;
+}
 
 export function createApp(sql: Sql, o: CollectorOptions = {}) {
-  const app = new Hono();
+  const app = new Hono<{ Variables: { client: Client } }>();
   const perMinute = o.submissionsPerMinute ?? 30;
-  const writes = createRateLimiter({ perMinute });
+  const sources = o.sources ?? createSourceKeys();
+  const writes: RateLimiter = o.sharedLimits && sql.kind === 'postgres' ? createSqlRateLimiter(sql, { perMinute }) : createRateLimiter({ perMinute });
+  const writeKey = (client: Client) => (o.sharedLimits && sql.kind === 'postgres' ? sources.hash(`limit:${client.limitKey}`) : client.limitKey);
   const reads = createRateLimiter({ perMinute: perMinute * 20 });
-  const address = o.clientAddress ?? ((c) => (c.env as { incoming?: { socket?: { remoteAddress?: string } } })?.incoming?.socket?.remoteAddress ?? 'unknown');
+  const resolve = addressResolver(o.trustedProxies ?? []);
+  const address = o.clientAddress ?? ((c) => resolve((c.env as { incoming?: IncomingMessage } | undefined)?.incoming));
+  const maxBody = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowedOrigins = new Set(o.corsOrigins ?? []);
 
   app.use('/api/*', secureHeaders({ crossOriginResourcePolicy: 'cross-origin', crossOriginOpenerPolicy: false }));
   app.use('/api/*', cors({ origin: o.corsOrigins ?? [], allowMethods: ['GET', 'POST'], allowHeaders: ['Content-Type'], credentials: false, maxAge: 600 }));
   app.use('/api/*', async (c, next) => {
-    const limiter = c.req.method === 'POST' ? writes : reads;
-    if (!limiter.take(address(c))) return c.json({ error: 'too many requests; try again in a minute' }, 429, { 'Retry-After': '60' });
+    if (o.isReady && !o.isReady()) return c.json({ error: 'the collector is starting: its database is not reachable yet; try again shortly' }, 503, { 'Retry-After': '5' });
+    const a = address(c);
+    const client = { address: a, limitKey: limitKeyOf(a) };
+    c.set('client', client);
+    const allowed = c.req.method === 'POST' ? await writes.take(writeKey(client)) : reads.take(client.limitKey);
+    if (!allowed) return c.json({ error: 'too many requests; try again in a minute' }, 429, { 'Retry-After': '60' });
     await next();
   });
-  app.use(
-    '/api/v1/results',
-    bodyLimit({ maxSize: o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, onError: (c) => c.json({ error: `body larger than ${o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES} bytes` }, 413) }),
+  // Writes only from the site's own pages. A JSON content type cannot be sent cross-origin
+  // without a CORS preflight, which only listed origins pass; a browser also names the page's
+  // origin, which must be this host or a listed one.
+  app.use('/api/v1/results', async (c, next) => {
+    if (c.req.method !== 'POST') return next();
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) throw new SubmissionError(415, `Content-Type must be application/json, not '${type.slice(0, 60)}'`);
+    const origin = c.req.header('origin');
+    if (origin !== undefined && !allowedOrigins.has(origin)) {
+      let host: string | null = null;
+      try {
+        host = new URL(origin).host;
+      } catch {
+        /* 'null' or garbage: no host */
+      }
+      if (host === null || host !== c.req.header('host')) throw new SubmissionError(403, `submissions from origin '${origin.slice(0, 100)}' are not accepted`);
+    }
+    await next();
+  });
+  app.use('/api/v1/results', bodyLimit({ maxSize: maxBody, onError: (c) => c.json({ error: `body larger than ${maxBody} bytes` }, 413) }));
+  app.route(
+    '/api/v1',
+    routes(sql, {
+      client: (c) => c.get('client'),
+      chargeBody: async (client, bytes) => {
+        const extra = Math.floor(bytes / BYTES_PER_TOKEN);
+        return extra === 0 || (await writes.take(writeKey(client), extra));
+      },
+      sources,
+      sourceDailyCap: o.sourceDailyCap ?? DEFAULT_SOURCE_DAILY_CAP,
+    }),
   );
-  app.route('/api/v1', routes(sql));
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((err, c) => {
-    if (err instanceof SubmissionError) return c.json({ error: err.message }, err.status);
-    // Safety net: data the validation let through but a column refuses (SQLSTATE class 22, data
-    // exception, or 23, constraint violation) is the client's value, not a server fault.
-    const code = (err as { code?: unknown }).code;
-    if (typeof code === 'string' && /^2[23]/.test(code)) return c.json({ error: `a value is out of the range the collector stores (${(err as Error).message})` }, 422);
+    if (err instanceof SubmissionError) return c.json({ error: err.message }, err.status, err.status === 429 ? { 'Retry-After': '3600' } : {});
+    const fault = classifyFault(err);
+    if (fault) {
+      if (fault.status !== 422) console.error(`collector: ${c.req.method} ${new URL(c.req.url).pathname} answered ${fault.status}: ${(err as Error).message}`);
+      return c.json({ error: fault.message }, fault.status, fault.retryAfterS ? { 'Retry-After': String(fault.retryAfterS) } : {});
+    }
     console.error('collector error:', err);
     return c.json({ error: 'internal error' }, 500);
   });

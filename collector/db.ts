@@ -5,48 +5,98 @@
  * run on both. PGlite serves one connection; its queries queue.
  * @module
  */
-import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
+import { lockDirectory } from './lock.ts';
 
 export interface Sql {
   readonly kind: 'pglite' | 'postgres';
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
   /** Runs `fn` in one transaction: all of it commits, or none. */
   transaction<R>(fn: (tx: Pick<Sql, 'query'>) => Promise<R>): Promise<R>;
+  /** Bytes free for the database's files, where the collector owns them (PGlite); else null. */
+  freeBytes?(): Promise<number | null>;
   close(): Promise<void>;
 }
 
-export async function openPglite(dataDir?: string): Promise<Sql> {
+export interface PgliteOptions {
+  /** Create the directory if it is missing (the default directory of `npm start`); else refuse. */
+  create?: boolean;
+}
+
+/**
+ * PGlite in `dataDir` (or in memory without one). Takes the directory's lock first (lock.ts);
+ * a missing directory is an error unless `create` asks for it, so a mistyped path never starts
+ * an empty crowd beside the real one.
+ */
+export async function openPglite(dataDir?: string, o: PgliteOptions = {}): Promise<Sql> {
   const { PGlite } = await import('@electric-sql/pglite');
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  let release = () => {};
+  if (dataDir) {
+    if (!existsSync(dataDir)) {
+      if (!o.create) throw new Error(`collector data directory '${dataDir}' does not exist (create it, or set COLLECTOR_DATA_CREATE=1)`);
+      mkdirSync(dataDir, { recursive: true });
+    }
+    release = lockDirectory(dataDir);
+  }
+  let db: InstanceType<typeof PGlite>;
+  try {
+    db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  } catch (e) {
+    release();
+    throw e;
+  }
   const query = async <T>(text: string, params: unknown[] = []) => (await db.query<T>(text, params)).rows;
   return {
     kind: 'pglite',
     query,
     transaction: (fn) => db.transaction((tx) => fn({ query: async <T>(text: string, params: unknown[] = []) => (await tx.query<T>(text, params)).rows })),
-    close: () => db.close(),
+    freeBytes: async () => {
+      if (!dataDir) return null;
+      const f = await statfs(dataDir);
+      return Number(f.bavail) * Number(f.bsize);
+    },
+    close: async () => {
+      try {
+        await db.close();
+      } finally {
+        release();
+      }
+    },
   };
 }
 
 export async function openPostgres(url: string): Promise<Sql> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.PG_POOL_SIZE ?? 10) });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.PG_POOL_SIZE ?? 10),
+    // A database that does not answer fails the request (503) instead of holding it forever.
+    connectionTimeoutMillis: 5_000,
+    statement_timeout: 30_000,
+  });
+  // An idle client whose server went away (restart, failover: 57P01) emits 'error' on the pool;
+  // without a listener that is an uncaught exception that ends the process. The pool drops
+  // the client by itself and connects anew for the next query.
+  pool.on('error', (e) => console.error(`collector: database connection lost (${(e as { code?: string }).code ?? e.message}); reconnecting on the next request`));
   const query = async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[];
   return {
     kind: 'postgres',
     query,
     async transaction(fn) {
       const client = await pool.connect();
+      let broken = false;
       try {
         await client.query('BEGIN');
         const r = await fn({ query: async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[] });
         await client.query('COMMIT');
         return r;
       } catch (e) {
-        await client.query('ROLLBACK').catch(() => {});
+        await client.query('ROLLBACK').catch(() => (broken = true));
         throw e;
       } finally {
-        client.release();
+        // A client whose connection broke mid-transaction is destroyed, not put back.
+        client.release(broken || undefined);
       }
     },
     close: () => pool.end(),
@@ -54,8 +104,8 @@ export async function openPostgres(url: string): Promise<Sql> {
 }
 
 /** DATABASE_URL → PostgreSQL; otherwise PGlite in `dataDir` (or in memory if none). */
-export function openStore(o: { databaseUrl?: string; dataDir?: string }): Promise<Sql> {
-  return o.databaseUrl ? openPostgres(o.databaseUrl) : openPglite(o.dataDir);
+export function openStore(o: { databaseUrl?: string; dataDir?: string; createDataDir?: boolean }): Promise<Sql> {
+  return o.databaseUrl ? openPostgres(o.databaseUrl) : openPglite(o.dataDir, { create: o.createDataDir });
 }
 
 const MIGRATIONS = new URL('./migrations/', import.meta.url);

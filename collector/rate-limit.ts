@@ -1,14 +1,20 @@
 /**
- * Per-client rate limiting without storing who the client is: the key is an HMAC of the
- * address under a random salt that lives only in this process's memory and is replaced every
- * `rotateMs` (the old buckets go with it). Nothing here is ever written anywhere.
+ * Per-client rate limiting without storing who the client is. Token buckets: `perMinute`
+ * tokens, refilled continuously; a request costs 1 and a large body more (routes.ts).
+ *
+ * - In memory (PGlite, reads everywhere): the key is an HMAC of the client's limit key under a
+ *   random salt that lives only in this process's memory and is replaced every `rotateMs`.
+ * - In PostgreSQL (writes, when several collectors share one database): buckets in an
+ *   unlogged table, keyed by the day's source hash (source.ts), so a client's budget is the
+ *   same whichever process the balancer picks.
  * @module
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import type { Sql } from './db.ts';
 
 export interface RateLimiter {
   /** True if the client may proceed; counts the request. */
-  take(address: string, cost?: number): boolean;
+  take(key: string, cost?: number): boolean | Promise<boolean>;
 }
 
 export function createRateLimiter(o: { perMinute: number; rotateMs?: number; now?: () => number }): RateLimiter {
@@ -37,6 +43,32 @@ export function createRateLimiter(o: { perMinute: number; rotateMs?: number; now
       b.tokens -= cost;
       buckets.set(key, b);
       return true;
+    },
+  };
+}
+
+/**
+ * The same bucket in PostgreSQL: one upsert that refills, checks and takes atomically, so
+ * concurrent requests through different processes cannot overspend. `key` must already be a
+ * keyed hash (never an address). Buckets idle for an hour are swept now and then.
+ */
+export function createSqlRateLimiter(sql: Sql, o: { perMinute: number }): RateLimiter {
+  let lastSweep = Date.now();
+  return {
+    async take(key, cost = 1) {
+      if (Date.now() - lastSweep > 10 * 60_000) {
+        lastSweep = Date.now();
+        await sql.query("DELETE FROM rate_buckets WHERE at < now() - interval '1 hour'");
+      }
+      const rows = await sql.query(
+        `INSERT INTO rate_buckets AS b (key, tokens, at) VALUES ($1, $2::float8 - $3::float8, clock_timestamp())
+         ON CONFLICT (key) DO UPDATE
+           SET tokens = least($2::float8, b.tokens + extract(epoch FROM clock_timestamp() - b.at) * $4::float8) - $3::float8, at = clock_timestamp()
+           WHERE least($2::float8, b.tokens + extract(epoch FROM clock_timestamp() - b.at) * $4::float8) >= $3::float8
+         RETURNING tokens`,
+        [key, o.perMinute, cost, o.perMinute / 60],
+      );
+      return rows.length === 1 && cost <= o.perMinute;
     },
   };
 }

@@ -8,9 +8,13 @@ import { stream } from 'hono/streaming';
 import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS } from '../web/core/algorithms.ts';
 import { formatIssue } from '../web/core/schema.ts';
+import type { Client } from './app.ts';
+import { networkOf } from './client.ts';
 import type { Sql } from './db.ts';
-import { type ExportRow, counts, createWriter, crowdStats, exportPage, percentileOf } from './store.ts';
-import { DEVICE_CLASSES, SubmissionError, reduceSubmission } from './submission.ts';
+import { classifyFault } from './faults.ts';
+import type { SourceKeys } from './source.ts';
+import { type ExportRow, cohortKeysOf, counts, createWriter, crowdStats, exportPage, percentileOf, refreshCohort, sourceCount } from './store.ts';
+import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
 const text = v.pipe(v.string(), v.maxLength(100));
@@ -26,7 +30,15 @@ const FilterSchema = v.object({
 });
 const PercentileSchema = v.object({
   ...FilterSchema.entries,
-  bytesPerSecond: v.pipe(v.string(), v.regex(/^\d+(\.\d+)?(e\d+)?$/i, 'a positive number'), v.transform(Number), v.number(), v.minValue(0)),
+  bytesPerSecond: v.pipe(
+    v.string(),
+    v.regex(/^\d+(\.\d+)?(e\d+)?$/i, 'a positive number'),
+    v.transform(Number),
+    v.number(),
+    v.finite('a finite number'),
+    v.minValue(0),
+    v.maxValue(MAX_PLAUSIBLE_BYTES_PER_SECOND, `at most ${MAX_PLAUSIBLE_BYTES_PER_SECOND} (beyond any memory bandwidth)`),
+  ),
 });
 
 function query<S extends v.GenericSchema>(schema: S, q: Record<string, string>): v.InferOutput<S> {
@@ -35,28 +47,88 @@ function query<S extends v.GenericSchema>(schema: S, q: Record<string, string>):
   return r.output;
 }
 
-const CSV_COLUMNS = ['submission', 'received_on', 'device_class', 'device_model', 'browser', 'browser_major', 'os', 'os_major', 'arch', 'cores', 'memory_bucket', 'runtime', 'isolated', 'timer_us', 'preset', 'scenario', 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'samples'] as const;
-const csvCell = (x: unknown) => {
-  const s = Array.isArray(x) ? x.join(' ') : x === null || x === undefined ? '' : String(x);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
+const CSV_COLUMNS = ['submission', 'received_on', 'device_class', 'device_model', 'browser', 'browser_major', 'os', 'os_major', 'arch', 'cores', 'memory_bucket', 'runtime', 'isolated', 'timer_us', 'preset', 'scenario', 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'quarantined', 'samples'] as const;
 
-export function routes(sql: Sql) {
+/**
+ * One CSV cell. Text that a spreadsheet would run as a formula (a leading =, +, -, @, tab or
+ * carriage return: OWASP's CSV injection list) is prefixed with a quote, so it shows as text.
+ * Numbers are written as numbers: a negative one is data, not a formula.
+ */
+export function csvCell(x: unknown): string {
+  if (typeof x === 'number' || typeof x === 'boolean') return String(x);
+  let s = Array.isArray(x) ? x.join(' ') : x === null || x === undefined ? '' : String(x);
+  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export interface RouteDeps {
+  client(c: Context): Client;
+  /** Charges a body's size against the client's write budget; false when it is spent. */
+  chargeBody(client: Client, bytes: number): Promise<boolean>;
+  sources: SourceKeys;
+  sourceDailyCap: number;
+}
+
+/** Rows per export page: small pages keep the database free for other requests in between. */
+const EXPORT_PAGE_ROWS = 500;
+
+export function routes(sql: Sql, deps: RouteDeps) {
   const api = new Hono();
-  const writer = createWriter(sql);
+  // Cohorts touched by new rows get their bounds recomputed in the background, one at a time.
+  const dirty = new Map<string, Parameters<typeof refreshCohort>[1]>();
+  let refreshing = false;
+  const refreshDirty = async () => {
+    if (refreshing) return;
+    refreshing = true;
+    try {
+      while (dirty.size) {
+        const [key, k] = dirty.entries().next().value!;
+        dirty.delete(key);
+        await refreshCohort(sql, k).catch((e: Error) => {
+          dirty.set(key, k); // try again with the next write
+          throw e;
+        });
+      }
+    } catch (e) {
+      console.error('collector: cohort refresh failed, retried later:', (e as Error).message);
+    } finally {
+      refreshing = false;
+    }
+  };
+  const writer = createWriter(sql, {
+    onStored: (rs) => {
+      for (const k of cohortKeysOf(rs)) dirty.set(`${k.algorithm}/${k.implementation}/${k.operation}/${k.sizeBytes}`, k);
+      setTimeout(refreshDirty, 1000).unref?.();
+    },
+  });
+  const exporting = new Set<string>();
 
-  api.get('/health', async (c) => c.json({ ok: true, storage: sql.kind, ...(await counts(sql)) }));
+  api.get('/health', async (c) => {
+    try {
+      return c.json({ ok: true, storage: sql.kind, database: 'up', ...(await counts(sql)) });
+    } catch (e) {
+      const fault = classifyFault(e);
+      if (!fault) throw e;
+      return c.json({ ok: false, storage: sql.kind, database: fault.status === 507 ? 'full' : 'unavailable', error: fault.message }, 503, { 'Retry-After': String(fault.retryAfterS ?? 5) });
+    }
+  });
 
   api.get('/openapi.json', (c) => c.json(openapi));
 
   api.post('/results', async (c) => {
+    const client = deps.client(c);
+    const text = await c.req.text();
+    if (!(await deps.chargeBody(client, Buffer.byteLength(text)))) throw new SubmissionError(429, `a body of ${Buffer.byteLength(text)} bytes exceeds what this client may send now; try again in a minute`);
     let body: unknown;
     try {
-      body = await c.req.json();
+      body = JSON.parse(text);
     } catch {
       throw new SubmissionError(400, 'malformed JSON body');
     }
     const reduced = reduceSubmission(body);
+    reduced.source = deps.sources.hash(networkOf(client.address));
+    const sent = await sourceCount(sql, reduced.source);
+    if (sent >= deps.sourceDailyCap) throw new SubmissionError(429, `this network already sent ${sent} results today, the most one network may send in a day; try again tomorrow`);
     const outcome = await writer.submit(reduced);
     if (outcome === 'conflict') return c.json({ error: `run id ${reduced.id} was already submitted with different content` }, 409);
     return c.json({ id: reduced.id, duplicate: outcome === 'duplicate', cases: reduced.cases.length }, outcome === 'created' ? 201 : 200);
@@ -73,22 +145,39 @@ export function routes(sql: Sql) {
     return c.json({ filter: f, ...(await percentileOf(sql, { ...f, sizeBytes: f.size }, f.bytesPerSecond)) });
   });
 
+  // Streamed by pages of an indexed key; stops when the client goes; one at a time per client.
   const exporter = (format: 'csv' | 'ndjson') => async (c: Context) => {
+    const { limitKey } = deps.client(c);
+    if (exporting.has(limitKey)) return c.json({ error: 'an export is already running for this client; wait for it to finish' }, 429, { 'Retry-After': '30' });
+    exporting.add(limitKey);
     c.header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
     c.header('Content-Disposition', `attachment; filename="aeadbench-crowd.${format}"`);
-    return stream(c, async (s) => {
-      if (format === 'csv') await s.write(CSV_COLUMNS.join(',') + '\n');
-      let after: [string, string] | null = null;
-      for (;;) {
-        const rows = (await exportPage(sql, after, 2000)) as (ExportRow & { k: string })[];
-        if (rows.length === 0) break;
-        let chunk = '';
-        for (const { k: _k, ...row } of rows) chunk += format === 'csv' ? CSV_COLUMNS.map((col) => csvCell(row[col])).join(',') + '\n' : JSON.stringify(row) + '\n';
-        await s.write(chunk);
-        const last = rows[rows.length - 1]!;
-        after = [last.submission, last.k];
-      }
-    });
+    return stream(
+      c,
+      async (s) => {
+        let gone = false;
+        s.onAbort(() => void (gone = true));
+        try {
+          if (format === 'csv') await s.write(CSV_COLUMNS.join(',') + '\n');
+          let after = 0;
+          while (!gone && !s.aborted) {
+            const rows = await exportPage(sql, after, EXPORT_PAGE_ROWS);
+            if (rows.length === 0) break;
+            let chunk = '';
+            for (const { seq: _seq, ...row } of rows) chunk += format === 'csv' ? CSV_COLUMNS.map((col) => csvCell(row[col as keyof ExportRow])).join(',') + '\n' : JSON.stringify(row) + '\n';
+            await s.write(chunk);
+            after = Number(rows[rows.length - 1]!.seq);
+          }
+        } finally {
+          exporting.delete(limitKey);
+        }
+      },
+      async (e, s) => {
+        // Headers are sent: the only honest signal left is a cut-off stream.
+        console.error(`collector: export stopped: ${e.message}`);
+        s.abort();
+      },
+    );
   };
   api.get('/export.csv', exporter('csv'));
   api.get('/export.ndjson', exporter('ndjson'));

@@ -1,79 +1,132 @@
 /**
  * The collector as its own process (a deployment runs several behind a load balancer, on one
- * PostgreSQL): `DATABASE_URL=postgres://… tsx collector/server.ts --port 8787`.
+ * PostgreSQL; see deploy/): `DATABASE_URL=postgres://… tsx collector/server.ts --port 8787`.
  * Without DATABASE_URL it uses embedded PGlite in COLLECTOR_DATA (default .data/collector).
+ *
+ * It listens at once. While PostgreSQL cannot be reached (down at start, restarting, failing
+ * over) requests get 503 with Retry-After and the process retries with backoff, saying so in
+ * its log; it recovers by itself when the database returns.
  * @module
  */
 import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
+import { parseTrustedProxies } from './client.ts';
 import { migrate, openStore, type Sql } from './db.ts';
-import { counts, refreshCohorts } from './store.ts';
+import { createSourceKeys } from './source.ts';
 
 export interface CollectorConfig {
   databaseUrl?: string;
   dataDir?: string;
+  /** Create a missing PGlite directory (only the default one, unless COLLECTOR_DATA_CREATE=1). */
+  createDataDir: boolean;
   corsOrigins: string[];
   submissionsPerMinute: number;
+  trustedProxies: string[];
+  sourceDailyCap: number;
+  keyDir?: string;
+}
+
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  const n = Number(raw ?? fallback);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`Invalid ${name}: '${raw}' (expected a positive number)`);
+  return n;
 }
 
 export function configFromEnv(env = process.env): CollectorConfig {
-  const perMinute = Number(env.COLLECTOR_RATE_PER_MINUTE ?? 30);
-  if (!Number.isFinite(perMinute) || perMinute <= 0) throw new Error(`Invalid COLLECTOR_RATE_PER_MINUTE: '${env.COLLECTOR_RATE_PER_MINUTE}'`);
   return {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.COLLECTOR_DATA ?? '.data/collector',
+    createDataDir: env.COLLECTOR_DATA === undefined || env.COLLECTOR_DATA_CREATE === '1',
     corsOrigins: (env.COLLECTOR_CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    submissionsPerMinute: perMinute,
+    submissionsPerMinute: positiveNumber(env, 'COLLECTOR_RATE_PER_MINUTE', 30),
+    trustedProxies: parseTrustedProxies(env.COLLECTOR_TRUSTED_PROXIES),
+    sourceDailyCap: positiveNumber(env, 'COLLECTOR_SOURCE_DAILY_CAP', 100),
+    keyDir: env.COLLECTOR_KEY_DIR || undefined,
   };
+}
+
+/** Runs `step` until it succeeds, waiting 0.5 s, 1 s, 2 s … 15 s between tries, logging each failure. */
+export async function withRetry<T>(what: string, step: () => Promise<T>, o: { signal?: AbortSignal; log?: (line: string) => void } = {}): Promise<T> {
+  const log = o.log ?? ((line: string) => console.error(line));
+  for (let attempt = 1, waitMs = 500; ; attempt++, waitMs = Math.min(15_000, waitMs * 2)) {
+    try {
+      const r = await step();
+      if (attempt > 1) log(`collector: ${what} succeeded after ${attempt} tries`);
+      return r;
+    } catch (e) {
+      if (o.signal?.aborted) throw e;
+      log(`collector: ${what} failed (${(e as { code?: string }).code ?? (e as Error).message}); retrying in ${waitMs / 1000} s`);
+      await new Promise((r) => setTimeout(r, waitMs));
+    }
+  }
+}
+
+export interface Collector {
+  sql: Sql;
+  app: ReturnType<typeof createApp>;
+  /** Resolves once the database was reached and migrated. */
+  ready: Promise<void>;
+  close(): Promise<void>;
 }
 
 /**
- * Refreshes the cohort bounds used for outlier flags every `everyMs` while new cases arrive.
- * Several collector processes on one PostgreSQL may each do it; the work is idempotent.
+ * Opens the store and composes the app. PGlite opens (and takes its directory's lock) before
+ * this returns: a second process on the same directory fails here. PostgreSQL is reached in
+ * the background, with retries; until then the app answers 503.
  */
-export function maintainCohorts(sql: Sql, everyMs = 60_000): () => void {
-  let last = -1;
-  let busy = false;
-  const tick = async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      const { cases } = await counts(sql);
-      if (cases !== last) {
-        await refreshCohorts(sql);
-        last = cases;
-      }
-    } catch (e) {
-      console.error('collector: cohort refresh failed:', (e as Error).message);
-    } finally {
-      busy = false;
-    }
+export async function openCollector(config: CollectorConfig): Promise<Collector> {
+  const sql = await openStore(config);
+  let isReady = false;
+  const stop = new AbortController();
+  let ready: Promise<void>;
+  if (sql.kind === 'pglite') {
+    // Embedded: either it opens or startup fails, at once.
+    await migrate(sql).catch(async (e) => (await sql.close(), Promise.reject(e)));
+    isReady = true;
+    ready = Promise.resolve();
+  } else {
+    ready = withRetry('reaching the database and applying migrations', () => migrate(sql), { signal: stop.signal }).then(() => void (isReady = true));
+    ready.catch(() => {}); // only rejects when close() aborts it
+  }
+  const app = createApp(sql, {
+    corsOrigins: config.corsOrigins,
+    submissionsPerMinute: config.submissionsPerMinute,
+    trustedProxies: config.trustedProxies,
+    sources: createSourceKeys({ keyDir: config.keyDir }),
+    sourceDailyCap: config.sourceDailyCap,
+    sharedLimits: sql.kind === 'postgres',
+    isReady: () => isReady,
+  });
+  return {
+    sql,
+    app,
+    ready,
+    close: async () => {
+      stop.abort();
+      await sql.close();
+    },
   };
-  void tick();
-  const timer = setInterval(tick, everyMs);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
-export async function openCollector(config: CollectorConfig): Promise<{ sql: Sql; app: ReturnType<typeof createApp> }> {
-  const raw = await openStore(config);
-  await migrate(raw);
-  const stop = maintainCohorts(raw);
-  const sql: Sql = { ...raw, close: async () => (stop(), raw.close()) };
-  return { sql, app: createApp(sql, { corsOrigins: config.corsOrigins, submissionsPerMinute: config.submissionsPerMinute }) };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const i = process.argv.indexOf('--port');
   const port = Number(i > 0 ? process.argv[i + 1] : (process.env.PORT ?? 8787));
+  let collector: Collector;
+  try {
+    collector = await openCollector(configFromEnv());
+  } catch (e) {
+    console.error(`collector: cannot start: ${(e as Error).message}`);
+    process.exit(1);
+  }
+  const { sql, app } = collector;
   const config = configFromEnv();
-  const { sql, app } = await openCollector(config);
   const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) =>
     console.log(`collector on http://127.0.0.1:${info.port}/api/v1 (${sql.kind}${sql.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`),
   );
   const stop = async () => {
     server.close();
-    await sql.close();
+    await collector.close().catch(() => {});
     process.exit(0);
   };
   process.on('SIGTERM', stop);

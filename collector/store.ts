@@ -4,6 +4,7 @@
  * @module
  */
 import type { Sql } from './db.ts';
+import { StorageFullError, classifyFault } from './faults.ts';
 import type { Reduced } from './submission.ts';
 
 export type InsertOutcome = 'created' | 'duplicate' | 'conflict';
@@ -15,7 +16,8 @@ export type InsertOutcome = 'created' | 'duplicate' | 'conflict';
  * fsync) for many submissions. A batch that fails is retried one submission at a time, so a
  * bad submission cannot fail the others.
  */
-export function createWriter(sql: Sql, maxBatch = 200) {
+export function createWriter(sql: Sql, o: { maxBatch?: number; onStored?: (rs: Reduced[]) => void } = {}) {
+  const maxBatch = o.maxBatch ?? 200;
   let queue: { r: Reduced; resolve: (o: InsertOutcome) => void; reject: (e: unknown) => void }[] = [];
   let running = false;
   const drain = async () => {
@@ -24,10 +26,23 @@ export function createWriter(sql: Sql, maxBatch = 200) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       try {
+        await guardStorage(sql);
         const outcomes = await insertBatch(sql, batch.map((b) => b.r));
         batch.forEach((b, i) => b.resolve(outcomes[i]!));
-      } catch {
-        for (const b of batch) await insertBatch(sql, [b.r]).then((o) => b.resolve(o[0]!), b.reject);
+        o.onStored?.(batch.filter((_, i) => outcomes[i] === 'created').map((b) => b.r));
+      } catch (e) {
+        // A fault of the store (database away, disk full) fails the whole batch at once; any
+        // other error may be one submission's, so each is tried alone.
+        if (classifyFault(e)?.status !== 422 && classifyFault(e) !== null) {
+          for (const b of batch) b.reject(e);
+          continue;
+        }
+        for (const b of batch) {
+          await insertBatch(sql, [b.r]).then((x) => {
+            b.resolve(x[0]!);
+            if (x[0] === 'created') o.onStored?.([b.r]);
+          }, b.reject);
+        }
       }
     }
     running = false;
@@ -40,6 +55,18 @@ export function createWriter(sql: Sql, maxBatch = 200) {
       });
     },
   };
+}
+
+/**
+ * Below this much free space PGlite's files are not written to: PGlite answers a full disk
+ * with one error and then spins in its WASM runtime, deaf to signals, even after space
+ * returns. Refusing writes early (507) keeps it from ever getting there; reads go on.
+ */
+export const MIN_FREE_BYTES = 32 * 1024 * 1024;
+
+async function guardStorage(sql: Sql): Promise<void> {
+  const free = await sql.freeBytes?.();
+  if (free != null && free < MIN_FREE_BYTES) throw new StorageFullError(`only ${free} bytes free for the database`);
 }
 
 /** Stores a single submission (tests, tools); the HTTP path goes through createWriter. */
@@ -58,12 +85,12 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
       (
         await tx.query<{ id: string }>(
           `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, device_model, browser, browser_major,
-             os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario)
+             os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario, source)
            SELECT s.id, s."payloadSha256", s."schemaVersion", s."engineVersion", s."deviceClass", s."deviceModel", s.browser, s."browserMajor",
-                  s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario
+                  s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario, s.source
            FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, "payloadSha256" text, "schemaVersion" text, "engineVersion" text, "deviceClass" text,
                 "deviceModel" text, browser text, "browserMajor" int, os text, "osMajor" int, arch text, cores int, "memoryBucket" text,
-                runtime text, isolated boolean, "timerUs" real, preset text, scenario text)
+                runtime text, isolated boolean, "timerUs" real, preset text, scenario text, source text)
            ON CONFLICT (id) DO NOTHING RETURNING id::text`,
           [JSON.stringify(rows)],
         )
@@ -94,47 +121,88 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
       [JSON.stringify(created.flatMap((r) => r.cases.map((c) => ({ sid: r.id, ...c }))))],
     );
     await flagOutliers(tx, created.map((r) => r.id));
+    await tx.query('UPDATE collector_totals SET submissions = submissions + $1, cases = cases + $2', [created.length, created.reduce((n, r) => n + r.cases.length, 0)]);
     return outcomes;
   });
 }
 
 /**
- * Tukey's far fences (3 × IQR) on ln(throughput) within a cohort — same algorithm,
- * implementation, operation, size and device class — once it has at least 8 members: throughput
- * is multiplicative, so fences go on a log scale. Outliers are flagged, never deleted.
+ * Tukey's far fences (3 × IQR) on ln(throughput): throughput is multiplicative, so fences go on
+ * a log scale. The quartiles are over per-source medians (one voice per network and day, see
+ * source.ts), so whoever sends the most rows does not set the bounds. A cohort — algorithm,
+ * implementation, operation, size, device class — is judged by its own bounds once it has 8
+ * sources, and before that by the bounds of the same case over every class (device_class
+ * '*'), which are wide but catch the absurd. Outliers are flagged, never deleted.
  */
+const MIN_SOURCES = 8;
 const OUTLIER = `(ln(c.bytes_per_second) < b.q1 - 3 * (b.q3 - b.q1) OR ln(c.bytes_per_second) > b.q3 + 3 * (b.q3 - b.q1))`;
-const COHORT_JOIN = `b.algorithm = c.algorithm AND b.implementation = c.implementation AND b.operation = c.operation AND b.size_bytes = c.size_bytes AND b.device_class = s.device_class AND b.n >= 8`;
+const SAME_CASE = (t: string) => `${t}.algorithm = c.algorithm AND ${t}.implementation = c.implementation AND ${t}.operation = c.operation AND ${t}.size_bytes = c.size_bytes`;
+/** Joins `b` to the bounds that judge case `c` of submission `s`: its class's, else every class's. */
+const JUDGED_BY = `${SAME_CASE('b')} AND b.n >= ${MIN_SOURCES} AND b.device_class = CASE
+    WHEN EXISTS (SELECT 1 FROM cohort_bounds own WHERE ${SAME_CASE('own')} AND own.device_class = s.device_class AND own.n >= ${MIN_SOURCES})
+    THEN s.device_class ELSE '*' END`;
 
 async function flagOutliers(tx: Pick<Sql, 'query'>, ids: string[]): Promise<void> {
   await tx.query(
-    `UPDATE cases c SET outlier = ${OUTLIER} FROM cohort_bounds b, submissions s
-     WHERE c.submission_id = ANY($1::uuid[]) AND s.id = c.submission_id AND c.bytes_per_second > 0 AND ${COHORT_JOIN}`,
+    `UPDATE cases c SET outlier = ${OUTLIER} FROM submissions s, cohort_bounds b
+     WHERE c.submission_id = ANY($1::uuid[]) AND s.id = c.submission_id AND c.bytes_per_second > 0 AND ${JUDGED_BY}`,
     [ids],
   );
 }
 
+/** A cohort whose bounds may have moved: new cases arrived, or the operator quarantined some. */
+export interface CohortKey {
+  algorithm: string;
+  implementation: string;
+  operation: string;
+  sizeBytes: number;
+}
+
+export function cohortKeysOf(rs: Reduced[]): CohortKey[] {
+  const keys = new Map<string, CohortKey>();
+  for (const r of rs) for (const c of r.cases) keys.set(`${c.algorithm}/${c.implementation}/${c.operation}/${c.sizeBytes}`, { algorithm: c.algorithm, implementation: c.implementation, operation: c.operation, sizeBytes: c.sizeBytes });
+  return [...keys.values()];
+}
+
 /**
- * Recomputes every cohort's quartiles in one pass and re-flags the cases whose verdict
- * changed. Runs in the background (server.ts), never in a request.
+ * Recomputes one case's bounds (every device class and '*') from per-source medians and
+ * re-flags that case's rows whose verdict changed. One short transaction per case, so writes
+ * and reads interleave with a refresh instead of waiting behind a full-table percentile.
  */
-export async function refreshCohorts(sql: Sql): Promise<void> {
+export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
+  const p = [k.algorithm, k.implementation, k.operation, k.sizeBytes];
   await sql.transaction(async (tx) => {
     await tx.query(
-      `INSERT INTO cohort_bounds (algorithm, implementation, operation, size_bytes, device_class, n, q1, q3, refreshed_at)
-       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, count(*),
-              percentile_cont(0.25) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)),
-              percentile_cont(0.75) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)), now()
-       FROM cases c JOIN submissions s ON s.id = c.submission_id WHERE c.bytes_per_second > 0
-       GROUP BY 1, 2, 3, 4, 5
+      `WITH voices AS (
+         SELECT s.device_class, count(*) AS runs, percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
+         FROM cases c JOIN submissions s ON s.id = c.submission_id
+         WHERE c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND c.bytes_per_second > 0 AND NOT s.quarantined
+         GROUP BY s.device_class, s.received_on, coalesce(s.source, s.id::text))
+       INSERT INTO cohort_bounds (algorithm, implementation, operation, size_bytes, device_class, n, runs, q1, q3, refreshed_at)
+       SELECT $1, $2, $3, $4, coalesce(device_class, '*'), count(*), sum(runs),
+              percentile_cont(0.25) WITHIN GROUP (ORDER BY v), percentile_cont(0.75) WITHIN GROUP (ORDER BY v), now()
+       FROM voices GROUP BY GROUPING SETS ((device_class), ())
        ON CONFLICT (algorithm, implementation, operation, size_bytes, device_class)
-       DO UPDATE SET n = excluded.n, q1 = excluded.q1, q3 = excluded.q3, refreshed_at = excluded.refreshed_at`,
+       DO UPDATE SET n = excluded.n, runs = excluded.runs, q1 = excluded.q1, q3 = excluded.q3, refreshed_at = excluded.refreshed_at`,
+      p,
     );
+    // Judge again: clear the case's flags, then set those its new bounds call outliers.
+    await tx.query('UPDATE cases SET outlier = false WHERE algorithm = $1 AND implementation = $2 AND operation = $3 AND size_bytes = $4 AND outlier', p);
     await tx.query(
-      `UPDATE cases c SET outlier = ${OUTLIER} FROM cohort_bounds b, submissions s
-       WHERE s.id = c.submission_id AND c.bytes_per_second > 0 AND ${COHORT_JOIN} AND c.outlier IS DISTINCT FROM ${OUTLIER}`,
+      `UPDATE cases c SET outlier = true FROM submissions s, cohort_bounds b
+       WHERE c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND s.id = c.submission_id
+         AND c.bytes_per_second > 0 AND ${JUDGED_BY} AND ${OUTLIER}`,
+      p,
     );
   });
+}
+
+/** Every case's bounds, one case at a time (the operator's tools; tests). */
+export async function refreshCohorts(sql: Sql): Promise<void> {
+  const keys = await sql.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number }>(
+    'SELECT DISTINCT algorithm, implementation, operation, size_bytes FROM cases',
+  );
+  for (const k of keys) await refreshCohort(sql, { algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) });
 }
 
 export interface CrowdFilter {
@@ -149,7 +217,7 @@ export interface CrowdFilter {
 }
 
 function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] } {
-  const parts = ['c.algorithm = $1', 'c.implementation = $2', 'c.operation = $3', 'c.size_bytes = $4', 'NOT c.outlier'];
+  const parts = ['c.algorithm = $1', 'c.implementation = $2', 'c.operation = $3', 'c.size_bytes = $4', 'NOT s.quarantined'];
   const params: unknown[] = [f.algorithm, f.implementation, f.operation, f.sizeBytes];
   for (const [col, val] of [['s.device_class', f.deviceClass], ['s.browser', f.browser], ['s.arch', f.arch], ['s.scenario', f.scenario]] as const) {
     if (val !== undefined) {
@@ -160,9 +228,23 @@ function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] }
   return { clause: parts.join(' AND '), params };
 }
 
+/**
+ * One voice per source: each network's runs of a day (source.ts) collapse to their median
+ * before any statistic, so thirty runs from one address weigh as much as one. Rows stored
+ * before sources existed are each their own voice.
+ */
+const voices = (clause: string) => `
+  SELECT s.device_class, count(*) AS runs, percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS bps
+  FROM cases c JOIN submissions s ON s.id = c.submission_id
+  WHERE ${clause} AND NOT c.outlier
+  GROUP BY s.device_class, s.received_on, coalesce(s.source, s.id::text)`;
+
 export interface CohortStats {
   deviceClass: string;
+  /** Sources (networks of a day) in the cohort: the statistics are over their medians. */
   n: number;
+  /** Runs behind those sources. */
+  runs: number;
   outliers: number;
   p05: number;
   q1: number;
@@ -171,29 +253,29 @@ export interface CohortStats {
   p95: number;
 }
 
-/** Throughput (bytes/s) per device class: median, quartiles and 5th/95th percentiles. */
+/** Throughput (bytes/s) per device class, over per-source medians: median, quartiles and 5th/95th percentiles. */
 export async function crowdStats(sql: Sql, f: CrowdFilter): Promise<CohortStats[]> {
-  const { clause, params } = where({ ...f, deviceClass: f.deviceClass });
+  const { clause, params } = where(f);
   const rows = await sql.query<Record<string, unknown>>(
-    `SELECT s.device_class, count(*)::int AS n,
-            percentile_cont(0.05) WITHIN GROUP (ORDER BY c.bytes_per_second) AS p05,
-            percentile_cont(0.25) WITHIN GROUP (ORDER BY c.bytes_per_second) AS q1,
-            percentile_cont(0.5)  WITHIN GROUP (ORDER BY c.bytes_per_second) AS median,
-            percentile_cont(0.75) WITHIN GROUP (ORDER BY c.bytes_per_second) AS q3,
-            percentile_cont(0.95) WITHIN GROUP (ORDER BY c.bytes_per_second) AS p95
-     FROM cases c JOIN submissions s ON s.id = c.submission_id
-     WHERE ${clause}
-     GROUP BY s.device_class ORDER BY s.device_class`,
+    `SELECT device_class, count(*)::int AS n, sum(runs)::int AS runs,
+            percentile_cont(0.05) WITHIN GROUP (ORDER BY bps) AS p05,
+            percentile_cont(0.25) WITHIN GROUP (ORDER BY bps) AS q1,
+            percentile_cont(0.5)  WITHIN GROUP (ORDER BY bps) AS median,
+            percentile_cont(0.75) WITHIN GROUP (ORDER BY bps) AS q3,
+            percentile_cont(0.95) WITHIN GROUP (ORDER BY bps) AS p95
+     FROM (${voices(clause)}) v
+     GROUP BY device_class ORDER BY device_class`,
     params,
   );
   const outliers = await sql.query<{ device_class: string; n: number }>(
     `SELECT s.device_class, count(*)::int AS n FROM cases c JOIN submissions s ON s.id = c.submission_id
-     WHERE ${clause.replace('NOT c.outlier', 'c.outlier')} GROUP BY 1`,
+     WHERE ${clause} AND c.outlier GROUP BY 1`,
     params,
   );
   return rows.map((r) => ({
     deviceClass: String(r.device_class),
     n: Number(r.n),
+    runs: Number(r.runs),
     outliers: outliers.find((o) => o.device_class === r.device_class)?.n ?? 0,
     p05: Number(r.p05),
     q1: Number(r.q1),
@@ -203,14 +285,14 @@ export async function crowdStats(sql: Sql, f: CrowdFilter): Promise<CohortStats[
   }));
 }
 
-/** Where `bytesPerSecond` falls in its cohort: the share of the cohort at or below it (ties half). */
+/** Where `bytesPerSecond` falls among its cohort's sources: the share at or below it (ties half). */
 export async function percentileOf(sql: Sql, f: CrowdFilter, bytesPerSecond: number): Promise<{ n: number; percentile: number | null }> {
   const { clause, params } = where(f);
   params.push(bytesPerSecond);
   const x = `$${params.length}`;
   const [r] = await sql.query<{ n: number; below: number; equal: number }>(
-    `SELECT count(*)::int AS n, count(*) FILTER (WHERE c.bytes_per_second < ${x})::int AS below, count(*) FILTER (WHERE c.bytes_per_second = ${x})::int AS equal
-     FROM cases c JOIN submissions s ON s.id = c.submission_id WHERE ${clause}`,
+    `SELECT count(*)::int AS n, count(*) FILTER (WHERE bps < ${x})::int AS below, count(*) FILTER (WHERE bps = ${x})::int AS equal
+     FROM (${voices(clause)}) v`,
     params,
   );
   const n = Number(r?.n ?? 0);
@@ -245,26 +327,72 @@ export interface ExportRow {
   bytes_per_second: number;
   robust_cv: number;
   outlier: boolean;
+  quarantined: boolean;
   samples: number[];
 }
 
-/** Keyset pagination over every case, for the streamed export. */
-export async function exportPage(sql: Sql, after: [string, string] | null, limit: number): Promise<ExportRow[]> {
-  const rows = await sql.query<ExportRow & { k: string }>(
+/**
+ * One page of every case, for the streamed export, in `cases.seq` order: each page is one
+ * range of a unique index, so the cost per page stays flat however large the crowd grows.
+ */
+export async function exportPage(sql: Sql, afterSeq: number, limit: number): Promise<(ExportRow & { seq: string })[]> {
+  return sql.query<ExportRow & { seq: string }>(
     `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, s.device_class, s.device_model, s.browser, s.browser_major,
             s.os, s.os_major, s.arch, s.cores, s.memory_bucket, s.runtime, s.isolated, s.timer_us, s.preset, s.scenario,
-            c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier, c.samples,
-            concat_ws('/', c.algorithm, c.implementation, c.variant, c.operation, lpad(c.size_bytes::text, 9, '0'), lpad(c.aad_bytes::text, 9, '0')) AS k
+            c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier,
+            s.quarantined, c.samples, c.seq::text AS seq
      FROM cases c JOIN submissions s ON s.id = c.submission_id
-     WHERE $1::text IS NULL OR (c.submission_id::text, concat_ws('/', c.algorithm, c.implementation, c.variant, c.operation, lpad(c.size_bytes::text, 9, '0'), lpad(c.aad_bytes::text, 9, '0'))) > ($1::text, $2::text)
-     ORDER BY c.submission_id::text, k
-     LIMIT $3`,
-    [after?.[0] ?? null, after?.[1] ?? null, limit],
+     WHERE c.seq > $1
+     ORDER BY c.seq
+     LIMIT $2`,
+    [afterSeq, limit],
   );
-  return rows;
 }
 
+/** Totals kept by the writers (collector_totals): one row read, whatever the crowd's size. */
 export async function counts(sql: Sql): Promise<{ submissions: number; cases: number }> {
-  const [r] = await sql.query<{ s: number; c: number }>('SELECT (SELECT count(*) FROM submissions)::int AS s, (SELECT count(*) FROM cases)::int AS c');
-  return { submissions: Number(r!.s), cases: Number(r!.c) };
+  const [r] = await sql.query<{ submissions: string; cases: string }>('SELECT submissions, cases FROM collector_totals');
+  return { submissions: Number(r?.submissions ?? 0), cases: Number(r?.cases ?? 0) };
+}
+
+/** Submissions from one source (a network, for one day) already stored: for the daily cap. */
+export async function sourceCount(sql: Sql, source: string): Promise<number> {
+  const [r] = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM submissions WHERE source = $1', [source]);
+  return Number(r?.n ?? 0);
+}
+
+/** What the operator's quarantine picks: run ids, a source hash of the day, or days received. */
+export interface QuarantineSelector {
+  ids?: string[];
+  source?: string;
+  from?: string;
+  to?: string;
+}
+
+/**
+ * Takes submissions out of every statistic (or puts them back), without deleting anything:
+ * they stay in the exports, marked. Logged in operator_log with the selector and the reason;
+ * the affected cohorts' bounds are recomputed.
+ */
+export async function quarantine(sql: Sql, sel: QuarantineSelector, o: { release?: boolean; reason: string }): Promise<number> {
+  const parts: string[] = [];
+  const params: unknown[] = [!o.release];
+  if (sel.ids?.length) parts.push(`id = ANY($${params.push(sel.ids)}::uuid[])`);
+  if (sel.source) parts.push(`source = $${params.push(sel.source)}`);
+  if (sel.from) parts.push(`received_on >= $${params.push(sel.from)}::date`);
+  if (sel.to) parts.push(`received_on <= $${params.push(sel.to)}::date`);
+  if (parts.length === 0) throw new Error('quarantine: give --ids, --source, or --from/--to');
+  const affected = await sql.transaction(async (tx) => {
+    const rows = await tx.query<{ id: string }>(`UPDATE submissions SET quarantined = $1 WHERE ${parts.join(' AND ')} AND quarantined <> $1 RETURNING id::text`, params);
+    await tx.query('INSERT INTO operator_log (action, selector, reason, affected) VALUES ($1, $2, $3, $4)', [o.release ? 'release' : 'quarantine', JSON.stringify(sel), o.reason, rows.length]);
+    return rows.map((r) => r.id);
+  });
+  if (affected.length) {
+    const keys = await sql.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number }>(
+      'SELECT DISTINCT algorithm, implementation, operation, size_bytes FROM cases WHERE submission_id = ANY($1::uuid[])',
+      [affected],
+    );
+    for (const k of keys) await refreshCohort(sql, { algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) });
+  }
+  return affected.length;
 }

@@ -7,7 +7,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { SCENARIO_IDS } from '../web/core/algorithms.ts';
+import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports } from '../web/core/algorithms.ts';
+import { ARCHES, BROWSER_NAMES, OS_NAMES } from '../web/core/env.ts';
 import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
 import { derived, summarize } from '../web/core/stats.ts';
 
@@ -34,7 +35,7 @@ export const MAX_SAMPLES_TOTAL = 250_000;
 
 export class SubmissionError extends Error {
   constructor(
-    readonly status: 400 | 422,
+    readonly status: 400 | 413 | 415 | 403 | 422 | 429,
     message: string,
   ) {
     super(message);
@@ -74,16 +75,72 @@ export interface Reduced {
   timerUs: number;
   preset: string;
   scenario: string | null;
+  /** The keyed hash of the sender's network for the day (source.ts); set by the route. */
+  source: string | null;
   cases: ReducedCase[];
 }
 
-/** The major version, or null if there is none; a number no release ever had is refused. */
+/**
+ * The major version, or null if there is none. The page sends majors only (submit.ts), so
+ * anything but up to four digits is refused, and so is a number no release ever had.
+ */
 function major(version: string, field: string): number | null {
-  const m = /^(\d+)/.exec(version);
-  if (!m) return null;
+  if (version === '') return null;
+  const m = /^(\d{1,6})(?:\.\d{1,6}){0,3}$/.exec(version);
+  if (!m) throw new SubmissionError(422, `${field}: '${version.slice(0, 40)}' is not a version number`);
   const n = Number(m[1]);
-  if (n > 100_000) throw new SubmissionError(422, `${field}: major version ${m[1]} is not plausible`);
+  if (n > 1000) throw new SubmissionError(422, `${field}: major version ${m[1]} is not plausible`);
   return n;
+}
+
+const MOBILE_OS: Record<string, readonly string[]> = {
+  phone: ['Android', 'iOS'],
+  // iPadOS's Safari sends a macOS user agent by default, and 2-in-1s run Windows or ChromeOS.
+  tablet: ['Android', 'iOS', 'iPadOS', 'macOS', 'Windows', 'ChromeOS'],
+};
+
+/**
+ * The environment must be one this engine can produce, and hang together: names from the
+ * engine's own lists (env.ts), a phone that runs a phone's OS, a core count a device has.
+ * Free text never reaches the crowd: every published field is an enum, a number or a pattern.
+ */
+function checkEnvironment(doc: ResultDocument, deviceClass: DeviceClass): void {
+  const env = doc.environment;
+  const oneOf = (field: string, value: string, list: readonly string[]) => {
+    if (!list.includes(value)) throw new SubmissionError(422, `${field}: '${value.slice(0, 40)}' is not one of ${list.join(', ')}`);
+  };
+  oneOf('result.environment.browser.name', env.browser.name, BROWSER_NAMES);
+  oneOf('result.environment.os.name', env.os.name, OS_NAMES);
+  oneOf('result.environment.arch', env.arch, ARCHES);
+  if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.]{1,20})?$/.test(env.engineVersion)) throw new SubmissionError(422, `result.environment.engineVersion: '${env.engineVersion.slice(0, 40)}' is not a version`);
+  if (env.hardwareConcurrency < 1 || env.hardwareConcurrency > 256) throw new SubmissionError(422, `result.environment.hardwareConcurrency: ${env.hardwareConcurrency} cores is not a device (1–256)`);
+  if ((env.runtime === 'node') !== (env.browser.name === 'Node.js')) throw new SubmissionError(422, `result.environment.runtime: '${env.runtime}' does not match browser '${env.browser.name}'`);
+  const mobile = MOBILE_OS[deviceClass];
+  if (mobile && !mobile.includes(env.os.name)) throw new SubmissionError(422, `deviceClass: a ${deviceClass} does not run ${env.os.name} (expected ${mobile.join(', ')})`);
+  if (mobile && env.hardwareConcurrency > 16) throw new SubmissionError(422, `deviceClass: a ${deviceClass} with ${env.hardwareConcurrency} cores is not plausible (at most 16)`);
+  if (deviceClass === 'server' && (env.os.name === 'iOS' || env.os.name === 'iPadOS')) throw new SubmissionError(422, `deviceClass: a server does not run ${env.os.name}`);
+  if (!(env.timerResolutionMs > 0 && env.timerResolutionMs <= 1000)) throw new SubmissionError(422, `result.environment.timerResolutionMs: ${env.timerResolutionMs} is not a timer resolution`);
+}
+
+/**
+ * A case must be one the run's own parameters asked for, measured the way its implementation
+ * is measured, with no more samples than its rounds, samples and re-runs allow: a body cannot
+ * be padded with cases or samples no run would make.
+ */
+function checkCase(doc: ResultDocument, c: ResultDocument['cases'][number], where: string): void {
+  const p = doc.params;
+  const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation)!;
+  if (!(impl.variants as readonly string[]).includes(c.variant)) throw new SubmissionError(422, `${where}.variant: '${c.variant.slice(0, 40)}' is not a variant of ${c.implementation} (${impl.variants.join(', ')})`);
+  if (!implementationSupports(c.implementation, c.algorithm)) throw new SubmissionError(422, `${where}: ${c.implementation} does not implement ${c.algorithm}`);
+  const asked: [string, unknown, readonly unknown[]][] = [
+    ['algorithm', c.algorithm, p.algorithms],
+    ['implementation', c.implementation, p.implementations],
+    ['operation', c.operation, p.operations],
+    ['sizeBytes', c.sizeBytes, p.sizes],
+  ];
+  for (const [field, value, list] of asked) if (!list.includes(value)) throw new SubmissionError(422, `${where}.${field}: ${value} is not in the run's params.${field === 'sizeBytes' ? 'sizes' : field + 's'}`);
+  const most = p.samplesPerRound * (p.rounds + p.maxReruns);
+  if (c.samples.length > most) throw new SubmissionError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${p.maxReruns} re-runs make at most ${most}`);
 }
 
 export function memoryBucket(gib: number | null): string | null {
@@ -101,6 +158,7 @@ export function reduceSubmission(body: unknown): Reduced {
   if (!parsed.success) throw new SubmissionError(400, `invalid submission: ${parsed.issues.slice(0, 5).map(formatIssue).join('; ')}`);
   const { result, deviceClass, deviceModel } = parsed.output;
   const doc: ResultDocument = result;
+  checkEnvironment(doc, deviceClass);
   if (doc.environment.userAgent !== '') throw new SubmissionError(422, 'result.environment.userAgent: must be empty; the collector does not take user-agent strings');
   if (doc.cases.length === 0) throw new SubmissionError(422, 'result.cases: a submission needs at least one case');
   if (doc.cases.length > MAX_CASES) throw new SubmissionError(422, `result.cases: ${doc.cases.length} cases, at most ${MAX_CASES}`);
@@ -112,6 +170,7 @@ export function reduceSubmission(body: unknown): Reduced {
     const key = `${c.algorithm}/${c.implementation}/${c.variant}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
     if (seen.has(key)) throw new SubmissionError(422, `${where}: the case ${key} appears twice`);
     seen.add(key);
+    checkCase(doc, c, where);
     for (const [j, s] of c.samples.entries()) {
       if (!(s > 0) || s > MAX_PLAUSIBLE_NS_PER_OP) throw new SubmissionError(422, `${where}.samples.${j}: ${s} ns per operation is not a plausible time`);
     }
@@ -154,6 +213,7 @@ export function reduceSubmission(body: unknown): Reduced {
     timerUs: env.timerResolutionMs * 1000,
     preset: doc.params.preset,
     scenario: SCENARIO_IDS.includes(doc.params.preset) ? doc.params.preset : null,
+    source: null,
     cases,
   };
 }

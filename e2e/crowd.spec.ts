@@ -9,10 +9,14 @@ test('run → review the exact payload → submit → the crowd page shows it wi
   expect(state.status).toBe('done');
   const panel = page.getByTestId('submit-panel');
   await expect(panel).toBeVisible();
-  await page.getByTestId('class-tablet').check();
+  // The collector refuses an environment that does not hang together: this Linux desktop is no phone.
+  await page.getByTestId('class-phone').check();
+  await page.getByTestId('send').click();
+  await expect(page.getByTestId('send-error')).toContainText('a phone does not run Linux');
+  await page.getByTestId('class-desktop').check();
   await page.getByTestId('review').click();
   const payload = JSON.parse((await page.getByTestId('payload').textContent())!);
-  expect(payload.deviceClass).toBe('tablet');
+  expect(payload.deviceClass).toBe('desktop');
   expect(payload.deviceModel).toBeUndefined(); // not ticked, not sent
   expect(payload.result.runId).toBe(state.result!.runId);
   expect(payload.result.environment.userAgent).toBe('');
@@ -24,7 +28,7 @@ test('run → review the exact payload → submit → the crowd page shows it wi
   await page.getByTestId('nav-crowd').click();
   const crowd = page.getByTestId('crowd');
   await expect(crowd).toBeVisible();
-  const row = page.getByTestId('crowd-table').locator('tr', { hasText: 'tablet' });
+  const row = page.getByTestId('crowd-table').locator('tr', { hasText: 'desktop' });
   await expect(row).toBeVisible();
   expect(Number(await row.locator('td').nth(1).textContent())).toBeGreaterThanOrEqual(1);
   await expect(page.getByTestId('you-vs-crowd')).toContainText('of');
@@ -50,12 +54,12 @@ test('with the collector unreachable, the site says so, keeps the result, and a 
 test('a scenario run is submitted from its page and the crowd can filter by that scenario', async ({ page }) => {
   await page.goto('/?preset=lightweight-iot&sizes=1k&rounds=1&reruns=0&samples=3&autorun=1#/scenario/lightweight-iot');
   await finished(page);
-  await page.getByTestId('class-phone').check();
+  await page.getByTestId('class-laptop').check();
   await page.getByTestId('send').click();
   await expect(page.getByTestId('sent')).toBeVisible();
   await page.goto('/#/crowd');
   const crowd = page.getByTestId('crowd');
   await crowd.getByLabel('Algorithm').selectOption('ascon-aead128');
   await crowd.getByLabel('Scenario filter').selectOption('lightweight-iot');
-  await expect(page.getByTestId('crowd-table').locator('tr', { hasText: 'phone' })).toBeVisible();
+  await expect(page.getByTestId('crowd-table').locator('tr', { hasText: 'laptop' })).toBeVisible();
 });

@@ -4,9 +4,10 @@
  *   tsx scripts/serve.ts [--port 5173] [--host 127.0.0.1] [--dir dist]
  * @module
  */
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import { ISOLATION_HEADERS, contentSecurityPolicy } from './headers.ts';
 
 const TYPES: Record<string, string> = {
@@ -37,27 +38,63 @@ export function staticHandler(o: StaticOptions) {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
   };
-  return async (req: IncomingMessage, res: ServerResponse) => {
-    if (o.api && (await o.api(req, res))) return;
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    let path = normalize(join(root, decodeURIComponent(url.pathname)));
-    if (!path.startsWith(root)) {
-      res.writeHead(403).end('forbidden');
-      return;
-    }
-    if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'index.html');
-    if (!existsSync(path)) {
-      res.writeHead(404, { 'Content-Type': 'text/plain', ...security }).end(`not found: ${url.pathname}`);
-      return;
-    }
-    const immutable = url.pathname.startsWith('/assets/');
-    res.writeHead(200, {
-      'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
-      'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
-      ...security,
-    });
-    createReadStream(path).pipe(res);
+  const fail = (res: ServerResponse, status: number, message: string) => {
+    if (res.headersSent) return void res.destroy();
+    res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', ...security }).end(message);
   };
+  const serve = async (req: IncomingMessage, res: ServerResponse) => {
+    if (o.api && (await o.api(req, res))) return;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      return fail(res, 405, `method ${req.method} not allowed`);
+    }
+    let url: URL;
+    let relative: string;
+    try {
+      url = new URL(req.url ?? '/', 'http://localhost');
+      relative = decodeURIComponent(url.pathname);
+    } catch {
+      return fail(res, 400, 'malformed URL');
+    }
+    if (relative.includes('\0')) return fail(res, 400, 'malformed URL');
+    let path = normalize(join(root, relative));
+    // Inside the root means the root itself or below it: a bare prefix match would let
+    // `/..%2fdist-private/x` reach a sibling directory whose name starts with the root's.
+    if (path !== root && !path.startsWith(root + sep)) return fail(res, 403, 'forbidden');
+    const found = await statOrNull(path);
+    if (found?.isDirectory()) path = join(path, 'index.html');
+    const file = found?.isDirectory() ? await statOrNull(path) : found;
+    if (!file?.isFile()) return fail(res, 404, `not found: ${url.pathname}`);
+    const immutable = url.pathname.startsWith('/assets/');
+    const stream = createReadStream(path);
+    // A file that vanishes or cannot be read between stat and read ends this response only.
+    stream.once('error', () => fail(res, 500, 'read error'));
+    res.once('close', () => stream.destroy());
+    stream.once('open', () => {
+      res.writeHead(200, {
+        'Content-Type': TYPES[extname(path)] ?? 'application/octet-stream',
+        'Content-Length': String(file.size),
+        'Cache-Control': immutable ? 'public, max-age=31536000, immutable' : 'no-cache',
+        ...security,
+      });
+      if (req.method === 'HEAD') return void (res.end(), stream.destroy());
+      stream.pipe(res);
+    });
+  };
+  // Nothing a request does may take the process (and the embedded collector) down.
+  return (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    serve(req, res).catch((e: unknown) => {
+      console.error('serve: request failed:', (e as Error)?.message ?? e);
+      fail(res, 500, 'internal error');
+    });
+}
+
+async function statOrNull(path: string) {
+  try {
+    return await stat(path);
+  } catch {
+    return null;
+  }
 }
 
 export function serveStatic(o: StaticOptions & { port: number; host: string }): Promise<Server> {
@@ -74,7 +111,8 @@ export async function embeddedCollector(): Promise<{ api: NonNullable<StaticOpti
   const { getRequestListener } = await import('@hono/node-server');
   const { configFromEnv, openCollector } = await import('../collector/server.ts');
   const config = configFromEnv();
-  const { sql, app } = await openCollector(config);
+  const collector = await openCollector(config);
+  const { sql, app } = collector;
   const listener = getRequestListener(app.fetch);
   return {
     api: async (req, res) => {
@@ -83,7 +121,7 @@ export async function embeddedCollector(): Promise<{ api: NonNullable<StaticOpti
       return true;
     },
     describe: sql.kind === 'pglite' ? `PGlite in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)',
-    close: () => sql.close(),
+    close: () => collector.close(),
   };
 }
 

@@ -22,7 +22,7 @@ async function freePort(): Promise<number> {
 async function startCollector(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string; exited: Promise<unknown> }> {
   const port = await freePort();
   const proc = spawn(process.execPath, ['--import', 'tsx', 'collector/server.ts', '--port', String(port)], {
-    env: { ...process.env, COLLECTOR_RATE_PER_MINUTE: '1000000000', ...env },
+    env: { ...process.env, COLLECTOR_RATE_PER_MINUTE: '1000000000', COLLECTOR_SOURCE_DAILY_CAP: '1000000000', ...env },
     stdio: 'ignore',
   });
   // Listen from the start: a killed process may be gone before anyone waits for it.

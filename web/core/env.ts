@@ -11,33 +11,46 @@ interface NameVersion {
   version: string;
 }
 
+/** Browser families, most specific token first (Edge and Opera also say Chrome). */
+const BROWSER_RULES = [
+  ['Edge', /Edg(?:e|A|iOS)?\/([\d.]+)/],
+  ['Samsung Internet', /SamsungBrowser\/([\d.]+)/],
+  ['Opera', /OPR\/([\d.]+)/],
+  ['Firefox', /(?:Firefox|FxiOS)\/([\d.]+)/],
+  ['Chrome', /(?:HeadlessChrome|Chrome|CriOS)\/([\d.]+)/],
+  ['Safari', /Version\/([\d.]+).*Safari/],
+  ['Node.js', /Node\.js\/v?([\d.]+)/],
+] as const satisfies readonly (readonly [string, RegExp])[];
+
+const OS_RULES = [
+  ['Android', /Android ([\d.]+)/],
+  ['iOS', /(?:iPhone|iPad|iPod).*? OS ([\d_]+)/],
+  ['Windows', /Windows NT ([\d.]+)/],
+  ['macOS', /Mac OS X ([\d_.]+)/],
+  ['ChromeOS', /CrOS \S+ ([\d.]+)/],
+  ['Linux', /Linux()/],
+] as const satisfies readonly (readonly [string, RegExp])[];
+
+/** Node's `process.platform` → OS family, for results measured in Node. */
+export const NODE_OS_NAMES: Readonly<Record<string, string>> = Object.freeze({ linux: 'Linux', darwin: 'macOS', win32: 'Windows', freebsd: 'FreeBSD', openbsd: 'OpenBSD', android: 'Android' });
+/** Node's `process.arch` → the arch names used everywhere else. */
+export const NODE_ARCHES: Readonly<Record<string, string>> = Object.freeze({ x64: 'x86-64', ia32: 'x86', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' });
+
+/** Every name this engine can put in `environment.browser.name`, `os.name` and `arch`: the collector accepts these only. */
+export const BROWSER_NAMES = Object.freeze([...BROWSER_RULES.map(([name]) => name), 'unknown']);
+export const OS_NAMES = Object.freeze([...new Set([...OS_RULES.map(([name]) => name), ...Object.values(NODE_OS_NAMES), 'iPadOS', 'unknown'])]);
+export const ARCHES = Object.freeze([...new Set(['x86-64', 'x86', 'arm64', 'arm', ...Object.values(NODE_ARCHES), 'unknown'])]);
+
 /** Browser and OS family from a user-agent string, most specific token first. */
 export function parseUserAgent(ua: string): { browser: NameVersion; os: NameVersion } {
-  const pick = (rules: [string, RegExp][]): NameVersion => {
+  const pick = (rules: readonly (readonly [string, RegExp])[]): NameVersion => {
     for (const [name, re] of rules) {
       const m = re.exec(ua);
       if (m) return { name, version: (m[1] ?? '').replace(/_/g, '.') };
     }
     return { name: 'unknown', version: '' };
   };
-  const browser = pick([
-    ['Edge', /Edg(?:e|A|iOS)?\/([\d.]+)/],
-    ['Samsung Internet', /SamsungBrowser\/([\d.]+)/],
-    ['Opera', /OPR\/([\d.]+)/],
-    ['Firefox', /(?:Firefox|FxiOS)\/([\d.]+)/],
-    ['Chrome', /(?:HeadlessChrome|Chrome|CriOS)\/([\d.]+)/],
-    ['Safari', /Version\/([\d.]+).*Safari/],
-    ['Node.js', /Node\.js\/v?([\d.]+)/],
-  ]);
-  const os = pick([
-    ['Android', /Android ([\d.]+)/],
-    ['iOS', /(?:iPhone|iPad|iPod).*? OS ([\d_]+)/],
-    ['Windows', /Windows NT ([\d.]+)/],
-    ['macOS', /Mac OS X ([\d_.]+)/],
-    ['ChromeOS', /CrOS \S+ ([\d.]+)/],
-    ['Linux', /Linux()/],
-  ]);
-  return { browser, os };
+  return { browser: pick(BROWSER_RULES), os: pick(OS_RULES) };
 }
 
 export function archFromUserAgent(ua: string): string {

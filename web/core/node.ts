@@ -11,7 +11,7 @@
 import { availableParallelism, release, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IMPLEMENTATION_IDS } from './algorithms.ts';
-import { coresInfo, type WorkerFacts } from './env.ts';
+import { NODE_ARCHES, NODE_OS_NAMES, coresInfo, type WorkerFacts } from './env.ts';
 import { type RunOptions, resolveParams } from './options.ts';
 import { type Available, type WorkerHandle, detectAvailable, startRun } from './runner.ts';
 import type { Environment, ResultDocument } from './schema.ts';
@@ -21,14 +21,12 @@ import { type ScalingCase, type ScalingPoint, measureScaling } from './scaling.t
 export type { RunOptions } from './options.ts';
 export * from './common.ts';
 
-const OS_NAMES: Record<string, string> = { linux: 'Linux', darwin: 'macOS', win32: 'Windows', freebsd: 'FreeBSD' };
-
 export async function nodeEnvironment(facts: WorkerFacts): Promise<Environment> {
   return {
     userAgent: `Node.js/${process.version} (${process.platform}; ${process.arch})`,
     browser: { name: 'Node.js', version: process.versions.node },
-    os: { name: OS_NAMES[process.platform] ?? process.platform, version: release() },
-    arch: process.arch === 'x64' ? 'x86-64' : process.arch,
+    os: { name: NODE_OS_NAMES[process.platform] ?? 'unknown', version: release() },
+    arch: NODE_ARCHES[process.arch] ?? 'unknown',
     platform: process.platform,
     hardwareConcurrency: availableParallelism(),
     deviceMemoryGiB: Math.round(totalmem() / 2 ** 30),

@@ -1,0 +1,59 @@
+/**
+ * Who is asking, as far as limits need to know and no further: the client's address (taken
+ * from `X-Forwarded-For` only through proxies the operator trusts) and the network prefix it
+ * belongs to. Nothing here is stored; `source.ts` hashes prefixes, `rate-limit.ts` addresses.
+ * @module
+ */
+import type { IncomingMessage } from 'node:http';
+import ipaddr from 'ipaddr.js';
+import proxyaddr from 'proxy-addr';
+
+/**
+ * The address a request came from. Without trusted proxies it is the socket's peer; with them
+ * (CIDRs or proxy-addr's names `loopback`, `linklocal`, `uniquelocal`), the right-most address
+ * in `X-Forwarded-For` that is not itself a trusted proxy — an untrusted client cannot choose
+ * its own address by sending the header.
+ */
+export function addressResolver(trustedProxies: string[]): (req: IncomingMessage | undefined) => string {
+  const trust = proxyaddr.compile(trustedProxies);
+  return (req) => {
+    if (!req?.socket) return 'unknown';
+    try {
+      return proxyaddr(req, trust);
+    } catch {
+      return req.socket.remoteAddress ?? 'unknown';
+    }
+  };
+}
+
+/** Checks the operator's list once at start, naming the entry that is not a CIDR or a known name. */
+export function parseTrustedProxies(text: string | undefined): string[] {
+  const list = (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const entry of list) {
+    try {
+      proxyaddr.compile(entry);
+    } catch {
+      throw new Error(`Invalid COLLECTOR_TRUSTED_PROXIES entry: '${entry}' (expected an address, a CIDR, or loopback, linklocal, uniquelocal)`);
+    }
+  }
+  return list;
+}
+
+/**
+ * The network an address belongs to: IPv4 /24, IPv6 /64 (one household or one mobile device
+ * usually holds a whole /64, so counting single IPv6 addresses counts nothing). IPv4-mapped
+ * IPv6 is IPv4. A string that is not an address is its own network.
+ */
+export function networkOf(address: string, v4Bits = 24, v6Bits = 64): string {
+  if (!ipaddr.isValid(address)) return address;
+  const a = ipaddr.process(address);
+  const bytes = a.toByteArray();
+  const keep = a.kind() === 'ipv4' ? v4Bits : v6Bits;
+  const masked = bytes.map((b, i) => (i * 8 >= keep ? 0 : i * 8 + 8 <= keep ? b : b & (0xff << (8 - (keep - i * 8)))));
+  return `${ipaddr.fromByteArray(masked).toString()}/${keep}`;
+}
+
+/** The key a per-client limit counts under: one IPv4 address, or one IPv6 /64. */
+export function limitKeyOf(address: string): string {
+  return ipaddr.isValid(address) && ipaddr.process(address).kind() === 'ipv6' ? networkOf(address) : address;
+}
