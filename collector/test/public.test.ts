@@ -1,0 +1,285 @@
+// The collector facing the public internet, through app.request(), on PGlite and PostgreSQL:
+// one source cannot move the crowd, writes come only from the site's pages, the environment
+// hangs together, operators can quarantine, limits hold across processes.
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { IncomingMessage } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { addressResolver, limitKeyOf, networkOf, parseTrustedProxies } from '../client.ts';
+import { openPglite, type Sql } from '../db.ts';
+import { classifyFault } from '../faults.ts';
+import { csvCell } from '../routes.ts';
+import { createSourceKeys } from '../source.ts';
+import { quarantine, refreshCohorts } from '../store.ts';
+import { BACKENDS, appFor, openBackend, post, resetBackend, submission } from './helpers.ts';
+
+const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone';
+const bps = (ns: number) => (1024 * 1e9) / ns;
+const nsFor = (mbPerS: number) => (1024 * 1e9) / (mbPerS * 1e6);
+
+describe.each(BACKENDS)('the public collector on %s', (kind) => {
+  let sql: Sql;
+  let app: ReturnType<typeof appFor>;
+  beforeAll(async () => {
+    sql = await openBackend(kind);
+    app = appFor(sql);
+  });
+  beforeEach(() => resetBackend(sql));
+  afterAll(() => sql.close());
+
+  const phoneMedian = async () => (await (await app.request(STATS)).json()).cohorts[0].median as number;
+  /** Twelve honest phones on twelve networks, 46–56 MB/s (the issue's cohort around 51). */
+  const honestCohort = async () => {
+    for (let i = 0; i < 12; i++) {
+      const r = await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(46 + (10 * i) / 11) }), { 'x-test-client': `198.51.${i}.10` });
+      expect(r.status).toBe(201);
+    }
+    await refreshCohorts(sql);
+    return phoneMedian();
+  };
+
+  it('30 fabricated runs from one address move an honest 12-run median by less than 5 %', async () => {
+    const before = await honestCohort();
+    for (let i = 0; i < 30; i++) expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(502) }), { 'x-test-client': '203.0.113.66' })).status).toBe(201);
+    await refreshCohorts(sql);
+    const after = await phoneMedian();
+    expect(Math.abs(after / before - 1)).toBeLessThan(0.05);
+    // An honest phone at the cohort's middle is told it is near the middle, not at the 14th percentile.
+    const p = await (await app.request(`${STATS.replace('/stats', '/percentile')}&bytesPerSecond=${bps(nsFor(51))}`)).json();
+    expect(p.percentile).toBeGreaterThan(35);
+    // 10× the cohort is outside fences drawn from per-source medians: flagged, counted, left out.
+    expect((await (await app.request(STATS)).json()).cohorts[0]).toMatchObject({ n: 12, runs: 12, outliers: 30 });
+  });
+
+  it('a subtler flood, inside the fences, still counts as one voice', async () => {
+    const before = await honestCohort();
+    for (let i = 0; i < 30; i++) expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(60) }), { 'x-test-client': '203.0.113.66' })).status).toBe(201);
+    await refreshCohorts(sql);
+    const { cohorts } = await (await app.request(STATS)).json();
+    expect(cohorts[0]).toMatchObject({ n: 13, runs: 42, outliers: 0 });
+    expect(Math.abs(cohorts[0].median / before - 1)).toBeLessThan(0.05);
+  });
+
+  it('30 fabricated runs from 30 addresses in one /24 move it by less than 5 % too', async () => {
+    const before = await honestCohort();
+    for (let i = 0; i < 30; i++) expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(502) }), { 'x-test-client': `203.0.113.${i + 1}` })).status).toBe(201);
+    await refreshCohorts(sql);
+    expect(Math.abs((await phoneMedian()) / before - 1)).toBeLessThan(0.05);
+    const { cohorts } = await (await app.request(STATS)).json();
+    expect(cohorts[0]).toMatchObject({ n: 12, outliers: 30 });
+  });
+
+  it('flags as outliers only cases outside fences drawn from per-source medians', async () => {
+    await honestCohort();
+    // One network sends many absurdly fast runs: they cannot widen the fences that judge them.
+    for (let i = 0; i < 20; i++) await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(5000) }), { 'x-test-client': '203.0.113.7' });
+    await refreshCohorts(sql);
+    const flagged = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM cases WHERE outlier');
+    expect(flagged[0]!.n).toBe(20);
+  });
+
+  it('caps the submissions one network may store in a day', async () => {
+    const capped = appFor(sql, { sourceDailyCap: 3 });
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await post(capped, submission(), { 'x-test-client': `192.0.2.${i + 1}` })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const refused = await post(capped, submission(), { 'x-test-client': '192.0.2.99' });
+    expect((await refused.json()).error).toContain('already sent 3 results today');
+    expect((await post(capped, submission(), { 'x-test-client': '192.0.3.1' })).status).toBe(201);
+  });
+
+  it('stores a source hash that is no address and changes with the network, not the host', async () => {
+    await post(app, submission(), { 'x-test-client': '192.0.2.1' });
+    await post(app, submission(), { 'x-test-client': '192.0.2.200' });
+    await post(app, submission(), { 'x-test-client': '192.0.3.1' });
+    const rows = await sql.query<{ source: string }>('SELECT source FROM submissions');
+    expect(new Set(rows.map((r) => r.source)).size).toBe(2);
+    for (const r of rows) expect(r.source).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(JSON.stringify(await sql.query('SELECT * FROM submissions'))).not.toMatch(/192\.0\.[23]/);
+  });
+
+  it('quarantines a source out of the statistics without deleting it, reversibly, logged', async () => {
+    const before = await honestCohort();
+    for (let i = 0; i < 5; i++) await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(900) }), { 'x-test-client': `203.0.${113 + i}.5` });
+    const [bad] = await sql.query<{ source: string }>("SELECT source FROM submissions s JOIN cases c ON c.submission_id = s.id WHERE c.median_ns < 2000 LIMIT 1");
+    expect(await quarantine(sql, { source: bad!.source }, { reason: 'test: a flood' })).toBe(1);
+    const { cohorts } = await (await app.request(STATS)).json();
+    expect(cohorts[0].n).toBe(16);
+    // Still stored and exported, marked.
+    const nd = (await (await app.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(nd.filter((r) => r.quarantined)).toHaveLength(1);
+    expect(await quarantine(sql, { source: bad!.source }, { release: true, reason: 'test: undo' })).toBe(1);
+    expect((await (await app.request(STATS)).json()).cohorts[0].n).toBe(17);
+    const log = await sql.query<{ action: string; reason: string; affected: number }>('SELECT action, reason, affected FROM operator_log ORDER BY at');
+    expect(log).toEqual([
+      { action: 'quarantine', reason: 'test: a flood', affected: 1 },
+      { action: 'release', reason: 'test: undo', affected: 1 },
+    ]);
+    expect(before).toBeGreaterThan(0);
+  });
+
+  it('refuses a text/plain POST (415) and a foreign Origin (403); takes its own origin and listed ones', async () => {
+    const plain = await app.request('/api/v1/results', { method: 'POST', headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' }, body: JSON.stringify(submission()) });
+    expect(plain.status).toBe(415);
+    expect((await plain.json()).error).toContain("not 'text/plain'");
+    const foreign = await post(app, submission(), { Origin: 'https://evil.example' });
+    expect(foreign.status).toBe(403);
+    expect((await foreign.json()).error).toContain('https://evil.example');
+    expect((await post(app, submission(), { Origin: 'null' })).status).toBe(403);
+    expect((await sql.query('SELECT 1 FROM submissions')).length).toBe(0);
+    const own = await app.request('http://collector.test/api/v1/results', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Origin: 'http://collector.test', Host: 'collector.test' },
+      body: JSON.stringify(submission()),
+    });
+    expect(own.status).toBe(201);
+    const listed = appFor(sql, { corsOrigins: ['https://aeadbench.example'] });
+    expect((await post(listed, submission(), { Origin: 'https://aeadbench.example' })).status).toBe(201);
+    expect((await post(app, submission())).status).toBe(201); // no Origin: not a browser page
+  });
+
+  it.each([
+    ['a phone running Windows', (d: ReturnType<typeof submission>) => ((d.deviceClass = 'phone'), (d.result.environment.os = { name: 'Windows', version: '10' })), 'a phone does not run Windows'],
+    ['1024 cores', (d: ReturnType<typeof submission>) => (d.result.environment.hardwareConcurrency = 1024), 'hardwareConcurrency: 1024 cores is not a device'],
+    ['a phone with 64 cores', (d: ReturnType<typeof submission>) => ((d.deviceClass = 'phone'), (d.result.environment.os = { name: 'Android', version: '15' }), (d.result.environment.hardwareConcurrency = 64)), 'phone with 64 cores'],
+    ['an OS no engine reports', (d: ReturnType<typeof submission>) => (d.result.environment.os.name = '=HYPERLINK("x")'), 'result.environment.os.name'],
+    ['a browser version with text', (d: ReturnType<typeof submission>) => (d.result.environment.browser.version = '156; drop'), 'result.environment.browser.version'],
+    ['Node.js claiming to be a browser run', (d: ReturnType<typeof submission>) => (d.result.environment.browser.name = 'Node.js'), "runtime: 'browser' does not match"],
+    ['a variant its implementation does not have', (d: ReturnType<typeof submission>) => (d.result.cases[0]!.variant = 'turbo'), "result.cases.0.variant: 'turbo'"],
+    ['a size the run did not ask for', (d: ReturnType<typeof submission>) => (d.result.cases[0]!.sizeBytes = 12345), 'result.cases.0.sizeBytes: 12345 is not in the run'],
+    ['more samples than its rounds allow', (d: ReturnType<typeof submission>) => (d.result.cases[0]!.samples = Array(5000).fill(1000)), 'result.cases.0.samples: 5000 samples'],
+  ])('refuses %s with a 422 naming the field', async (_, mutate, message) => {
+    const body = submission();
+    mutate(body);
+    const r = await post(app, body);
+    expect(r.status).toBe(422);
+    expect((await r.json()).error).toContain(message);
+  });
+
+  it('answers a percentile query for an infinite figure with 400 naming it', async () => {
+    const r = await app.request('/api/v1/percentile?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&bytesPerSecond=1e999');
+    expect(r.status).toBe(400);
+    expect((await r.json()).error).toContain('bytesPerSecond');
+  });
+
+  it('charges a large body more of the write budget than a small one', async () => {
+    const limited = appFor(sql, { submissionsPerMinute: 3 });
+    const big = submission({ mutate: (d) => d.warnings.push(...Array(4).fill('x'.repeat(400)), ...Array(2200).fill('w'.repeat(480))) });
+    // About 1.05 MB: costs 1 + 2 tokens; the second such body in the same minute is refused.
+    expect((await post(limited, big, { 'x-test-client': '192.0.2.50' })).status).toBe(201);
+    const again = await post(limited, { ...big, result: { ...big.result, runId: crypto.randomUUID() } }, { 'x-test-client': '192.0.2.50' });
+    expect(again.status).toBe(429);
+  });
+
+  it('neutralises spreadsheet formulas in the CSV export', async () => {
+    await post(app, { ...submission(), deviceModel: '+SUM(1-2)' });
+    const csv = await (await app.request('/api/v1/export.csv')).text();
+    expect(csv).toContain(",'+SUM(1-2),");
+    expect(csv).not.toMatch(/,\+SUM/);
+  });
+});
+
+describe('write limits shared by several collector processes on one PostgreSQL', () => {
+  it('gives one client one budget, whichever process answers', async () => {
+    const sql = await openBackend('postgres');
+    const keyDir = mkdtempSync(join(tmpdir(), 'aeadbench-keys-'));
+    // Two apps = two processes: separate memory, one database, one key directory.
+    const [a, b] = [0, 1].map(() => appFor(sql, { submissionsPerMinute: 4, sharedLimits: true, sources: createSourceKeys({ keyDir }) }));
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await post(i % 2 ? b! : a!, submission(), { 'x-test-client': '192.0.2.77' })).status);
+    expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
+    expect((await post(a!, submission(), { 'x-test-client': '192.0.2.78' })).status).toBe(201);
+    const keys = await sql.query<{ key: string }>('SELECT key FROM rate_buckets');
+    expect(JSON.stringify(keys)).not.toContain('192.0.2');
+    await sql.close();
+  });
+});
+
+describe('client addresses', () => {
+  const req = (remote: string, xff?: string) => ({ socket: { remoteAddress: remote }, connection: { remoteAddress: remote }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as unknown as IncomingMessage;
+
+  it('ignores X-Forwarded-For from a client that is not a trusted proxy', () => {
+    expect(addressResolver([])(req('198.51.100.9', '1.2.3.4'))).toBe('198.51.100.9');
+    expect(addressResolver(['127.0.0.1'])(req('198.51.100.9', '1.2.3.4'))).toBe('198.51.100.9');
+  });
+
+  it('takes the right-most untrusted address through trusted proxies', () => {
+    const resolve = addressResolver(parseTrustedProxies('loopback, 10.0.0.0/8'));
+    expect(resolve(req('127.0.0.1', '203.0.113.5'))).toBe('203.0.113.5');
+    // The client forged the left part; the trusted proxy appended what it saw.
+    expect(resolve(req('127.0.0.1', '1.1.1.1, 203.0.113.5, 10.1.2.3'))).toBe('203.0.113.5');
+  });
+
+  it('names a bad trusted-proxy entry', () => {
+    expect(() => parseTrustedProxies('127.0.0.1, not-a-cidr')).toThrow("Invalid COLLECTOR_TRUSTED_PROXIES entry: 'not-a-cidr'");
+  });
+
+  it('keys IPv6 by /64 and IPv4 by address for limits, by /24 and /64 for sources', () => {
+    expect(limitKeyOf('2001:db8:1:2:aaaa::1')).toBe(limitKeyOf('2001:db8:1:2:ffff::9'));
+    expect(limitKeyOf('2001:db8:1:2::1')).not.toBe(limitKeyOf('2001:db8:1:3::1'));
+    expect(limitKeyOf('192.0.2.1')).not.toBe(limitKeyOf('192.0.2.2'));
+    expect(networkOf('192.0.2.77')).toBe('192.0.2.0/24');
+    expect(networkOf('::ffff:192.0.2.77')).toBe('192.0.2.0/24');
+    expect(networkOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+  });
+});
+
+describe('daily source keys', () => {
+  it('hash one network alike within a day, differently the next day, and destroy the old key', () => {
+    const keyDir = mkdtempSync(join(tmpdir(), 'aeadbench-keys-'));
+    let now = Date.parse('2026-11-22T10:00:00Z');
+    const keys = createSourceKeys({ keyDir, now: () => now });
+    const other = createSourceKeys({ keyDir, now: () => now }); // another process on the host
+    const monday = keys.hash('192.0.2.0/24');
+    expect(other.hash('192.0.2.0/24')).toBe(monday);
+    expect(keys.hash('192.0.3.0/24')).not.toBe(monday);
+    expect(readdirSync(keyDir)).toEqual(['2026-11-22.key']);
+    now = Date.parse('2026-11-23T00:00:01Z');
+    expect(keys.hash('192.0.2.0/24')).not.toBe(monday);
+    expect(readdirSync(keyDir)).toEqual(['2026-11-23.key']);
+  });
+});
+
+describe('PGlite directory lock', () => {
+  it('refuses a second process on the same directory, naming the directory and the holder', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-lock-'));
+    const first = await openPglite(dir);
+    await expect(openPglite(dir)).rejects.toThrow(new RegExp(`PGlite directory ${dir} is in use by process ${process.pid}`));
+    await first.close();
+    const again = await openPglite(dir); // released on close
+    await again.close();
+  });
+
+  it('takes over a lock whose holder is gone, and refuses a missing directory unless asked to create it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-lock-'));
+    writeFileSync(`${dir}.lock`, JSON.stringify({ pid: 2 ** 22 + 12345, host: (await import('node:os')).hostname(), since: 'then' }));
+    const db = await openPglite(dir);
+    await db.close();
+    const missing = join(dir, 'nope');
+    await expect(openPglite(missing)).rejects.toThrow(`collector data directory '${missing}' does not exist`);
+    const created = await openPglite(missing, { create: true });
+    await created.close();
+    expect(existsSync(missing)).toBe(true);
+  });
+});
+
+describe('fault classification', () => {
+  it('maps database faults to 503/507/422 without the database text', () => {
+    expect(classifyFault({ code: '57P01', message: 'terminating connection due to administrator command' })).toMatchObject({ status: 503, retryAfterS: 5 });
+    expect(classifyFault({ code: 'ECONNREFUSED', message: 'connect ECONNREFUSED 127.0.0.1:5432' })).toMatchObject({ status: 503 });
+    expect(classifyFault({ code: '53100', message: 'could not extend file' })).toMatchObject({ status: 507 });
+    const data = classifyFault({ code: '22003', message: 'value out of range for type real' })!;
+    expect(data.status).toBe(422);
+    expect(data.message).not.toMatch(/real|type/);
+    expect(classifyFault(new Error('something else'))).toBeNull();
+  });
+
+  it('neutralises formula-looking CSV cells and leaves numbers alone', () => {
+    expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvCell('@SUM(A1)')).toBe("'@SUM(A1)");
+    expect(csvCell('-2+3')).toBe("'-2+3");
+    expect(csvCell(-2)).toBe('-2');
+    expect(csvCell('Pixel 8')).toBe('Pixel 8');
+  });
+});
