@@ -25,7 +25,17 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(): Promise<{ url: string; stop: () => void }> {
+export interface TestPostgres {
+  url: string;
+  /** Stops the server as an operator's fast shutdown does (clients get 57P01), keeping its data. */
+  halt(): void;
+  /** Starts it again on the same port. */
+  resume(): void;
+  /** Stops it for good and deletes its data. */
+  stop(): void;
+}
+
+export async function startPostgres(): Promise<TestPostgres> {
   const bin = pgBin();
   const root = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'aeadbench-pg-'));
@@ -37,12 +47,17 @@ export async function startPostgres(): Promise<{ url: string; stop: () => void }
   if (root) chownSync(dir, Number(execFileSync('id', ['-u', 'postgres']).toString()), Number(execFileSync('id', ['-g', 'postgres']).toString()));
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+  const start = () => run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-w', '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, 'start']);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    halt: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    resume: start,
     stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        /* already stopped (halted by a test) */
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
