@@ -86,6 +86,13 @@ export async function openPostgres(url: string): Promise<Sql> {
     async transaction(fn) {
       const client = await pool.connect();
       let broken = false;
+      // A checked-out client whose server goes away between two queries emits 'error' with no
+      // pool listener attached: without this one, that would end the process.
+      const onError = (e: Error) => {
+        broken = true;
+        console.error(`collector: database connection lost mid-transaction (${(e as { code?: string }).code ?? e.message})`);
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const r = await fn({ query: async <T>(text: string, params: unknown[] = []) => (await client.query(text, params)).rows as T[] });
@@ -96,6 +103,7 @@ export async function openPostgres(url: string): Promise<Sql> {
         throw e;
       } finally {
         // A client whose connection broke mid-transaction is destroyed, not put back.
+        client.off('error', onError);
         client.release(broken || undefined);
       }
     },

@@ -6,9 +6,9 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openPglite, openPostgres, type Sql } from '../db.ts';
-import { submission } from './helpers.ts';
+import { freshDatabase, submission } from './helpers.ts';
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -82,7 +82,7 @@ describe('durability under kill -9', () => {
   }, 120_000);
 
   it('PostgreSQL keeps every acknowledged submission', async () => {
-    const databaseUrl = inject('databaseUrl');
+    const databaseUrl = await freshDatabase();
     const sql = await openPostgres(databaseUrl);
     const before = await storedIds(sql).catch(() => new Set<string>());
     const { acked, sent } = await submitUntilKilled(await startCollector({ DATABASE_URL: databaseUrl }), 150);

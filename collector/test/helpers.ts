@@ -10,10 +10,25 @@ import { sampleDocument } from '../../web/core/test/fixtures.ts';
 export const BACKENDS = ['pglite', 'postgres'] as const;
 
 export async function openBackend(kind: (typeof BACKENDS)[number]): Promise<Sql> {
-  const sql = kind === 'pglite' ? await openPglite() : await openPostgres(inject('databaseUrl'));
+  const sql = kind === 'pglite' ? await openPglite() : await openPostgres(await freshDatabase());
   await migrate(sql);
   await resetBackend(sql);
   return sql;
+}
+
+/**
+ * A database of its own on the shared test server: test files run in parallel, and one
+ * file's TRUNCATE must not empty another's tables mid-test.
+ */
+export async function freshDatabase(): Promise<string> {
+  const url = inject('databaseUrl');
+  const admin = await openPostgres(url);
+  const name = `t_${crypto.randomUUID().replace(/-/g, '')}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.close();
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
 }
 
 export async function resetBackend(sql: Sql): Promise<void> {

@@ -193,6 +193,7 @@ describe('faults', () => {
       for (let i = 0; i < 300 && acked.size < ackedAtResume + 100; i++) await new Promise((r) => setTimeout(r, 50));
       stop = true;
       await Promise.all(lanes);
+      console.log(`PostgreSQL halted for 1.5 s under load: ${JSON.stringify(Object.fromEntries(seen))}, ${acked.size} acknowledged`);
       expect(seen.get(503)).toBeGreaterThan(0);
       expect(retryAfter).toBe('5');
       expect([...seen.keys()].filter((s) => s !== 201 && s !== 503)).toEqual([]);

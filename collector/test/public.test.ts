@@ -7,12 +7,13 @@ import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { addressResolver, limitKeyOf, networkOf, parseTrustedProxies } from '../client.ts';
-import { openPglite, type Sql } from '../db.ts';
+import { spawnSync } from 'node:child_process';
+import { migrate, openPglite, openPostgres, type Sql } from '../db.ts';
 import { classifyFault } from '../faults.ts';
 import { csvCell } from '../routes.ts';
 import { createSourceKeys } from '../source.ts';
 import { quarantine, refreshCohorts } from '../store.ts';
-import { BACKENDS, appFor, openBackend, post, resetBackend, submission } from './helpers.ts';
+import { BACKENDS, appFor, freshDatabase, openBackend, post, resetBackend, submission } from './helpers.ts';
 
 const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone';
 const bps = (ns: number) => (1024 * 1e9) / ns;
@@ -165,7 +166,7 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
 
   it('charges a large body more of the write budget than a small one', async () => {
     const limited = appFor(sql, { submissionsPerMinute: 3 });
-    const big = submission({ mutate: (d) => d.warnings.push(...Array(4).fill('x'.repeat(400)), ...Array(2200).fill('w'.repeat(480))) });
+    const big = submission({ mutate: (d) => (d.warnings as string[]).push(...Array(4).fill('x'.repeat(400)), ...Array(2200).fill('w'.repeat(480))) });
     // About 1.05 MB: costs 1 + 2 tokens; the second such body in the same minute is refused.
     expect((await post(limited, big, { 'x-test-client': '192.0.2.50' })).status).toBe(201);
     const again = await post(limited, { ...big, result: { ...big.result, runId: crypto.randomUUID() } }, { 'x-test-client': '192.0.2.50' });
@@ -194,6 +195,29 @@ describe('write limits shared by several collector processes on one PostgreSQL',
     expect(JSON.stringify(keys)).not.toContain('192.0.2');
     await sql.close();
   });
+});
+
+describe('the operator command', () => {
+  it('quarantines by source and releases, logging each, and names a bad selector', async () => {
+    const url = await freshDatabase();
+    const sql = await openPostgres(url);
+    await migrate(sql);
+    const app = appFor(sql);
+    for (const from of ['192.0.2.1', '192.0.2.2', '198.51.100.1']) expect((await post(app, submission(), { 'x-test-client': from })).status).toBe(201);
+    const [{ source }] = (await sql.query<{ source: string }>("SELECT source FROM submissions GROUP BY source HAVING count(*) = 2")) as [{ source: string }];
+    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'collector/quarantine.ts', ...args], { env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' });
+    const q = run('--source', source, '--reason', 'test flood');
+    expect(q.status).toBe(0);
+    expect(q.stdout).toContain('quarantined 2 submissions');
+    expect((await sql.query('SELECT 1 FROM submissions WHERE quarantined')).length).toBe(2);
+    expect(run('--source', source, '--reason', 'undo', '--release').stdout).toContain('released 2 submissions');
+    const bad = run('--ids', 'not-a-uuid', '--reason', 'x');
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("Invalid --ids entry: 'not-a-uuid'");
+    expect(run('--source', source).stderr).toContain('--reason is required');
+    expect((await sql.query<{ action: string }>('SELECT action FROM operator_log ORDER BY at')).map((r) => r.action)).toEqual(['quarantine', 'release']);
+    await sql.close();
+  }, 60_000);
 });
 
 describe('client addresses', () => {

@@ -1,0 +1,75 @@
+/**
+ * The operator's quarantine: takes submissions out of every crowd statistic without deleting
+ * them (they stay in the exports, marked), or puts them back. Every call is logged in the
+ * database's operator_log with its selector and reason.
+ *
+ *   npm run collector:quarantine -- --source <hash> --reason "flood from one network"
+ *   npm run collector:quarantine -- --from 2026-11-20 --to 2026-11-21 --reason "…"
+ *   npm run collector:quarantine -- --ids <uuid>,<uuid> --release --reason "false alarm"
+ *
+ * Uses DATABASE_URL, else the PGlite directory COLLECTOR_DATA (default .data/collector),
+ * which the running collector holds: stop it first (the lock refuses otherwise).
+ * @module
+ */
+import { parseArgs } from 'node:util';
+import { migrate, openStore } from './db.ts';
+import { configFromEnv } from './server.ts';
+import { type QuarantineSelector, quarantine } from './store.ts';
+
+const USAGE = 'usage: collector:quarantine (--ids a,b | --source HASH | --from YYYY-MM-DD --to YYYY-MM-DD) --reason TEXT [--release]';
+
+export async function main(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { ids: { type: 'string' }, source: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' }, release: { type: 'boolean' } } }));
+  } catch (e) {
+    console.error(`${(e as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  const sel: QuarantineSelector = {};
+  if (typeof values.ids === 'string') sel.ids = values.ids.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof values.source === 'string') sel.source = values.source;
+  for (const k of ['from', 'to'] as const) {
+    const d = values[k];
+    if (typeof d === 'string') {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(d) || Number.isNaN(Date.parse(d))) {
+        console.error(`Invalid --${k}: '${d}' (expected a date like 2026-11-22)\n${USAGE}`);
+        return 2;
+      }
+      sel[k] = d;
+    }
+  }
+  const bad = sel.ids?.find((id) => !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id));
+  if (bad !== undefined) {
+    console.error(`Invalid --ids entry: '${bad}' (expected a run id, a UUID)\n${USAGE}`);
+    return 2;
+  }
+  if (!sel.ids?.length && !sel.source && !sel.from && !sel.to) {
+    console.error(`nothing selected\n${USAGE}`);
+    return 2;
+  }
+  if (typeof values.reason !== 'string' || values.reason.trim() === '') {
+    console.error(`--reason is required: the log says why\n${USAGE}`);
+    return 2;
+  }
+  const config = configFromEnv();
+  const sql = await openStore({ ...config, createDataDir: false });
+  try {
+    await migrate(sql);
+    const n = await quarantine(sql, sel, { release: values.release === true, reason: values.reason });
+    console.log(`${values.release ? 'released' : 'quarantined'} ${n} submission${n === 1 ? '' : 's'} (${JSON.stringify(sel)}); logged in operator_log`);
+    return 0;
+  } finally {
+    await sql.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: Error) => {
+      console.error(`collector:quarantine: ${e.message}`);
+      process.exit(1);
+    },
+  );
+}
