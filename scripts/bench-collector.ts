@@ -1,8 +1,10 @@
 /**
- * `npm run bench:collector`: a bounded load test on loopback (autocannon) of the collector on
- * PGlite and on PostgreSQL — submissions/s and p50/p99 latency, for a one-case submission and a
- * quick-preset-sized one (84 cases) — and the crowd-statistics query time over 1 M case rows.
- * Targets here: ≥ 1 000 submissions/s on PGlite, ≥ 3 000 on PostgreSQL, statistics p95 ≤ 100 ms.
+ * `npm run bench:collector`: bounded load tests on loopback of the collector on PGlite and on
+ * PostgreSQL — submissions/s and p50/p99 latency, for a one-case submission and a
+ * quick-preset-sized one (84 cases); the CPU cost of the largest submission accepted; export
+ * rows/s and /health latency while an export streams; submissions/s through deploy/'s nginx
+ * with 1 and 3 collector processes on PostgreSQL; and the crowd-statistics query time over
+ * 1 M case rows. Quote ratios from one run: this machine's absolute figures move 2× between runs.
  *   DURATION=10 CONNECTIONS=16 ROWS=1000000 npm run bench:collector
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -11,9 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
+import { Agent, request } from 'node:http';
+import { startStack } from '../deploy/local.ts';
+import { createApp } from '../collector/app.ts';
 import { startPostgres } from '../collector/test/postgres.ts';
 import { migrate, openPglite, openPostgres, type Sql } from '../collector/db.ts';
 import { crowdStats } from '../collector/store.ts';
+import { MAX_SAMPLES_TOTAL } from '../collector/submission.ts';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
 import { quantile } from '../web/core/stats.ts';
 
@@ -22,17 +28,98 @@ const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const ALGS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'xchacha20-poly1305', 'ascon-aead128', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'];
 
-function body(cases: number): string {
+function body(cases: number, samplesPerCase = 10): string {
   const doc = sampleDocument();
   doc.runId = crypto.randomUUID();
   doc.environment.userAgent = '';
   const c = doc.cases[0]!;
-  doc.cases = Array.from({ length: cases }, (_, i) => ({ ...c, algorithm: ALGS[i % 7]! as typeof c.algorithm, sizeBytes: 64 << Math.floor(i / 7), samples: Array.from({ length: 10 }, (_, j) => (64 << Math.floor(i / 7)) * (1 + j / 100)) })); // ~1 GB/s
+  doc.params.algorithms = ALGS as typeof doc.params.algorithms;
+  doc.params.sizes = Array.from({ length: Math.ceil(cases / 7) }, (_, i) => 64 << i);
+  doc.params.rounds = 50;
+  doc.params.samplesPerRound = 1000;
+  // ~1 GB/s, with digits enough to make the body as long as a real one's.
+  doc.cases = Array.from({ length: cases }, (_, i) => ({ ...c, algorithm: ALGS[i % 7]! as typeof c.algorithm, sizeBytes: 64 << Math.floor(i / 7), samples: Array.from({ length: samplesPerCase }, (_, j) => (64 << Math.floor(i / 7)) * (1 + j / 100_003)) }));
   return JSON.stringify({ result: doc, deviceClass: 'desktop' });
 }
 
+const NO_LIMITS = { COLLECTOR_RATE_PER_MINUTE: '1000000000', COLLECTOR_SOURCE_DAILY_CAP: '1000000000' };
+
+/**
+ * Load from `lanes` loopback addresses (127.0.x.1), each with a keep-alive connection, for
+ * `seconds`: what a crowd looks like to the balancer's per-address limits. Returns
+ * submissions/s, latency percentiles and the statuses seen.
+ */
+async function lanesLoad(url: string, cases: number, lanes: number, seconds: number) {
+  const template = body(cases);
+  const latencies: number[] = [];
+  const statuses = new Map<number | string, number>();
+  const end = performance.now() + seconds * 1000;
+  const lane = async (i: number) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1, localAddress: `127.0.${100 + i}.1` });
+    while (performance.now() < end) {
+      const text = template.replace(/"runId":"[^"]+"/, `"runId":"${crypto.randomUUID()}"`);
+      const t = performance.now();
+      const status = await new Promise<number | string>((resolve) => {
+        const req = request(`${url}/api/v1/results`, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode!));
+        });
+        req.on('error', (e) => resolve(`error ${(e as NodeJS.ErrnoException).code}`));
+        req.end(text);
+      });
+      latencies.push(performance.now() - t);
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+    agent.destroy();
+  };
+  const t0 = performance.now();
+  await Promise.all(Array.from({ length: lanes }, (_, i) => lane(i)));
+  const ok = (statuses.get(201) ?? 0) + (statuses.get(200) ?? 0);
+  return { rps: ok / ((performance.now() - t0) / 1000), p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), statuses: Object.fromEntries(statuses) };
+}
+
+/** CPU milliseconds the collector spends on the largest body it accepts (parse, validate, recompute, store). */
+async function largestSubmissionCpu() {
+  const sql = await openPglite();
+  await migrate(sql);
+  const app = createApp(sql, { submissionsPerMinute: 1e9, sourceDailyCap: 1e9, clientAddress: () => '127.0.0.1' });
+  const cases = 84;
+  const text = body(cases, Math.floor(MAX_SAMPLES_TOTAL / cases));
+  const cpu: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t = process.cpuUsage();
+    const r = await app.request('/api/v1/results', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text.replace(/"runId":"[^"]+"/, `"runId":"${crypto.randomUUID()}"`) });
+    const d = process.cpuUsage(t);
+    if (r.status !== 201) throw new Error(`largest body refused: ${r.status} ${await r.text()}`);
+    cpu.push((d.user + d.system) / 1000);
+  }
+  await sql.close();
+  return { bytes: Buffer.byteLength(text), samples: Math.floor(MAX_SAMPLES_TOTAL / cases) * cases, cpuMs: quantile(cpu, 0.5) };
+}
+
+/** Streams the whole NDJSON export while asking /health every 20 ms: export rows/s and health latency. */
+async function exportWhileHealth(url: string) {
+  const health: number[] = [];
+  let streaming = true;
+  const prober = (async () => {
+    while (streaming) {
+      const t = performance.now();
+      await fetch(`${url}/api/v1/health`).then((r) => r.arrayBuffer());
+      health.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  })();
+  const t = performance.now();
+  const text = await (await fetch(`${url}/api/v1/export.ndjson`)).text();
+  const seconds = (performance.now() - t) / 1000;
+  streaming = false;
+  await prober;
+  const rows = text.split('\n').filter(Boolean).length;
+  return { rows, rowsPerS: rows / seconds, p50: quantile(health, 0.5), p99: quantile(health, 0.99) };
+}
+
 async function collector(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'collector/server.ts', '--port', String(port)], { env: { ...process.env, COLLECTOR_RATE_PER_MINUTE: '1000000000', ...env }, stdio: 'ignore' });
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'collector/server.ts', '--port', String(port)], { env: { ...process.env, ...NO_LIMITS, ...env }, stdio: 'ignore' });
   for (let i = 0; i < 300; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/api/v1/health`)).ok) return proc;
@@ -91,7 +178,24 @@ try {
       out.push(`${name.padEnd(11)} ${String(cases).padStart(3)} case(s)/submission: ${r.rps.toFixed(0).padStart(6)} submissions/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`);
       process.stderr.write(out[out.length - 1] + '\n');
     }
+    const e = await exportWhileHealth(`http://127.0.0.1:${port}`);
+    out.push(`${name.padEnd(11)} export of ${e.rows} case rows: ${e.rowsPerS.toFixed(0)} rows/s; /health meanwhile p50 ${e.p50.toFixed(1)} ms, p99 ${e.p99.toFixed(1)} ms`);
+    process.stderr.write(out[out.length - 1] + '\n');
     proc.kill('SIGTERM');
+  }
+  const big = await largestSubmissionCpu();
+  out.push(`largest accepted submission (${(big.bytes / 2 ** 20).toFixed(1)} MiB, 84 cases, ${big.samples} samples): ${big.cpuMs.toFixed(0)} CPU ms (median of 5, PGlite in process)`);
+  process.stderr.write(out[out.length - 1] + '\n');
+  for (const n of [1, 3]) {
+    const stack = await startStack({ collectors: n, env: NO_LIMITS, pg });
+    try {
+      await new Promise((r) => setTimeout(r, 500));
+      const r = await lanesLoad(stack.url, 1, 32, DURATION);
+      out.push(`nginx → ${n} collector${n > 1 ? 's' : ' '} on PostgreSQL, 1 case, 32 loopback sources: ${r.rps.toFixed(0).padStart(6)} submissions/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  ${JSON.stringify(r.statuses)}`);
+      process.stderr.write(out[out.length - 1] + '\n');
+    } finally {
+      await stack.stop();
+    }
   }
   for (const [name, open] of [['PGlite', () => openPglite()], ['PostgreSQL', () => openPostgres(pg.url)]] as const) {
     const sql = await open();
