@@ -62,10 +62,9 @@ function lnGamma(z: number): number {
   return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(x);
 }
 
-function binomialCdf(k: number, n: number): number {
-  let sum = 0;
-  for (let i = 0; i <= k; i++) sum += Math.exp(lnGamma(n + 1) - lnGamma(i + 1) - lnGamma(n - i + 1) - n * Math.LN2);
-  return sum;
+/** P(Binomial(n, ½) = i). */
+function binomialPmf(i: number, n: number): number {
+  return Math.exp(lnGamma(n + 1) - lnGamma(i + 1) - lnGamma(n - i + 1) - n * Math.LN2);
 }
 
 /**
@@ -78,8 +77,14 @@ export function medianCI(xs: readonly number[], level = 0.95): [number, number] 
   const s = sorted(xs);
   const n = s.length;
   const alpha = (1 - level) / 2;
+  // The CDF accumulated term by term: linear in n (a summed-anew CDF per step was quadratic,
+  // 10 s of CPU for a submission of 250 000 samples).
   let j = 0;
-  while (j + 1 <= n && binomialCdf(j, n) <= alpha) j++;
+  let cdf = binomialPmf(0, n);
+  while (j + 1 <= n && cdf <= alpha) {
+    j++;
+    cdf += binomialPmf(j, n);
+  }
   if (j === 0) return [s[0]!, s[n - 1]!];
   return [s[j - 1]!, s[n - j]!];
 }
