@@ -6,28 +6,30 @@
 import { type Context, Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import * as v from 'valibot';
-import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS } from '../web/core/algorithms.ts';
+import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS, SCENARIO_IDS } from '../web/core/algorithms.ts';
+import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../web/core/env.ts';
 import { formatIssue } from '../web/core/schema.ts';
 import type { Client } from './app.ts';
 import { networkOf } from './client.ts';
 import type { Sql } from './db.ts';
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
-import { type ExportRow, cohortKeysOf, counts, createWriter, crowdStats, exportPage, percentileOf, refreshCohort, sourceCount } from './store.ts';
+import { type ExportRow, GROUP_BY, type GroupBy, cohortKeysOf, counts, createWriter, crowdStats, exportPage, percentileOf, refreshCohort, sourceCount } from './store.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
-const text = v.pipe(v.string(), v.maxLength(100));
 const FilterSchema = v.object({
   algorithm: v.picklist(ALGORITHM_IDS),
   implementation: v.picklist(IMPLEMENTATION_IDS),
   operation: v.picklist(OPERATIONS),
   size: v.pipe(v.string(), v.regex(/^\d+$/, 'an integer number of bytes'), v.transform(Number), v.number(), v.maxValue(MAX_SIZE_BYTES)),
   deviceClass: v.optional(v.picklist(DEVICE_CLASSES)),
-  browser: v.optional(text),
-  arch: v.optional(text),
-  scenario: v.optional(text),
+  browser: v.optional(v.picklist(BROWSER_NAMES)),
+  engine: v.optional(v.picklist(ENGINE_NAMES)),
+  arch: v.optional(v.picklist(ARCHES)),
+  scenario: v.optional(v.picklist(SCENARIO_IDS as [string, ...string[]])),
 });
+const StatsSchema = v.object({ ...FilterSchema.entries, groupBy: v.optional(v.picklist(Object.keys(GROUP_BY) as [GroupBy, ...GroupBy[]]), 'deviceClass') });
 const PercentileSchema = v.object({
   ...FilterSchema.entries,
   bytesPerSecond: v.pipe(
@@ -47,7 +49,7 @@ function query<S extends v.GenericSchema>(schema: S, q: Record<string, string>):
   return r.output;
 }
 
-const CSV_COLUMNS = ['submission', 'received_on', 'device_class', 'device_model', 'browser', 'browser_major', 'os', 'os_major', 'arch', 'cores', 'memory_bucket', 'runtime', 'isolated', 'timer_us', 'preset', 'scenario', 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'quarantined', 'samples'] as const;
+const CSV_COLUMNS = ['submission', 'received_on', 'device_class', 'device_model', 'browser', 'browser_major', 'engine', 'os', 'os_major', 'arch', 'cores', 'memory_bucket', 'runtime', 'isolated', 'timer_us', 'preset', 'scenario', 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'quarantined', 'samples'] as const;
 
 /**
  * One CSV cell. Text that a spreadsheet would run as a formula (a leading =, +, -, @, tab or
@@ -148,9 +150,9 @@ export function routes(sql: Sql, deps: RouteDeps) {
   });
 
   api.get('/stats', async (c) => {
-    const f = query(FilterSchema, c.req.query());
-    const cohorts = await crowdStats(sql, { ...f, sizeBytes: f.size });
-    return c.json({ filter: f, unit: 'bytes/s', cohorts });
+    const { groupBy, ...f } = query(StatsSchema, c.req.query());
+    const cohorts = await crowdStats(sql, { ...f, sizeBytes: f.size }, groupBy);
+    return c.json({ filter: f, groupBy, unit: 'bytes/s', cohorts });
   });
 
   api.get('/percentile', async (c) => {

@@ -88,12 +88,12 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
       (
         await tx.query<{ id: string }>(
           `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, device_model, browser, browser_major,
-             os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario, source)
+             os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario, source, engine)
            SELECT s.id, s."payloadSha256", s."schemaVersion", s."engineVersion", s."deviceClass", s."deviceModel", s.browser, s."browserMajor",
-                  s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario, s.source
+                  s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario, s.source, s.engine
            FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, "payloadSha256" text, "schemaVersion" text, "engineVersion" text, "deviceClass" text,
                 "deviceModel" text, browser text, "browserMajor" int, os text, "osMajor" int, arch text, cores int, "memoryBucket" text,
-                runtime text, isolated boolean, "timerUs" real, preset text, scenario text, source text)
+                runtime text, isolated boolean, "timerUs" real, preset text, scenario text, source text, engine text)
            ON CONFLICT (id) DO NOTHING RETURNING id::text`,
           [JSON.stringify(rows)],
         )
@@ -215,14 +215,19 @@ export interface CrowdFilter {
   sizeBytes: number;
   deviceClass?: string;
   browser?: string;
+  engine?: string;
   arch?: string;
   scenario?: string;
 }
 
+/** What the crowd's cohorts are drawn per: the device class (default), the engine, or the browser. */
+export const GROUP_BY = { deviceClass: 's.device_class', engine: 's.engine', browser: 's.browser' } as const;
+export type GroupBy = keyof typeof GROUP_BY;
+
 function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] } {
   const parts = ['c.algorithm = $1', 'c.implementation = $2', 'c.operation = $3', 'c.size_bytes = $4', 'NOT s.quarantined'];
   const params: unknown[] = [f.algorithm, f.implementation, f.operation, f.sizeBytes];
-  for (const [col, val] of [['s.device_class', f.deviceClass], ['s.browser', f.browser], ['s.arch', f.arch], ['s.scenario', f.scenario]] as const) {
+  for (const [col, val] of [['s.device_class', f.deviceClass], ['s.browser', f.browser], ['s.engine', f.engine], ['s.arch', f.arch], ['s.scenario', f.scenario]] as const) {
     if (val !== undefined) {
       params.push(val);
       parts.push(`${col} = $${params.length + first - 1}`);
@@ -236,14 +241,17 @@ function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] }
  * before any statistic, so thirty runs from one address weigh as much as one. Rows stored
  * before sources existed are each their own voice.
  */
-const voices = (clause: string) => `
-  SELECT s.device_class, count(*) AS runs, percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS bps
+const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
+  SELECT ${GROUP_BY[groupBy]} AS grp, count(*) AS runs, percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS bps
   FROM cases c JOIN submissions s ON s.id = c.submission_id
   WHERE ${clause} AND NOT c.outlier
-  GROUP BY s.device_class, s.received_on, coalesce(s.source, s.id::text)`;
+  GROUP BY ${GROUP_BY[groupBy]}, s.received_on, coalesce(s.source, s.id::text)`;
 
 export interface CohortStats {
-  deviceClass: string;
+  /** The cohort's device class, engine or browser (see GroupBy). */
+  group: string;
+  /** Present when grouped by device class (the default). */
+  deviceClass?: string;
   /** Sources (networks of a day) in the cohort: the statistics are over their medians. */
   n: number;
   /** Runs behind those sources. */
@@ -257,29 +265,30 @@ export interface CohortStats {
 }
 
 /** Throughput (bytes/s) per device class, over per-source medians: median, quartiles and 5th/95th percentiles. */
-export async function crowdStats(sql: Sql, f: CrowdFilter): Promise<CohortStats[]> {
+export async function crowdStats(sql: Sql, f: CrowdFilter, groupBy: GroupBy = 'deviceClass'): Promise<CohortStats[]> {
   const { clause, params } = where(f);
   const rows = await sql.query<Record<string, unknown>>(
-    `SELECT device_class, count(*)::int AS n, sum(runs)::int AS runs,
+    `SELECT grp, count(*)::int AS n, sum(runs)::int AS runs,
             percentile_cont(0.05) WITHIN GROUP (ORDER BY bps) AS p05,
             percentile_cont(0.25) WITHIN GROUP (ORDER BY bps) AS q1,
             percentile_cont(0.5)  WITHIN GROUP (ORDER BY bps) AS median,
             percentile_cont(0.75) WITHIN GROUP (ORDER BY bps) AS q3,
             percentile_cont(0.95) WITHIN GROUP (ORDER BY bps) AS p95
-     FROM (${voices(clause)}) v
-     GROUP BY device_class ORDER BY device_class`,
+     FROM (${voices(clause, groupBy)}) v
+     GROUP BY grp ORDER BY grp`,
     params,
   );
-  const outliers = await sql.query<{ device_class: string; n: number }>(
-    `SELECT s.device_class, count(*)::int AS n FROM cases c JOIN submissions s ON s.id = c.submission_id
+  const outliers = await sql.query<{ grp: string; n: number }>(
+    `SELECT ${GROUP_BY[groupBy]} AS grp, count(*)::int AS n FROM cases c JOIN submissions s ON s.id = c.submission_id
      WHERE ${clause} AND c.outlier GROUP BY 1`,
     params,
   );
   return rows.map((r) => ({
-    deviceClass: String(r.device_class),
+    group: String(r.grp),
+    ...(groupBy === 'deviceClass' ? { deviceClass: String(r.grp) } : {}),
     n: Number(r.n),
     runs: Number(r.runs),
-    outliers: outliers.find((o) => o.device_class === r.device_class)?.n ?? 0,
+    outliers: outliers.find((o) => o.grp === r.grp)?.n ?? 0,
     p05: Number(r.p05),
     q1: Number(r.q1),
     median: Number(r.median),
@@ -309,6 +318,7 @@ export interface ExportRow {
   device_model: string | null;
   browser: string;
   browser_major: number | null;
+  engine: string;
   os: string;
   os_major: number | null;
   arch: string;
@@ -340,7 +350,7 @@ export interface ExportRow {
  */
 export async function exportPage(sql: Sql, afterSeq: number, limit: number): Promise<(ExportRow & { seq: string })[]> {
   return sql.query<ExportRow & { seq: string }>(
-    `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, s.device_class, s.device_model, s.browser, s.browser_major,
+    `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, s.device_class, s.device_model, s.browser, s.browser_major, s.engine,
             s.os, s.os_major, s.arch, s.cores, s.memory_bucket, s.runtime, s.isolated, s.timer_us, s.preset, s.scenario,
             c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier,
             s.quarantined, c.samples, c.seq::text AS seq

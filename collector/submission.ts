@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports } from '../web/core/algorithms.ts';
-import { ARCHES, BROWSER_NAMES, OS_NAMES } from '../web/core/env.ts';
+import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/env.ts';
 import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
 import { derived, summarize } from '../web/core/stats.ts';
 
@@ -65,6 +65,7 @@ export interface Reduced {
   deviceModel: string | null;
   browser: string;
   browserMajor: number | null;
+  engine: EngineName;
   os: string;
   osMajor: number | null;
   arch: string;
@@ -118,8 +119,20 @@ function checkEnvironment(doc: ResultDocument, deviceClass: DeviceClass): void {
   const mobile = MOBILE_OS[deviceClass];
   if (mobile && !mobile.includes(env.os.name)) throw new SubmissionError(422, `deviceClass: a ${deviceClass} does not run ${env.os.name} (expected ${mobile.join(', ')})`);
   if (mobile && env.hardwareConcurrency > 16) throw new SubmissionError(422, `deviceClass: a ${deviceClass} with ${env.hardwareConcurrency} cores is not plausible (at most 16)`);
+  const engine = engineOf(doc);
+  if ((env.os.name === 'iOS' || env.os.name === 'iPadOS') && engine !== 'WebKit') throw new SubmissionError(422, `result.environment.engine: every browser on ${env.os.name} is WebKit, not ${engine}`);
+  if ((env.runtime === 'node') !== (engine === 'V8')) throw new SubmissionError(422, `result.environment.engine: ${engine} does not run ${env.runtime === 'node' ? 'Node.js' : 'a browser page'}`);
   if (deviceClass === 'server' && (env.os.name === 'iOS' || env.os.name === 'iPadOS')) throw new SubmissionError(422, `deviceClass: a server does not run ${env.os.name}`);
   if (!(env.timerResolutionMs > 0 && env.timerResolutionMs <= 1000)) throw new SubmissionError(422, `result.environment.timerResolutionMs: ${env.timerResolutionMs} is not a timer resolution`);
+}
+
+/** The engine the document names, or for documents from before engines were recorded, the one its browser implies. */
+export function engineOf(doc: ResultDocument): EngineName {
+  const env = doc.environment;
+  if (env.engine) return env.engine.name;
+  if (env.os.name === 'iOS' || env.os.name === 'iPadOS') return 'WebKit';
+  const byBrowser: Record<string, EngineName> = { Chrome: 'Blink', Edge: 'Blink', Opera: 'Blink', 'Samsung Internet': 'Blink', Firefox: 'Gecko', Safari: 'WebKit', WebKitGTK: 'WebKit', Epiphany: 'WebKit', 'Node.js': 'V8' };
+  return byBrowser[env.browser.name] ?? 'unknown';
 }
 
 /**
@@ -203,6 +216,7 @@ export function reduceSubmission(body: unknown): Reduced {
     deviceModel: deviceModel ?? null,
     browser: env.browser.name,
     browserMajor: major(env.browser.version, 'result.environment.browser.version'),
+    engine: engineOf(doc),
     os: env.os.name,
     osMajor: major(env.os.version, 'result.environment.os.version'),
     arch: env.arch,

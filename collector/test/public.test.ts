@@ -158,6 +158,26 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     expect((await r.json()).error).toContain(message);
   });
 
+  it('records the engine, refuses an iOS browser that is not WebKit, and groups and filters the crowd by engine', async () => {
+    const ios = (engine: 'WebKit' | 'Blink') =>
+      submission({ deviceClass: 'phone', mutate: (d) => ((d.environment.os = { name: 'iOS', version: '18' }), (d.environment.browser = { name: 'Chrome', version: '131' }), (d.environment.engine = { name: engine, version: '605' })) });
+    const refused = await post(app, ios('Blink'));
+    expect(refused.status).toBe(422);
+    expect((await refused.json()).error).toContain('every browser on iOS is WebKit, not Blink');
+    expect((await post(app, ios('WebKit'))).status).toBe(201);
+    expect((await post(app, submission({ mutate: (d) => (d.environment.engine = { name: 'Blink', version: '156' }) }))).status).toBe(201);
+    // A document from before engines were recorded gets the one its browser implies.
+    expect((await post(app, submission({ mutate: (d) => delete d.environment.engine }))).status).toBe(201);
+    const rows = await sql.query<{ engine: string }>('SELECT engine FROM submissions ORDER BY engine');
+    expect(rows.map((r) => r.engine)).toEqual(['Blink', 'Blink', 'WebKit']);
+    const base = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024';
+    const grouped = await (await app.request(`${base}&groupBy=engine`)).json();
+    expect(grouped.cohorts.map((c: { group: string; n: number }) => [c.group, c.n])).toEqual([['Blink', 2], ['WebKit', 1]]);
+    expect((await (await app.request(`${base}&engine=WebKit`)).json()).cohorts).toMatchObject([{ deviceClass: 'phone', n: 1 }]);
+    expect((await app.request(`${base}&engine=Trident`)).status).toBe(400);
+    expect((await (await app.request('/api/v1/export.csv')).text()).split('\n')[0]).toContain(',engine,');
+  });
+
   it('answers a percentile query for an infinite figure with 400 naming it', async () => {
     const r = await app.request('/api/v1/percentile?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&bytesPerSecond=1e999');
     expect(r.status).toBe(400);

@@ -11,13 +11,19 @@ interface NameVersion {
   version: string;
 }
 
-/** Browser families, most specific token first (Edge and Opera also say Chrome). */
+/**
+ * Browser families, most specific token first (Edge and Opera also say Chrome). WebKitGTK
+ * (MiniBrowser, GNOME's Epiphany) says "Safari" with a made-up Version/60.5; Safari never runs
+ * on Linux, so Safari-like on X11/Linux is WebKitGTK, its real version known only to its driver.
+ */
 const BROWSER_RULES = [
   ['Edge', /Edg(?:e|A|iOS)?\/([\d.]+)/],
+  ['Epiphany', /Epiphany\/([\d.]+)/],
   ['Samsung Internet', /SamsungBrowser\/([\d.]+)/],
   ['Opera', /OPR\/([\d.]+)/],
   ['Firefox', /(?:Firefox|FxiOS)\/([\d.]+)/],
   ['Chrome', /(?:HeadlessChrome|Chrome|CriOS)\/([\d.]+)/],
+  ['WebKitGTK', /^(?!.*(?:Chrome|Chromium|CriOS|Android))(?=.*(?:X11|Linux)).*AppleWebKit\/[\d.]+.*Safari()/],
   ['Safari', /Version\/([\d.]+).*Safari/],
   ['Node.js', /Node\.js\/v?([\d.]+)/],
 ] as const satisfies readonly (readonly [string, RegExp])[];
@@ -35,6 +41,28 @@ const OS_RULES = [
 export const NODE_OS_NAMES: Readonly<Record<string, string>> = Object.freeze({ linux: 'Linux', darwin: 'macOS', win32: 'Windows', freebsd: 'FreeBSD', openbsd: 'OpenBSD', android: 'Android' });
 /** Node's `process.arch` → the arch names used everywhere else. */
 export const NODE_ARCHES: Readonly<Record<string, string>> = Object.freeze({ x64: 'x86-64', ia32: 'x86', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' });
+
+/** Browser engines: what actually compiles the WASM and runs Web Crypto. */
+export const ENGINE_NAMES = Object.freeze(['Blink', 'Gecko', 'WebKit', 'V8', 'unknown'] as const);
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+/**
+ * The engine behind a user agent. Every browser on iOS and iPadOS is WebKit, whatever its name
+ * (Apple's rule); Blink's version is its Chrome version; Gecko's its rv:; WebKit's the frozen
+ * AppleWebKit token (605.1.15 on every Safari), so a driver's figure replaces it where known.
+ */
+export function engineFromUserAgent(ua: string): { name: EngineName; version: string } {
+  const ios = /iPhone|iPad|iPod/.test(ua);
+  const webkit = /AppleWebKit\/([\d.]+)/.exec(ua);
+  if (ios && webkit) return { name: 'WebKit', version: webkit[1]! };
+  const chrome = /(?:HeadlessChrome|Chrome|Chromium)\/([\d.]+)/.exec(ua);
+  if (chrome) return { name: 'Blink', version: chrome[1]! };
+  const gecko = /rv:([\d.]+)\) Gecko\/\d/.exec(ua);
+  if (gecko) return { name: 'Gecko', version: gecko[1]! };
+  if (webkit) return { name: 'WebKit', version: webkit[1]! };
+  if (/Node\.js/.test(ua)) return { name: 'V8', version: '' };
+  return { name: 'unknown', version: '' };
+}
 
 /** Every name this engine can put in `environment.browser.name`, `os.name` and `arch`: the collector accepts these only. */
 export const BROWSER_NAMES = Object.freeze([...BROWSER_RULES.map(([name]) => name), 'unknown']);
@@ -88,6 +116,7 @@ export async function browserEnvironment(facts: WorkerFacts): Promise<Environmen
   return {
     userAgent: ua,
     browser,
+    engine: engineFromUserAgent(ua),
     os,
     arch,
     platform: nav.userAgentData?.platform ?? nav.platform ?? '',

@@ -25,6 +25,7 @@ export async function nodeEnvironment(facts: WorkerFacts): Promise<Environment> 
   return {
     userAgent: `Node.js/${process.version} (${process.platform}; ${process.arch})`,
     browser: { name: 'Node.js', version: process.versions.node },
+    engine: { name: 'V8', version: process.versions.v8 },
     os: { name: NODE_OS_NAMES[process.platform] ?? 'unknown', version: release() },
     arch: NODE_ARCHES[process.arch] ?? 'unknown',
     platform: process.platform,

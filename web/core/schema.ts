@@ -5,6 +5,7 @@
  */
 import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './algorithms.ts';
+import { ENGINE_NAMES } from './env.ts';
 
 export const SCHEMA_VERSION = 'aeadbench/result@1';
 
@@ -39,6 +40,8 @@ export type RunParams = v.InferOutput<typeof RunParamsSchema>;
 export const EnvironmentSchema = v.object({
   userAgent: v.pipe(v.string(), v.maxLength(1000)),
   browser: v.object({ name: shortText, version: shortText }),
+  /** The engine: Blink, Gecko, WebKit (every iOS browser), V8 for Node. Absent in older documents. */
+  engine: v.optional(v.object({ name: v.picklist(ENGINE_NAMES), version: shortText })),
   os: v.object({ name: shortText, version: shortText }),
   arch: shortText,
   platform: shortText,

@@ -37,6 +37,7 @@ export function submissionBody(doc: ResultDocument, o: Pick<SubmitOptions, 'devi
         userAgent: '',
         platform: '',
         browser: { name: env.browser.name, version: majorOnly(env.browser.version) },
+        ...(env.engine ? { engine: { name: env.engine.name, version: majorOnly(env.engine.version) } } : {}),
         os: { name: env.os.name, version: majorOnly(env.os.version) },
         deviceMemoryGiB: memoryBucket(env.deviceMemoryGiB),
       },
