@@ -3,7 +3,7 @@ import { expect, finished, test } from './fixtures.ts';
 
 const RUN_1K = '/?preset=quick&sizes=1k&rounds=1&reruns=0&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1';
 
-test('run → review the exact payload → submit → the crowd page shows it with its device class', async ({ page }) => {
+test('run → review the exact payload → submit → the crowd page shows it with its device class', async ({ page, browserName }) => {
   await page.goto(RUN_1K);
   const state = await finished(page);
   expect(state.status).toBe('done');
@@ -32,6 +32,11 @@ test('run → review the exact payload → submit → the crowd page shows it wi
   await expect(row).toBeVisible();
   expect(Number(await row.locator('td').nth(1).textContent())).toBeGreaterThanOrEqual(1);
   await expect(page.getByTestId('you-vs-crowd')).toContainText('of');
+  // The same crowd per engine: this browser's engine has a row.
+  await crowd.getByLabel('Group by').selectOption('engine');
+  const engine = { chromium: 'Blink', firefox: 'Gecko', webkit: 'WebKit' }[browserName];
+  await expect(page.getByTestId('crowd-table').locator('tr', { hasText: engine })).toBeVisible();
+  await crowd.getByLabel('Group by').selectOption('deviceClass');
   // A case nobody has measured shows the empty state.
   await crowd.getByLabel('Payload size').selectOption({ label: '64 MiB' });
   await expect(page.getByTestId('crowd-empty')).toBeVisible();
