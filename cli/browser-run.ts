@@ -1,21 +1,25 @@
 /**
- * Runs the built site in a headless system browser through Playwright and returns the result
- * document: serve dist/ with COOP/COEP on a free loopback port, open the page with the run's
- * parameters and autorun, follow the automation hook, read `window.aeadbench.result`.
+ * Runs the built site in a headless system browser and returns the result document: serve
+ * dist/ with COOP/COEP on a free loopback port, open the page with the run's parameters and
+ * autorun, follow the automation hook (`window.aeadbench`), read the result.
+ *
+ * Chromium, Chrome, Edge and Firefox go through Playwright; WebKit through WebKitGTK's
+ * WebDriver (cli/webkit.ts), or Playwright's own WebKit where that is installed. Both sit
+ * behind one small interface: open a URL, evaluate an expression, close.
  * @module
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
-import { BROWSER_ARGS, CHROMIUM_PATH, FIREFOX_PATH, INSTALL_HINT } from '../scripts/browsers.ts';
+import { BROWSER_ARGS, type BrowserName, BrowserNotFoundError, findBrowser } from '../scripts/browsers.ts';
 import { serveStatic } from '../scripts/serve.ts';
 import type { Progress } from '../web/core/runner.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import type {} from '../web/core/automation.ts';
+import { WebKitError, startWebKit } from './webkit.ts';
 
-export type BrowserName = 'chromium' | 'firefox';
+export type { BrowserName };
 
 export class CliError extends Error {}
 
@@ -25,20 +29,74 @@ export function siteDir(): string {
   return existsSync(join(packaged, 'index.html')) ? packaged : 'dist';
 }
 
-export async function launch(name: BrowserName, executable?: string): Promise<Browser> {
-  const path = executable ?? (name === 'chromium' ? CHROMIUM_PATH : FIREFOX_PATH);
-  if (!existsSync(path)) throw new CliError(`${name} not found at ${path}: ${INSTALL_HINT[name]}`);
-  let playwright: typeof import('playwright-core');
+/** One page in one browser, whatever drives it. */
+export interface BrowserPage {
+  goto(url: string): Promise<void>;
+  /** Evaluates a JavaScript expression in the page and returns its (JSON-serialisable) value. */
+  evaluate<T>(expression: string): Promise<T>;
+  /** What the driver knows that the page does not: WebKitGTK's version. */
+  driverBrowserVersion?: string;
+  close(): Promise<void>;
+}
+
+async function loadPlaywright(): Promise<typeof import('playwright-core')> {
   try {
-    playwright = await import('playwright-core');
+    return await import('playwright-core');
   } catch {
     throw new CliError('browser runs need playwright-core 1.64.1 (npm install playwright-core@1.64.1); --browser node needs nothing more');
   }
-  const { chromium, firefox } = playwright;
-  return name === 'chromium'
-    ? chromium.launch({ executablePath: path, args: BROWSER_ARGS })
-    : firefox.launch({ channel: 'moz-firefox', executablePath: path } as Parameters<typeof firefox.launch>[0]);
 }
+
+async function viaPlaywright(launch: () => Promise<import('playwright-core').Browser>): Promise<BrowserPage> {
+  const browser = await launch();
+  const page = await browser.newPage();
+  return {
+    goto: async (url) => void (await page.goto(url)),
+    evaluate: (expression) => page.evaluate(expression),
+    close: () => browser.close(),
+  };
+}
+
+export async function openBrowser(name: BrowserName, executable?: string): Promise<BrowserPage> {
+  if (name === 'webkit') {
+    let webdriverError: Error;
+    try {
+      const s = await startWebKit({ executable });
+      return {
+        goto: (url) => s.driver.get(url),
+        evaluate: (expression) => s.driver.executeScript(`return (${expression});`),
+        driverBrowserVersion: s.browserVersion,
+        close: () => s.close(),
+      };
+    } catch (e) {
+      if (!(e instanceof WebKitError) || executable) throw new CliError((e as Error).message);
+      webdriverError = e;
+    }
+    // No WebKitGTK here: Playwright's own WebKit, where `npx playwright install webkit` ran.
+    let pw: Candidate;
+    try {
+      pw = findBrowser('webkit');
+    } catch (e) {
+      throw new CliError(`WebKit not found. ${webdriverError.message}; ${(e as Error).message}`);
+    }
+    const { webkit } = await loadPlaywright();
+    return viaPlaywright(() => webkit.launch({ executablePath: pw.path }));
+  }
+  let found;
+  try {
+    found = findBrowser(name, executable);
+  } catch (e) {
+    throw new CliError((e as BrowserNotFoundError).message);
+  }
+  const { chromium, firefox } = await loadPlaywright();
+  if (name === 'firefox') {
+    // A distribution's Firefox speaks WebDriver BiDi (channel moz-firefox); Playwright's own build its own protocol.
+    return viaPlaywright(() => firefox.launch({ executablePath: found.path, ...(found.source === 'playwright' ? {} : { channel: 'moz-firefox' }) } as Parameters<typeof firefox.launch>[0]));
+  }
+  return viaPlaywright(() => chromium.launch({ executablePath: found.path, args: BROWSER_ARGS }));
+}
+
+type Candidate = ReturnType<typeof findBrowser>;
 
 export async function runInBrowser(o: {
   browser: BrowserName;
@@ -50,24 +108,33 @@ export async function runInBrowser(o: {
 }): Promise<ResultDocument> {
   const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1' });
   const { port } = server.address() as AddressInfo;
-  const browser = await launch(o.browser, o.executable);
+  let page: BrowserPage | undefined;
   try {
-    const page = await browser.newPage();
-    const pageErrors: string[] = [];
-    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page = await openBrowser(o.browser, o.executable);
     await page.goto(`http://127.0.0.1:${port}/?${o.search}&autorun=1`);
     const deadline = Date.now() + (o.timeoutMs ?? 60 * 60_000);
+    // The page must answer the automation hook soon; a page that never gets ready is an error, not a hang.
+    const readyBy = Date.now() + 60_000;
     for (;;) {
-      const s = await page.evaluate(() => ({ status: window.aeadbench?.status, progress: window.aeadbench?.progress ?? null, error: window.aeadbench?.error ?? null }));
+      const s = await page.evaluate<{ status?: string; progress: Progress | null; error: string | null }>(
+        '({ status: window.aeadbench && window.aeadbench.status, progress: (window.aeadbench && window.aeadbench.progress) || null, error: (window.aeadbench && window.aeadbench.error) || null })',
+      );
       if (s.progress) o.onProgress?.(s.progress);
-      if (s.status === 'error') throw new CliError(s.error ?? `the page failed: ${pageErrors.join('; ')}`);
+      if (s.status === 'error') throw new CliError(s.error ?? 'the page failed');
       if (s.status === 'done' || s.status === 'cancelled') break;
+      if (s.status === undefined && Date.now() > readyBy) throw new CliError('the page never became ready (window.aeadbench did not appear within 60 s)');
       if (Date.now() > deadline) throw new CliError('timed out waiting for the run to finish');
-      await page.waitForTimeout(250);
+      await new Promise((r) => setTimeout(r, 250));
     }
-    return (await page.evaluate(() => window.aeadbench!.result)) as ResultDocument;
+    const doc = await page.evaluate<ResultDocument>('window.aeadbench.result');
+    // WebKitGTK's page cannot know its own version (its user agent says Version/60.5); the driver does.
+    if (page.driverBrowserVersion && doc.environment.browser.name === 'WebKitGTK') {
+      doc.environment.browser.version = page.driverBrowserVersion;
+      doc.environment.engine = { name: 'WebKit', version: page.driverBrowserVersion };
+    }
+    return doc;
   } finally {
-    await browser.close();
+    await page?.close().catch(() => {});
     server.close();
   }
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The aeadbench command line.
- *   aeadbench run --browser chromium|firefox [--preset quick|standard|full] [--algorithms …]
+ *   aeadbench run --browser chromium|chrome|edge|firefox|webkit|node [--preset …] [--algorithms …]
  *                 [--implementations …] [--sizes …] [--operations …] [--json FILE] [--csv FILE]
  *                 [--executable PATH]
  * In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
@@ -13,11 +13,12 @@ import { toCsv } from '../web/core/csv.ts';
 import { ParamError, formatSize, parseParams, toSearch } from '../web/core/params.ts';
 import type { Progress } from '../web/core/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
+import { BROWSER_NAMES } from '../scripts/browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
 import { compareResults, compareTable } from './compare.ts';
 import { DEVICE_CLASSES, type DeviceClass, submitResult } from '../web/core/submit.ts';
 
-const USAGE = `usage: aeadbench run --browser chromium|firefox|node [--preset quick|standard|full]
+const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webkit|node [--preset quick|standard|full]
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
                      [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
                      [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
@@ -67,7 +68,7 @@ async function run(argv: string[]): Promise<number> {
       throw new CliError(`Invalid --submit: '${values.submit}' (expected a collector URL like http://localhost:5173)`);
     }
   }
-  if (!['chromium', 'firefox', 'node'].includes(values.browser!)) throw new CliError(`Invalid --browser: '${values.browser}' (expected chromium, firefox or node)`);
+  if (![...BROWSER_NAMES, 'node'].includes(values.browser!)) throw new CliError(`Invalid --browser: '${values.browser}' (expected ${BROWSER_NAMES.join(', ')} or node)`);
   if (values.browser === 'node' && values.executable) throw new CliError('--executable applies to browsers, not to --browser node');
   const q = new URLSearchParams();
   for (const k of ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'rounds'] as const) if (values[k] !== undefined) q.set(k, values[k]!);

@@ -7,7 +7,8 @@
  *  3. The spread of the engine's 1 MiB medians over the 3 runs (target ≤ 3 %).
  */
 import type { AddressInfo } from 'node:net';
-import { launch } from '../cli/browser-run.ts';
+import { chromium } from 'playwright-core';
+import { BROWSER_ARGS, findBrowser } from './browsers.ts';
 import { serveStatic } from './serve.ts';
 import { median } from '../web/core/stats.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
@@ -22,7 +23,7 @@ const CASES = [
 
 const server = await serveStatic({ dir: 'dist', port: 0, host: '127.0.0.1' });
 const { port } = server.address() as AddressInfo;
-const browser = await launch('chromium');
+const browser = await chromium.launch({ executablePath: findBrowser('chromium').path, args: BROWSER_ARGS });
 const page = await browser.newPage();
 await page.goto(`http://127.0.0.1:${port}/harness.html`);
 await page.waitForFunction(() => document.body.dataset.ready === 'true');

@@ -44,8 +44,8 @@ const pkg = {
   bin: { aeadbench: './dist/cli/main.js' },
   files: ['dist', 'site', 'README.md'],
   dependencies: { valibot: root.dependencies.valibot, '@noble/ciphers': root.dependencies['@noble/ciphers'] },
-  peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'] },
-  peerDependenciesMeta: { 'playwright-core': { optional: true } },
+  peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'], 'selenium-webdriver': root.dependencies['selenium-webdriver'] },
+  peerDependenciesMeta: { 'playwright-core': { optional: true }, 'selenium-webdriver': { optional: true } },
   keywords: ['aead', 'benchmark', 'webassembly', 'webcrypto', 'aes-gcm', 'chacha20-poly1305', 'ascon', 'rustcrypto'],
 };
 writeFileSync(`${OUT}/package.json`, JSON.stringify(pkg, null, 2) + '\n');

@@ -1,4 +1,5 @@
 // A well-formed result document for tests of the schema, compare and the collector.
+import type { EngineName } from '../env.ts';
 import { SCHEMA_VERSION } from '../schema.ts';
 import { presetParams } from '../params.ts';
 import { toCaseResult } from '../runner.ts';
@@ -20,6 +21,7 @@ export function sampleDocument() {
     environment: {
       userAgent: 'test',
       browser: { name: 'Chrome', version: '156.0' },
+      engine: { name: 'Blink', version: '156' } as { name: EngineName; version: string } | undefined,
       os: { name: 'Linux', version: '' },
       arch: 'x86-64',
       platform: 'Linux',
