@@ -105,6 +105,8 @@ export async function runInBrowser(o: {
   distDir?: string;
   onProgress?: (p: Progress) => void;
   timeoutMs?: number;
+  /** How long the page may take to expose `window.aeadbench` (default 60 s). */
+  readyTimeoutMs?: number;
 }): Promise<ResultDocument> {
   const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1' });
   const { port } = server.address() as AddressInfo;
@@ -114,7 +116,8 @@ export async function runInBrowser(o: {
     await page.goto(`http://127.0.0.1:${port}/?${o.search}&autorun=1`);
     const deadline = Date.now() + (o.timeoutMs ?? 60 * 60_000);
     // The page must answer the automation hook soon; a page that never gets ready is an error, not a hang.
-    const readyBy = Date.now() + 60_000;
+    const readyMs = o.readyTimeoutMs ?? 60_000;
+    const readyBy = Date.now() + readyMs;
     for (;;) {
       const s = await page.evaluate<{ status?: string; progress: Progress | null; error: string | null }>(
         '({ status: window.aeadbench && window.aeadbench.status, progress: (window.aeadbench && window.aeadbench.progress) || null, error: (window.aeadbench && window.aeadbench.error) || null })',
@@ -122,7 +125,7 @@ export async function runInBrowser(o: {
       if (s.progress) o.onProgress?.(s.progress);
       if (s.status === 'error') throw new CliError(s.error ?? 'the page failed');
       if (s.status === 'done' || s.status === 'cancelled') break;
-      if (s.status === undefined && Date.now() > readyBy) throw new CliError('the page never became ready (window.aeadbench did not appear within 60 s)');
+      if (s.status == null && Date.now() > readyBy) throw new CliError(`the page never became ready (window.aeadbench did not appear within ${readyMs / 1000} s)`);
       if (Date.now() > deadline) throw new CliError('timed out waiting for the run to finish');
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -54,14 +54,16 @@ export function within<T>(step: string, ms: number, p: Promise<T>): Promise<T> {
   return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new WebKitError(`${step}: no answer within ${ms / 1000} s`)), ms)))]).finally(() => clearTimeout(timer));
 }
 
-/** Kills a detached child and everything it started (its process group). */
-function killGroup(child: ChildProcess | undefined) {
+/** Kills a detached child and everything it started (its process group), and waits until it is gone (at most 5 s). */
+async function killGroup(child: ChildProcess | undefined): Promise<void> {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((r) => child.once('exit', () => r()));
   try {
     process.kill(-child.pid, 'SIGKILL');
   } catch {
     child.kill('SIGKILL');
   }
+  await within('stopping a WebKit helper process', 5_000, gone).catch(() => {});
 }
 
 /** A private X display: `Xvfb -displayfd` picks a free number and writes it to us. */
@@ -86,7 +88,7 @@ async function startXvfb(): Promise<{ display: string; proc: ChildProcess }> {
     );
     return { display, proc };
   } catch (e) {
-    killGroup(proc);
+    await killGroup(proc);
     throw e;
   }
 }
@@ -110,11 +112,15 @@ export async function startWebKit(o: { executable?: string; display?: string; wi
   let driver: WebDriver | undefined;
   const stopAll = async () => {
     if (driver) await within('closing the WebKit session', 10_000, driver.quit()).catch(() => {});
-    killGroup(driverProc);
-    killGroup(xvfb);
+    await killGroup(driverProc);
+    await killGroup(xvfb);
   };
   try {
     let display = o.display ?? process.env.AEADBENCH_DISPLAY;
+    // A local display without its X server's socket cannot be opened: say so now, not after
+    // the driver has waited for a browser window that never comes.
+    const local = display && /^:(\d+)(\.\d+)?$/.exec(display);
+    if (local && !existsSync(`/tmp/.X11-unix/X${local[1]}`)) throw new WebKitError(`opening display ${display}: no X server there (no /tmp/.X11-unix/X${local[1]}); leave AEADBENCH_DISPLAY unset to get a private Xvfb`);
     if (!display) {
       const x = await startXvfb();
       xvfb = x.proc;

@@ -25,6 +25,11 @@ if (vitest) {
   const v = JSON.parse(vitest);
   add('vitest', v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
 }
+const webkit = read('webkit.json');
+if (webkit) {
+  const v = JSON.parse(webkit);
+  add('webkit', v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
+}
 const e2e = read('e2e.json');
 if (e2e) {
   const s = JSON.parse(e2e).stats;
