@@ -14,6 +14,8 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
+  // e2e/webkit/ is run by vitest over WebDriver (Playwright cannot drive WebKitGTK).
+  testMatch: '*.spec.ts',
   timeout: 180_000,
   expect: { timeout: 15_000 },
   workers: 1,

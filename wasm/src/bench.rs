@@ -44,6 +44,18 @@ fn pattern(len: usize, seed: u8) -> Vec<u8> {
     (0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)).collect()
 }
 
+/// `len` bytes, or a typed error when the memory cannot hold them: a failed allocation in
+/// WASM is an abort (`unreachable`), which would kill the worker instead of one case.
+fn try_buffer(len: usize, seed: u8, payload: usize) -> Result<Vec<u8>, Error> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(len).map_err(|_| Error::PayloadTooLarge { size_bytes: payload })?;
+    v.extend((0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)));
+    Ok(v)
+}
+
+/// The most a bench may hold: wasm32's 4 GiB address space less room for everything else.
+pub const MAX_BENCH_BYTES: usize = 3 << 30;
+
 #[derive(Debug)]
 pub struct Bench {
     algorithm: Algorithm,
@@ -62,15 +74,20 @@ impl Bench {
     pub fn new(algorithm: Algorithm, operation: Operation, size_bytes: usize, aad_bytes: usize) -> Result<Self, Error> {
         let keyed = algorithm.key(&pattern(algorithm.key_bytes(), 1))?;
         let nonce = pattern(algorithm.nonce_bytes(), 2);
-        let aad = pattern(aad_bytes, 3);
-        let plaintext = pattern(size_bytes, 4);
+        // A bench holds the payload about three times (input, output, a sealed copy): refuse
+        // what cannot fit before touching memory, then allocate fallibly.
+        if size_bytes.checked_mul(3).and_then(|n| n.checked_add(aad_bytes)).is_none_or(|n| n > MAX_BENCH_BYTES) {
+            return Err(Error::PayloadTooLarge { size_bytes });
+        }
+        let aad = try_buffer(aad_bytes, 3, size_bytes)?;
+        let plaintext = try_buffer(size_bytes, 4, size_bytes)?;
         let ct_len = algorithm.ciphertext_len(size_bytes);
-        let mut output = vec![0u8; ct_len];
+        let mut output = try_buffer(ct_len, 0, size_bytes)?;
         let (input, tag) = match operation {
             Operation::Encrypt => (plaintext, [0u8; TAG_BYTES]),
             Operation::Decrypt | Operation::ForgedDecrypt => {
                 let tag = with_keyed!(&keyed, c => c.seal(&nonce, &aad, &plaintext, &mut output))?;
-                let mut ciphertext = vec![0u8; ct_len];
+                let mut ciphertext = try_buffer(ct_len, 0, size_bytes)?;
                 ciphertext.copy_from_slice(&output);
                 let mut tag = tag;
                 if operation == Operation::ForgedDecrypt {

@@ -19,6 +19,8 @@ pub enum Error {
     ForgeryAccepted,
     /// The AEAD refused the message length (e.g. beyond GCM's 2^36 − 32 bytes).
     MessageLength { actual: usize },
+    /// A bench's buffers for this payload do not fit in the module's memory.
+    PayloadTooLarge { size_bytes: usize },
 }
 
 impl Error {
@@ -32,6 +34,7 @@ impl Error {
             Error::Authentication => "authentication-failed",
             Error::ForgeryAccepted => "forgery-accepted",
             Error::MessageLength { .. } => "invalid-message-length",
+            Error::PayloadTooLarge { .. } => "payload-too-large",
         }
     }
 }
@@ -57,6 +60,9 @@ impl fmt::Display for Error {
             Error::ForgeryAccepted => write!(f, "a forged ciphertext was accepted"),
             Error::MessageLength { actual } => {
                 write!(f, "message of {actual} bytes is refused by this algorithm")
+            }
+            Error::PayloadTooLarge { size_bytes } => {
+                write!(f, "payload of {size_bytes} bytes does not fit in this module's memory (a bench holds it about three times)")
             }
         }
     }

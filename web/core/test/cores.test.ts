@@ -141,6 +141,17 @@ describe.each(VARIANTS)('WASM cores, %s build', (variant) => {
     expect(errorOf(() => new cores.Bench('aes-128-gcm', 'seal', 64, 0))).toMatchObject({ kind: 'unknown-operation' });
   });
 
+  it('refuses a payload the module cannot hold with a typed error naming the size, not a trap', () => {
+    expect(errorOf(() => new cores.Bench('aes-128-gcm', 'encrypt', 2 ** 31, 0))).toMatchObject({
+      kind: 'payload-too-large',
+      message: expect.stringContaining('payload of 2147483648 bytes does not fit'),
+    });
+    // The module is still usable afterwards: nothing trapped.
+    const b = new cores.Bench('aes-128-gcm', 'encrypt', 64, 0);
+    expect(typeof b.run(3)).toBe('number');
+    b.free();
+  });
+
   it.each(ALGORITHM_IDS)('bench loops run inside WASM and every forged open fails (%s)', (id) => {
     const enc = new cores.Bench(id, 'encrypt', 1024, 16);
     expect(enc.run(10)).toBe(enc.run(10));
