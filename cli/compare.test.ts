@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
-import type { ResultDocument } from '../web/core/schema.ts';
+import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { compareResults, compareTable } from './compare.ts';
 
 /** A document whose one case has the given ns/op samples (summaries are recomputed anyway). */
@@ -12,6 +12,17 @@ function doc(samples: number[]): ResultDocument {
 const steady = (center: number) => Array.from({ length: 20 }, (_, i) => center * (1 + ((i % 5) - 2) * 0.002));
 
 describe('compare', () => {
+  it('reads a result@1 document beside a result@2 one', () => {
+    const v1 = doc(steady(1000)) as ResultDocument & { schema: string };
+    v1.schema = 'aeadbench/result@1';
+    delete (v1.environment as { engine?: unknown }).engine;
+    for (const c of v1.cases) delete (c as { modes?: unknown; unstableReasons?: unknown }).modes, delete (c as { unstableReasons?: unknown }).unstableReasons;
+    expect(validateResult(v1).ok).toBe(true);
+    const v2 = doc(steady(800));
+    expect(v2.schema).toBe('aeadbench/result@2');
+    expect(compareResults(v1, v2).cases[0]!.verdict).toBe('faster');
+  });
+
   it('equal runs are within noise', () => {
     const r = compareResults(doc(steady(1000)), doc(steady(1000)));
     expect(r.cases).toEqual([expect.objectContaining({ verdict: 'same', ratio: 1 })]);

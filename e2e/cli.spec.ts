@@ -30,8 +30,12 @@ test('a missing browser is a clear error with a non-zero exit', async ({ browser
   test.skip(browserName !== 'chromium', 'CLI error paths are checked once');
   const r = cli('run', '--browser', 'firefox', '--executable', '/nonexistent/firefox');
   expect(r.status).toBe(2);
-  expect(r.stderr).toContain('firefox not found at /nonexistent/firefox');
+  expect(r.stderr).toContain('firefox not found; tried /nonexistent/firefox');
   expect(r.stderr).toContain('apt-get install firefox-esr');
+  // Without --executable, every place looked in is named (Edge is not installed here).
+  const edge = cli('run', '--browser', 'edge');
+  expect(edge.status).toBe(2);
+  expect(edge.stderr).toContain('edge not found; tried /opt/microsoft/msedge/msedge, /usr/bin/microsoft-edge-stable, /usr/bin/microsoft-edge');
 });
 
 test('a bad flag is a clear error with a non-zero exit', async ({ browserName }) => {

@@ -1,7 +1,7 @@
 import { validateResult } from '../web/core/schema.ts';
 import { SMALL_RUN, expect, finished, test } from './fixtures.ts';
 
-test('a quick run completes and its result validates against the schema', async ({ page }) => {
+test('a quick run completes and its result validates against the schema', async ({ page, browserName }) => {
   await page.goto(SMALL_RUN);
   const state = await finished(page);
   expect(state.error).toBeNull();
@@ -13,6 +13,10 @@ test('a quick run completes and its result validates against the schema', async 
   expect(doc.environment.timerResolutionMs).toBeLessThanOrEqual(0.025); // 5 µs Chromium, 20 µs Firefox
   expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble']));
   for (const c of doc.cases) expect(c.samples.length).toBeGreaterThanOrEqual(5);
+  // result@2: the engine, and every flag with its reasons (none without a flag).
+  expect(doc.schema).toBe('aeadbench/result@2');
+  expect(doc.environment.engine?.name).toBe({ chromium: 'Blink', firefox: 'Gecko', webkit: 'WebKit' }[browserName]);
+  for (const c of doc.cases) expect(c.unstable).toBe((c.unstableReasons ?? []).length > 0);
   await expect(page.getByTestId('results-table')).toBeVisible();
   await expect(page.getByTestId('results-table').locator('tbody tr')).toHaveCount(doc.cases.length);
 });

@@ -178,6 +178,14 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     expect((await (await app.request('/api/v1/export.csv')).text()).split('\n')[0]).toContain(',engine,');
   });
 
+  it('accepts a result@1 document (no engine, no modes) beside @2 ones', async () => {
+    const v1 = submission({ mutate: (d) => ((d as { schema: string }).schema = 'aeadbench/result@1', delete d.environment.engine, delete (d.cases[0] as { modes?: unknown }).modes, delete (d.cases[0] as { unstableReasons?: unknown }).unstableReasons) });
+    expect((await post(app, v1)).status).toBe(201);
+    expect((await post(app, submission())).status).toBe(201);
+    const rows = await sql.query<{ schema_version: string }>('SELECT schema_version FROM submissions ORDER BY schema_version');
+    expect(rows.map((r) => r.schema_version)).toEqual(['aeadbench/result@1', 'aeadbench/result@2']);
+  });
+
   it('answers a percentile query for an infinite figure with 400 naming it', async () => {
     const r = await app.request('/api/v1/percentile?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&bytesPerSecond=1e999');
     expect(r.status).toBe(400);

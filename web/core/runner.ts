@@ -8,7 +8,7 @@
 import { implementationSupports, overheadBytes } from './algorithms.ts';
 import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
-import { derived, isUnstable, summarize } from './stats.ts';
+import { derived, detectModes, isUnstable, summarize, unstableReasons } from './stats.ts';
 import { type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
 import type { WorkerFacts } from './env.ts';
@@ -103,7 +103,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     for (const c of plan) {
       const m = samples.get(c.key);
       if (!m) continue;
-      cases.push(toCaseResult(c, m, params));
+      cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs));
     }
     return {
       schema: SCHEMA_VERSION,
@@ -256,9 +256,10 @@ export async function detectAvailable(createWorker: () => WorkerHandle, params: 
   }
 }
 
-export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>): CaseResult {
+export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>, timerResolutionMs?: number): CaseResult {
   const summary = summarize(m.samples);
   const d = derived(summary.median, c.sizeBytes);
+  const reasons = unstableReasons(m.samples, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs });
   return {
     algorithm: c.algorithm,
     implementation: c.implementation,
@@ -273,7 +274,9 @@ export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number 
     overheadBytes: overheadBytes(c.algorithm, c.sizeBytes),
     stateBytes: m.stateBytes,
     reruns: m.reruns,
-    unstable: isUnstable(summary, params.cvThreshold),
+    unstable: reasons.length > 0,
+    unstableReasons: reasons,
+    modes: detectModes(m.samples),
     interruptions: m.interruptions,
   };
 }

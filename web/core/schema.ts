@@ -7,7 +7,14 @@ import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './algorithms.ts';
 import { ENGINE_NAMES } from './env.ts';
 
-export const SCHEMA_VERSION = 'aeadbench/result@1';
+/**
+ * @2 adds, all optional so that @1 documents still read: the engine in the environment, and
+ * per case the two modes its samples fall in and the reasons it is flagged unstable.
+ */
+export const SCHEMA_VERSION = 'aeadbench/result@2';
+/** Every version this engine reads (the collector accepts, `compare` compares). */
+export const SCHEMA_VERSIONS = ['aeadbench/result@1', SCHEMA_VERSION] as const;
+export const UNSTABLE_REASONS = ['modes', 'spread', 'timer', 'too-few-samples'] as const;
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.finite(), v.minValue(0));
@@ -114,13 +121,17 @@ export const CaseResultSchema = v.object({
   stateBytes: v.nullable(count),
   reruns: count,
   unstable: v.boolean(),
+  /** @2: why `unstable` (stats.ts unstableReasons); empty when it is not. */
+  unstableReasons: v.optional(v.array(v.picklist(UNSTABLE_REASONS))),
+  /** @2: the samples' two modes (stats.ts detectModes), null when they form one. */
+  modes: v.optional(v.nullable(v.pipe(v.array(v.object({ center: positive, share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)) })), v.length(2)))),
   /** Samples discarded because the page was hidden while they ran. */
   interruptions: count,
 });
 export type CaseResult = v.InferOutput<typeof CaseResultSchema>;
 
 export const ResultDocumentSchema = v.object({
-  schema: v.literal(SCHEMA_VERSION),
+  schema: v.picklist(SCHEMA_VERSIONS),
   runId: v.pipe(v.string(), v.uuid()),
   createdAt: v.pipe(v.string(), v.isoTimestamp()),
   durationMs: positive,

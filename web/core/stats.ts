@@ -174,3 +174,64 @@ export function percentileRank(xs: readonly number[], x: number): number {
   }
   return (100 * (below + equal / 2)) / xs.length;
 }
+
+export interface Mode {
+  /** The median of the samples in this mode (same unit as the samples: ns per operation). */
+  center: number;
+  /** Its share of the samples, 0–1. */
+  share: number;
+}
+
+/**
+ * Two modes, or null. A device that switches between fast and slow states (big and little
+ * cores, boost and throttle, a neighbour on a shared host) gives samples in two clusters; their
+ * median can fall in the gap where no sample is, describing a speed the device never ran at.
+ * The rule, on ln(samples) so that clusters are judged by ratio: cut at the widest gap between
+ * neighbours that leaves at least 15 % (and 3 samples) on each side; call it two modes when the
+ * gap exceeds 4 × the larger within-cluster MAD (at least 1 %) and the clusters' medians differ
+ * by at least 15 %. A unimodal spread has no such empty stretch; a few stray samples are too few.
+ */
+export function detectModes(samples: readonly number[], o: { minShare?: number; minRatio?: number } = {}): [Mode, Mode] | null {
+  const minShare = o.minShare ?? 0.15;
+  const minRatio = o.minRatio ?? 1.15;
+  const xs = samples.filter((x) => x > 0).map(Math.log).sort((a, b) => a - b);
+  const n = xs.length;
+  const minSide = Math.max(3, Math.ceil(n * minShare));
+  if (n < 2 * minSide) return null;
+  let cut = -1;
+  let widest = 0;
+  for (let i = minSide; i <= n - minSide; i++) {
+    const gap = xs[i]! - xs[i - 1]!;
+    if (gap > widest) {
+      widest = gap;
+      cut = i;
+    }
+  }
+  if (cut < 0) return null;
+  const lo = xs.slice(0, cut);
+  const hi = xs.slice(cut);
+  const spread = Math.max(mad(lo), mad(hi), 0.01);
+  const [mLo, mHi] = [median(lo), median(hi)];
+  if (widest < 4 * spread || Math.exp(mHi - mLo) < minRatio) return null;
+  return [
+    { center: Math.exp(mLo), share: lo.length / n },
+    { center: Math.exp(mHi), share: hi.length / n },
+  ];
+}
+
+/** Why a case is flagged: each reason a reader can act on, in the order they matter. */
+export type UnstableReason = 'modes' | 'spread' | 'timer' | 'too-few-samples';
+
+/**
+ * The reasons behind an `unstable` flag: two modes (the median describes neither); a robust
+ * spread above the threshold; samples not much longer than the timer's step (the clock itself
+ * is the noise); fewer than 5 samples (no 95 % interval of the median exists).
+ */
+export function unstableReasons(samples: readonly number[], o: { threshold?: number; sampleMs?: number; timerResolutionMs?: number } = {}): UnstableReason[] {
+  const reasons: UnstableReason[] = [];
+  if (detectModes(samples)) reasons.push('modes');
+  if (samples.length >= 2 && summarize(samples).robustCv > (o.threshold ?? CV_THRESHOLD)) reasons.push('spread');
+  if (o.sampleMs !== undefined && o.timerResolutionMs !== undefined && o.sampleMs < 20 * o.timerResolutionMs) reasons.push('timer');
+  if (samples.length < 5) reasons.push('too-few-samples');
+  return reasons;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { derived, isUnstable, mad, mean, median, medianCI, percentileRank, quantile, sd, summarize, trimmedMean } from '../stats.ts';
+import { derived, detectModes, isUnstable, mad, mean, median, medianCI, percentileRank, quantile, sd, summarize, trimmedMean, unstableReasons } from '../stats.ts';
 import { overheadBytes } from '../algorithms.ts';
 
 describe('statistics against hand-computed values', () => {
@@ -77,5 +77,40 @@ describe('statistics against hand-computed values', () => {
 
   it('refuses empty input rather than returning NaN', () => {
     expect(() => median([])).toThrow('no samples');
+  });
+});
+
+describe('detectModes and unstableReasons', () => {
+  // Deterministic "noise": a fixed pseudo-random sequence, so every run tests the same samples.
+  const rand = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const around = (center: number, n: number, spread: number, r: () => number) => Array.from({ length: n }, () => center * (1 + (r() - 0.5) * 2 * spread));
+
+  it('finds two modes with their centers and shares (the 46 / 92 MB/s case of a noisy VM)', () => {
+    const r = rand(7);
+    // ns per op for 16 KiB at 46 and 92 MB/s: 356 µs and 178 µs; 40 % slow, 60 % fast.
+    const xs = [...around(356_000, 40, 0.04, r), ...around(178_000, 60, 0.04, r)];
+    const modes = detectModes(xs)!;
+    expect(modes).not.toBeNull();
+    expect(modes[0].center).toBeCloseTo(178_000, -4);
+    expect(modes[1].center).toBeCloseTo(356_000, -4);
+    expect(modes[0].share).toBeCloseTo(0.6, 5);
+    expect(modes[1].share).toBeCloseTo(0.4, 5);
+    expect(unstableReasons(xs)).toContain('modes');
+  });
+
+  it('finds none in a unimodal spread, a few stray samples, or two clusters 5 % apart', () => {
+    const r = rand(11);
+    expect(detectModes(around(1000, 60, 0.15, r))).toBeNull();
+    expect(detectModes([...around(1000, 57, 0.02, r), 3000, 3100, 2900])).toBeNull();
+    expect(detectModes([...around(1000, 30, 0.005, r), ...around(1050, 30, 0.005, r)])).toBeNull();
+    expect(detectModes([1, 2, 3])).toBeNull();
+  });
+
+  it('names each reason a case is unstable, and none for a steady one', () => {
+    const r = rand(3);
+    expect(unstableReasons(around(1000, 30, 0.01, r), { sampleMs: 10, timerResolutionMs: 0.005 })).toEqual([]);
+    expect(unstableReasons(around(1000, 30, 0.3, r))).toEqual(['spread']);
+    expect(unstableReasons(around(1000, 30, 0.01, r), { sampleMs: 0.05, timerResolutionMs: 0.005 })).toEqual(['timer']);
+    expect(unstableReasons([1000, 1001, 999])).toEqual(['too-few-samples']);
   });
 });
