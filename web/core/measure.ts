@@ -73,14 +73,16 @@ export async function calibrate(prepared: PreparedCase, targetMs: number, now: C
   }
 }
 
-export async function measureCase(prepared: PreparedCase, o: MeasureOptions): Promise<Measured> {
-  const now = o.now ?? (() => performance.now());
+/**
+ * Warms a case up and returns the batch size to sample with. Warm-up lasts at least
+ * `warmupMinMs` and until three consecutive batches agree within 3 %: V8 tiers WASM up from
+ * Liftoff to TurboFan (and JS through Maglev to TurboFan) in the background once code is hot,
+ * so two equally slow early batches prove nothing.
+ */
+async function warmUp(prepared: PreparedCase, o: MeasureOptions, now: Clock): Promise<number> {
   const target = sampleTargetMs(o.minSampleMs, o.timerResolutionMs);
   const warmStart = now();
   let n = o.iterations ?? (await calibrate(prepared, target, now));
-  // Warm up for at least `warmupMinMs` and until three consecutive batches agree within 3 %:
-  // V8 tiers WASM up from Liftoff to TurboFan (and JS through Maglev to TurboFan) in the
-  // background once code is hot, so two equally slow early batches prove nothing.
   const minMs = o.warmupMinMs ?? Math.max(50, 2 * target);
   const budget = o.warmupMaxMs ?? Math.max(1000, 8 * target);
   const recent: number[] = [];
@@ -92,24 +94,61 @@ export async function measureCase(prepared: PreparedCase, o: MeasureOptions): Pr
     if (elapsed >= budget) break;
     if (elapsed >= minMs && recent.length === 3 && (Math.max(...recent) - Math.min(...recent)) / Math.min(...recent) < 0.03) break;
   }
-  if (o.iterations === undefined) {
-    // Recalibrate on the warmed-up code: the first calibration saw the slow tiers.
-    n = await calibrate(prepared, target, now);
+  // Recalibrate on the warmed-up code: the first calibration saw the slow tiers.
+  if (o.iterations === undefined) n = await calibrate(prepared, target, now);
+  return n;
+}
+
+export async function measureCase(prepared: PreparedCase, o: MeasureOptions): Promise<Measured> {
+  const [m] = await measureInterleaved([prepared], o);
+  return m!;
+}
+
+export interface MeasuredInterleaved extends Measured {
+  /** For each sample, the cycle it was taken in: samples of one cycle were taken back to back. */
+  cycles: number[];
+}
+
+/**
+ * Samples several cases interleaved, A B C, B C A, C A B …: every cycle takes one sample of
+ * each, in an order rotated from cycle to cycle, so that each case sees the same machine —
+ * boost, throttling, a neighbour's load — as the others within milliseconds. The ratio of two
+ * cases is then taken cycle by cycle (stats.ts pairedRatio), and a slow minute slows both
+ * sides of it alike. A cycle in which the page was hidden is discarded for every case, so the
+ * cycles stay aligned. One case alone is the plain sampling loop.
+ */
+export async function measureInterleaved(cases: PreparedCase[], o: MeasureOptions & { firstCycle?: number; iterationsFor?: (i: number) => number | undefined }): Promise<MeasuredInterleaved[]> {
+  const now = o.now ?? (() => performance.now());
+  const out: MeasuredInterleaved[] = [];
+  const batch: number[] = [];
+  for (let i = 0; i < cases.length; i++) {
+    const t = now();
+    batch.push(await warmUp(cases[i]!, { ...o, iterations: o.iterationsFor ? o.iterationsFor(i) : o.iterations }, now));
+    out.push({ samples: [], cycles: [], iterations: batch[i]!, interruptions: 0, warmupMs: now() - t });
   }
-  const warmupMs = now() - warmStart;
-  const samples: number[] = [];
   let interruptions = 0;
-  while (samples.length < o.samples) {
-    if (o.yieldNow) await o.yieldNow();
-    if (o.waitUntilVisible) await o.waitUntilVisible();
-    const [t0, dt] = await timed(prepared, n, now);
-    if (o.yieldNow) await o.yieldNow(); // let a pause message that arrived mid-sample land
-    if (o.wasHidden?.(t0, t0 + dt)) {
+  for (let cycle = 0; out[0]!.samples.length < o.samples; cycle++) {
+    const taken: number[] = [];
+    let hidden = false;
+    for (let k = 0; k < cases.length; k++) {
+      const i = (cycle + k) % cases.length;
+      if (o.yieldNow) await o.yieldNow();
+      if (o.waitUntilVisible) await o.waitUntilVisible();
+      const [t0, dt] = await timed(cases[i]!, batch[i]!, now);
+      if (o.yieldNow) await o.yieldNow(); // let a pause message that arrived mid-sample land
+      if (o.wasHidden?.(t0, t0 + dt)) hidden = true;
+      taken[i] = (dt * 1e6) / batch[i]!;
+    }
+    if (hidden) {
       interruptions++;
       if (interruptions > 3 * o.samples) throw new Error('the page stayed hidden; measurement abandoned');
       continue;
     }
-    samples.push((dt * 1e6) / n);
+    for (let i = 0; i < cases.length; i++) {
+      out[i]!.samples.push(taken[i]!);
+      out[i]!.cycles.push((o.firstCycle ?? 0) + cycle);
+    }
   }
-  return { samples, iterations: n, interruptions, warmupMs };
+  for (const m of out) m.interruptions = interruptions;
+  return out;
 }

@@ -58,6 +58,15 @@ export function rotate<T>(xs: readonly T[], r: number): T[] {
   return [...xs.slice(k), ...xs.slice(0, k)];
 }
 
+/** Cycle ids of round r start at r × this, so that ids never repeat across rounds and re-runs. */
+const CYCLES_PER_ROUND = 1_000_000;
+/**
+ * A comparison group holds at most this many of the device's largest payloads at once (each
+ * case about three copies): at 1 MiB every compared case is interleaved; at the device's
+ * limit, one at a time (then those sizes have no paired ratios, and the result says so).
+ */
+const GROUP_PAYLOADS = 3;
+
 export function startRun(params: RunParams, o: RunOptions): RunHandle {
   const now = o.now ?? (() => performance.now());
   const hooks = o.hooks ?? {};
@@ -176,6 +185,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
         const prev = samples.get(r.key);
         if (prev) {
           prev.samples.push(...r.samples);
+          prev.cycles = [...(prev.cycles ?? []), ...(r.cycles ?? [])];
           prev.interruptions += r.interruptions;
           if (rerun) prev.reruns++;
         } else samples.set(r.key, { ...r, reruns: 0 });
@@ -189,7 +199,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       progress.round = r + 1;
       remote = spawn();
       await guard(remote.init(params));
-      absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations })), false);
+      absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), false);
     }
     for (let extra = 0; extra < params.maxReruns; extra++) {
       const unstable = plan.filter((c) => isUnstable(summarize(samples.get(c.key)!.samples), params.cvThreshold));
@@ -198,7 +208,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       progress.total += unstable.length;
       remote = spawn();
       await guard(remote.init(params));
-      absorb(await guard(remote.measure(rotate(unstable, extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations })), true);
+      absorb(await guard(remote.measure(rotate(unstable, extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), true);
     }
     worker?.handle.terminate();
     worker = null;
@@ -269,6 +279,7 @@ export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number 
     aadBytes: c.aadBytes,
     iterationsPerSample: m.iterations,
     samples: m.samples,
+    ...(m.cycles && m.cycles.length === m.samples.length ? { cycles: m.cycles } : {}),
     summary,
     ...d,
     overheadBytes: overheadBytes(c.algorithm, c.sizeBytes),

@@ -9,7 +9,8 @@ import { ENGINE_NAMES } from './env.ts';
 
 /**
  * @2 adds, all optional so that @1 documents still read: the engine in the environment, and
- * per case the two modes its samples fall in and the reasons it is flagged unstable.
+ * per case the two modes its samples fall in, the reasons it is flagged unstable, and the
+ * cycle of each sample (interleaved sampling, for paired ratios).
  */
 export const SCHEMA_VERSION = 'aeadbench/result@2';
 /** Every version this engine reads (the collector accepts, `compare` compares). */
@@ -112,6 +113,12 @@ export const CaseResultSchema = v.object({
   iterationsPerSample: v.pipe(v.number(), v.integer(), v.minValue(1)),
   /** Raw samples, nanoseconds per operation, in the order taken. */
   samples: v.pipe(v.array(positive), v.minLength(1), v.maxLength(10_000)),
+  /**
+   * @2: the cycle each sample was taken in. Compared cases are sampled interleaved, one sample
+   * each per cycle; two cases' samples with the same cycle id were taken back to back, and
+   * their ratio is the paired ratio (stats.ts pairedRatio).
+   */
+  cycles: v.optional(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0))), v.maxLength(10_000))),
   summary: SummarySchema,
   bytesPerSecond: positive,
   nsPerByte: positive,

@@ -235,3 +235,33 @@ export function unstableReasons(samples: readonly number[], o: { threshold?: num
   if (samples.length < 5) reasons.push('too-few-samples');
   return reasons;
 }
+
+export interface PairedRatio {
+  /** Median over cycles of time(a) / time(b): how many times faster b ran than a, side by side. */
+  ratio: number;
+  /** Distribution-free 95 % interval of that median (medianCI over the per-cycle ratios). */
+  ciLow: number;
+  ciHigh: number;
+  /** Cycles in which both were sampled. */
+  n: number;
+}
+
+/**
+ * The paired ratio of two cases sampled interleaved (measure.ts measureInterleaved): each
+ * cycle's two samples were taken back to back, so a slow second slows both and cancels in
+ * their ratio — what an independent median per case cannot do on a noisy device. Null when
+ * the cases share fewer than 5 cycles (not sampled together: compare medians instead).
+ */
+export function pairedRatio(a: { samples: readonly number[]; cycles?: readonly number[] }, b: { samples: readonly number[]; cycles?: readonly number[] }): PairedRatio | null {
+  if (!a.cycles || !b.cycles) return null;
+  const bByCycle = new Map<number, number>();
+  b.cycles.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
+  const ratios: number[] = [];
+  a.cycles.forEach((c, i) => {
+    const tb = bByCycle.get(c);
+    if (tb !== undefined && tb > 0) ratios.push(a.samples[i]! / tb);
+  });
+  if (ratios.length < 5) return null;
+  const [ciLow, ciHigh] = medianCI(ratios);
+  return { ratio: median(ratios), ciLow, ciHigh, n: ratios.length };
+}

@@ -5,7 +5,8 @@ import { noble } from '../backends/noble.ts';
 import { rustcryptoWasm } from '../backends/rustcrypto-wasm.ts';
 import { webcrypto } from '../backends/webcrypto.ts';
 import type { Backend } from '../backends/types.ts';
-import { calibrate, measureCase, timerResolutionMs } from '../measure.ts';
+import { calibrate, measureCase, measureInterleaved, timerResolutionMs } from '../measure.ts';
+import { pairedRatio } from '../stats.ts';
 import { validateBackends } from '../validate.ts';
 import { ALGORITHM_IDS } from '../algorithms.ts';
 import { loadCores, loadVectors } from './load-cores.ts';
@@ -97,6 +98,40 @@ describe('timing core', () => {
     });
     expect(m.interruptions).toBe(2);
     expect(m.samples).toHaveLength(3);
+  });
+
+  it("samples compared cases interleaved in rotated order, and their paired ratio cancels the machine's swings", async () => {
+    // One clock. Once sampling starts (the first yield), the machine's speed changes every
+    // cycle of three samples: every case of a cycle sees the same speed.
+    let t = 0;
+    let sampling = false;
+    let taken = 0;
+    const order: string[] = [];
+    const SPEED = [1, 1.9, 1.2, 2, 1.1];
+    const mk = (name: string, cost: number) => ({
+      run: (n: number) => {
+        if (!sampling) return void (t += n * cost);
+        t += n * cost * SPEED[Math.floor(taken / 3) % SPEED.length]!;
+        taken++;
+        order.push(name);
+      },
+      stateBytes: null,
+      dispose() {},
+    });
+    const m = await measureInterleaved([mk('A', 0.003), mk('B', 0.002), mk('C', 0.001)], {
+      samples: 5,
+      minSampleMs: 1,
+      timerResolutionMs: 0.005,
+      now: () => t,
+      firstCycle: 40,
+      yieldNow: async () => void (sampling = true),
+    });
+    expect(order.slice(0, 9)).toEqual(['A', 'B', 'C', 'B', 'C', 'A', 'C', 'A', 'B']);
+    for (const x of m) expect(x.cycles).toEqual([40, 41, 42, 43, 44]);
+    // A's samples swing 2x with the machine; its ratio to B does not move.
+    expect(Math.max(...m[0]!.samples) / Math.min(...m[0]!.samples)).toBeGreaterThan(1.5);
+    expect(pairedRatio(m[0]!, m[1]!)!.ratio).toBeCloseTo(1.5, 6);
+    expect(pairedRatio(m[0]!, m[2]!)!.ratio).toBeCloseTo(3, 6);
   });
 
   it('measures the timer resolution from a coarse clock', () => {

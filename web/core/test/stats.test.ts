@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { derived, detectModes, isUnstable, mad, mean, median, medianCI, percentileRank, quantile, sd, summarize, trimmedMean, unstableReasons } from '../stats.ts';
+import { derived, detectModes, isUnstable, mad, mean, median, medianCI, percentileRank, quantile, sd, summarize, trimmedMean, pairedRatio, unstableReasons } from '../stats.ts';
 import { overheadBytes } from '../algorithms.ts';
 
 describe('statistics against hand-computed values', () => {
@@ -112,5 +112,29 @@ describe('detectModes and unstableReasons', () => {
     expect(unstableReasons(around(1000, 30, 0.3, r))).toEqual(['spread']);
     expect(unstableReasons(around(1000, 30, 0.01, r), { sampleMs: 0.05, timerResolutionMs: 0.005 })).toEqual(['timer']);
     expect(unstableReasons([1000, 1001, 999])).toEqual(['too-few-samples']);
+  });
+});
+
+describe('pairedRatio', () => {
+  it('cancels a machine that slows both sides of every cycle alike', () => {
+    // The machine's speed moves 2× from cycle to cycle; b is always 1.5× faster than a.
+    const speed = [1, 2, 1.2, 1.9, 1, 1.1, 2, 1.5, 1.3, 1.8];
+    const a = { samples: speed.map((s) => 3000 * s), cycles: speed.map((_, i) => i) };
+    const b = { samples: speed.map((s) => 2000 * s), cycles: speed.map((_, i) => i) };
+    const r = pairedRatio(a, b)!;
+    expect(r.ratio).toBeCloseTo(1.5, 12);
+    expect(r.ciLow).toBeCloseTo(1.5, 12);
+    expect(r.ciHigh).toBeCloseTo(1.5, 12);
+    expect(r.n).toBe(10);
+    // Independent medians see the same 1.5 only by luck of the draw; here their intervals overlap widely.
+    expect(summarize(a.samples).ciHigh / summarize(b.samples).ciLow).toBeGreaterThan(2);
+  });
+
+  it('pairs by cycle id, ignoring cycles only one side has, and gives up below 5 shared cycles', () => {
+    const a = { samples: [10, 20, 30, 40, 50, 60, 70], cycles: [0, 1, 2, 3, 4, 5, 9] };
+    const b = { samples: [5, 10, 15, 20, 25, 35], cycles: [0, 1, 2, 3, 4, 7] };
+    expect(pairedRatio(a, b)).toMatchObject({ ratio: 2, n: 5 });
+    expect(pairedRatio({ samples: [1, 2], cycles: [0, 1] }, { samples: [1, 2], cycles: [0, 1] })).toBeNull();
+    expect(pairedRatio({ samples: [1, 2, 3, 4, 5] }, { samples: [1, 2, 3, 4, 5] })).toBeNull(); // no cycles: never paired
   });
 });

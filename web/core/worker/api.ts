@@ -8,7 +8,7 @@ import { type BuildInfoLoader, type CoresLoader, rustcryptoWasm, wasmFeatures, w
 import type { Backend } from '../backends/types.ts';
 import { noble } from '../backends/noble.ts';
 import { webcrypto } from '../backends/webcrypto.ts';
-import { measureCase, timerResolutionMs } from '../measure.ts';
+import { measureInterleaved, timerResolutionMs } from '../measure.ts';
 import type { RunParams } from '../schema.ts';
 import { type WycheproofVector, validateBackends } from '../validate.ts';
 
@@ -34,6 +34,8 @@ export interface PlannedCase {
 export interface MeasuredCase {
   key: string;
   samples: number[];
+  /** The cycle of each sample (measure.ts measureInterleaved): equal ids were taken back to back. */
+  cycles?: number[];
   iterations: number;
   interruptions: number;
   stateBytes: number | null;
@@ -46,6 +48,26 @@ export type WorkerEvent =
 
 export function caseKey(c: Omit<PlannedCase, 'key'>): string {
   return `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+}
+
+/**
+ * The cases that are compared with each other — the same operation, size and AAD, across
+ * implementations, variants and algorithms — in order of first appearance, each group split
+ * so that its members' buffers (about three payloads each) stay within `groupBytes`. Members
+ * are kept in plan order, so one algorithm's implementations stay together when a group splits.
+ */
+export function comparisonGroups(cases: PlannedCase[], groupBytes = Infinity): PlannedCase[][] {
+  const groups = new Map<string, PlannedCase[]>();
+  for (const c of cases) {
+    const k = `${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+    groups.set(k, [...(groups.get(k) ?? []), c]);
+  }
+  const out: PlannedCase[][] = [];
+  for (const members of groups.values()) {
+    const per = Math.max(1, Math.floor(groupBytes / Math.max(1, 3 * members[0]!.sizeBytes)));
+    for (let i = 0; i < members.length; i += per) out.push(members.slice(i, i + per));
+  }
+  return out;
 }
 
 const epochNow = () => performance.timeOrigin + performance.now();
@@ -108,19 +130,28 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       return validateBackends(backends, algorithms, await platform.loadVectors());
     },
 
-    async measure(cases: PlannedCase[], o: { samples: number; minSampleMs: number; iterations: Record<string, number> }) {
+    /**
+     * Measures `cases`, each group of compared cases interleaved (comparisonGroups); cycle ids
+     * start at `firstCycle`, so the runner keeps them unique across rounds.
+     */
+    async measure(cases: PlannedCase[], o: { samples: number; minSampleMs: number; iterations: Record<string, number>; firstCycle?: number; groupBytes?: number }) {
       const out: MeasuredCase[] = [];
-      for (const c of cases) {
-        const backend = backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
-        if (!backend) throw new Error(`no backend ${c.implementation}/${c.variant} in this worker`);
-        emit({ type: 'case-start', key: c.key });
-        const prepared = await backend.prepare(c);
+      let firstCycle = o.firstCycle ?? 0;
+      for (const group of comparisonGroups(cases, o.groupBytes)) {
+        const prepared: Awaited<ReturnType<Backend['prepare']>>[] = [];
         try {
-          const m = await measureCase(prepared, {
+          for (const c of group) {
+            const backend = backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
+            if (!backend) throw new Error(`no backend ${c.implementation}/${c.variant} in this worker`);
+            prepared.push(await backend.prepare(c));
+          }
+          emit({ type: 'case-start', key: group[0]!.key });
+          const measured = await measureInterleaved(prepared, {
             samples: o.samples,
             minSampleMs: o.minSampleMs,
             timerResolutionMs: resolution,
-            iterations: o.iterations[c.key],
+            iterationsFor: (i) => o.iterations[group[i]!.key],
+            firstCycle,
             yieldNow,
             wasHidden: (from, to) => {
               const [a, b] = [performance.timeOrigin + from, performance.timeOrigin + to];
@@ -128,11 +159,15 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             },
             waitUntilVisible: () => (hiddenNow ? new Promise<void>((r) => visibleWaiters.push(r)) : Promise.resolve()),
           });
-          const sorted = [...m.samples].sort((x, y) => x - y);
-          emit({ type: 'case-done', key: c.key, medianNs: sorted[sorted.length >> 1]! });
-          out.push({ key: c.key, samples: m.samples, iterations: m.iterations, interruptions: m.interruptions, stateBytes: prepared.stateBytes });
+          firstCycle += Math.max(...measured.map((m) => (m.cycles.length ? m.cycles[m.cycles.length - 1]! + 1 - firstCycle : 0)), 0);
+          group.forEach((c, i) => {
+            const m = measured[i]!;
+            const sorted = [...m.samples].sort((x, y) => x - y);
+            emit({ type: 'case-done', key: c.key, medianNs: sorted[sorted.length >> 1]! });
+            out.push({ key: c.key, samples: m.samples, cycles: m.cycles, iterations: m.iterations, interruptions: m.interruptions, stateBytes: prepared[i]!.stateBytes });
+          });
         } finally {
-          prepared.dispose();
+          for (const p of prepared) p.dispose();
         }
       }
       return out;
