@@ -1,4 +1,5 @@
 import { validateResult } from '../web/core/schema.ts';
+import { pairedRatio } from '../web/core/stats.ts';
 import { SMALL_RUN, expect, finished, test } from './fixtures.ts';
 
 test('a quick run completes and its result validates against the schema', async ({ page, browserName }) => {
@@ -17,6 +18,15 @@ test('a quick run completes and its result validates against the schema', async 
   expect(doc.schema).toBe('aeadbench/result@2');
   expect(doc.environment.engine?.name).toBe({ chromium: 'Blink', firefox: 'Gecko', webkit: 'WebKit' }[browserName]);
   for (const c of doc.cases) expect(c.unstable).toBe((c.unstableReasons ?? []).length > 0);
+  // Compared cases were sampled interleaved: every sample has its cycle, and cases of one
+  // size and operation share their cycles, so their paired ratio exists.
+  for (const c of doc.cases) expect(c.cycles).toHaveLength(c.samples.length);
+  const [a, b] = doc.cases.filter((c) => c.sizeBytes === 64 && c.operation === 'encrypt');
+  expect(pairedRatio(a!, b!)?.n).toBeGreaterThanOrEqual(5);
+  // The interference monitor's record, and the sentence it gives.
+  expect(doc.interference!.probeMs.length).toBeGreaterThan(0);
+  expect(doc.interference!.cycles).toHaveLength(doc.interference!.probeMs.length);
+  await expect(page.getByTestId('interference')).toContainText('of its best speed');
   await expect(page.getByTestId('results-table')).toBeVisible();
   await expect(page.getByTestId('results-table').locator('tbody tr')).toHaveCount(doc.cases.length);
 });

@@ -11,7 +11,8 @@
 import { runInBrowser } from '../cli/browser-run.ts';
 import type { BrowserName } from './browsers.ts';
 import type { CaseResult, ResultDocument } from '../web/core/schema.ts';
-import { pairedRatio } from '../web/core/stats.ts';
+import { explainedShare, speedRange } from '../web/core/interference.ts';
+import { median, pairedRatio } from '../web/core/stats.ts';
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox').split(',') as BrowserName[];
@@ -63,5 +64,13 @@ for (const browser of BROWSERS) {
     }
   const flagged = docs.reduce((n, d) => n + d.cases.filter((c) => c.unstable).length, 0);
   console.log(`flags: ${flagged} of ${cases} cases unstable; reasons ${JSON.stringify(Object.fromEntries(flags))}`);
+  for (const [k, d] of docs.entries()) {
+    const range = d.interference ? speedRange(d.interference) : null;
+    const explained = d.interference ? d.cases.map((c) => explainedShare(c, d.interference!)).filter((x): x is number => x !== null) : [];
+    console.log(
+      `run ${k + 1} interference: ${range ? `ran at ${Math.round(range.low * 100)}–100 % of its best speed (median ${Math.round(range.median * 100)} %), ${Math.round(range.slowShare * 100)} % of cycles below 80 %` : 'no record'}; ` +
+        (explained.length ? `share of each case's spread the monitor explains (R²): median ${median(explained).toFixed(2)}, max ${Math.max(...explained).toFixed(2)}` : ''),
+    );
+  }
 }
 console.log('\ntargets: paired ratio spread ≤ 3 % WASM vs WASM, ≤ 5 % Web Crypto vs WASM (✓ where met)');

@@ -68,6 +68,8 @@ describe('in WebKit', () => {
     expect(doc.environment.engine?.name).toBe('WebKit');
     expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble']));
     for (const c of doc.cases) expect(c.samples.length).toBeGreaterThanOrEqual(5);
+    for (const c of doc.cases) expect(c.cycles).toHaveLength(c.samples.length);
+    expect(doc.interference!.probeMs.length).toBeGreaterThan(0);
     expect(await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).toHaveLength(doc.cases.length);
   }, 180_000);
 

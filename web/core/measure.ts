@@ -107,6 +107,39 @@ export async function measureCase(prepared: PreparedCase, o: MeasureOptions): Pr
 export interface MeasuredInterleaved extends Measured {
   /** For each sample, the cycle it was taken in: samples of one cycle were taken back to back. */
   cycles: number[];
+  /** The reference probe's time (ms) at the start of each kept cycle, when a probe was given. */
+  probeMs?: number[];
+}
+
+/**
+ * The interference monitor's probe: a fixed chain of dependent single-cycle integer operations
+ * in WASM (the clock estimate's kernel), sized to last about `targetMs`. Its time moves only
+ * with the core's effective speed — boost, throttling, another process on the core — never
+ * with the cipher being measured, so timed once per cycle it records how fast the device was
+ * while each cycle's samples were taken.
+ */
+export function makeProbe(chain: (iterations: number, seed: number) => number, targetMs: number, now: Clock = () => performance.now()): { run: () => number; iterations: number } {
+  let n = 1 << 10;
+  let sink = 0;
+  for (;;) {
+    const t = now();
+    sink ^= chain(n, 7);
+    const dt = now() - t;
+    if (dt >= targetMs / 4 || n >= 1 << 28) {
+      n = Math.max(1, Math.ceil((n * targetMs) / Math.max(dt, 1e-6)));
+      break;
+    }
+    n *= 2;
+  }
+  for (let i = 0; i < 8; i++) sink ^= chain(n, i); // past Liftoff
+  return {
+    iterations: n,
+    run: () => {
+      const t = now();
+      sink ^= chain(n, 11);
+      return now() - t + (sink === 0.5 ? 1 : 0);
+    },
+  };
 }
 
 /**
@@ -117,7 +150,7 @@ export interface MeasuredInterleaved extends Measured {
  * sides of it alike. A cycle in which the page was hidden is discarded for every case, so the
  * cycles stay aligned. One case alone is the plain sampling loop.
  */
-export async function measureInterleaved(cases: PreparedCase[], o: MeasureOptions & { firstCycle?: number; iterationsFor?: (i: number) => number | undefined }): Promise<MeasuredInterleaved[]> {
+export async function measureInterleaved(cases: PreparedCase[], o: MeasureOptions & { firstCycle?: number; iterationsFor?: (i: number) => number | undefined; probe?: () => number }): Promise<MeasuredInterleaved[]> {
   const now = o.now ?? (() => performance.now());
   const out: MeasuredInterleaved[] = [];
   const batch: number[] = [];
@@ -127,9 +160,11 @@ export async function measureInterleaved(cases: PreparedCase[], o: MeasureOption
     out.push({ samples: [], cycles: [], iterations: batch[i]!, interruptions: 0, warmupMs: now() - t });
   }
   let interruptions = 0;
+  const probeMs: number[] = [];
   for (let cycle = 0; out[0]!.samples.length < o.samples; cycle++) {
     const taken: number[] = [];
     let hidden = false;
+    const probed = o.probe?.();
     for (let k = 0; k < cases.length; k++) {
       const i = (cycle + k) % cases.length;
       if (o.yieldNow) await o.yieldNow();
@@ -148,7 +183,11 @@ export async function measureInterleaved(cases: PreparedCase[], o: MeasureOption
       out[i]!.samples.push(taken[i]!);
       out[i]!.cycles.push((o.firstCycle ?? 0) + cycle);
     }
+    if (probed !== undefined) probeMs.push(probed);
   }
-  for (const m of out) m.interruptions = interruptions;
+  for (const m of out) {
+    m.interruptions = interruptions;
+    if (o.probe) m.probeMs = probeMs;
+  }
   return out;
 }

@@ -8,8 +8,9 @@
 import { implementationSupports, overheadBytes } from './algorithms.ts';
 import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
+import { slowCycles, slowSampleShare } from './interference.ts';
 import { derived, detectModes, isUnstable, summarize, unstableReasons } from './stats.ts';
-import { type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
+import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
 import type { WorkerFacts } from './env.ts';
 
@@ -107,12 +108,21 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
   let validation: Validation[] = [];
   let environment: Environment | null = null;
 
+  const interference: InterferenceRecord = { opsPerProbe: 0, cycles: [], probeMs: [] };
+  const recordInterference = async (remote: Remote<WorkerApi>) => {
+    const r = await guard(remote.interference());
+    interference.opsPerProbe ||= r.opsPerProbe;
+    interference.cycles.push(...r.cycles);
+    interference.probeMs.push(...r.probeMs);
+  };
+
   const finish = (status: 'complete' | 'cancelled', plan: PlannedCase[]): ResultDocument => {
     const cases: CaseResult[] = [];
+    const slow = interference.cycles.length ? slowCycles(interference) : undefined;
     for (const c of plan) {
       const m = samples.get(c.key);
       if (!m) continue;
-      cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs));
+      cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs, slow));
     }
     return {
       schema: SCHEMA_VERSION,
@@ -126,6 +136,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       cases,
       skipped,
       warnings,
+      ...(interference.cycles.length ? { interference } : {}),
     };
   };
 
@@ -200,6 +211,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       remote = spawn();
       await guard(remote.init(params));
       absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), false);
+      await recordInterference(remote);
     }
     for (let extra = 0; extra < params.maxReruns; extra++) {
       const unstable = plan.filter((c) => isUnstable(summarize(samples.get(c.key)!.samples), params.cvThreshold));
@@ -209,6 +221,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       remote = spawn();
       await guard(remote.init(params));
       absorb(await guard(remote.measure(rotate(unstable, extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), true);
+      await recordInterference(remote);
     }
     worker?.handle.terminate();
     worker = null;
@@ -266,10 +279,11 @@ export async function detectAvailable(createWorker: () => WorkerHandle, params: 
   }
 }
 
-export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>, timerResolutionMs?: number): CaseResult {
+export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>, timerResolutionMs?: number, slow?: Set<number>): CaseResult {
   const summary = summarize(m.samples);
   const d = derived(summary.median, c.sizeBytes);
-  const reasons = unstableReasons(m.samples, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs });
+  const slowShare = slow ? slowSampleShare(m, slow) : 0;
+  const reasons = unstableReasons(m.samples, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs, slowShare });
   return {
     algorithm: c.algorithm,
     implementation: c.implementation,

@@ -15,7 +15,7 @@ import { ENGINE_NAMES } from './env.ts';
 export const SCHEMA_VERSION = 'aeadbench/result@2';
 /** Every version this engine reads (the collector accepts, `compare` compares). */
 export const SCHEMA_VERSIONS = ['aeadbench/result@1', SCHEMA_VERSION] as const;
-export const UNSTABLE_REASONS = ['modes', 'spread', 'timer', 'too-few-samples'] as const;
+export const UNSTABLE_REASONS = ['modes', 'interference', 'spread', 'timer', 'too-few-samples'] as const;
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.finite(), v.minValue(0));
@@ -137,6 +137,16 @@ export const CaseResultSchema = v.object({
 });
 export type CaseResult = v.InferOutput<typeof CaseResultSchema>;
 
+/**
+ * @2: the interference monitor (measure.ts makeProbe): a fixed WASM integer chain timed at the
+ * start of every sampling cycle. Its time moves only with the device's effective speed.
+ */
+export const InterferenceSchema = v.object({
+  opsPerProbe: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  cycles: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0))), v.maxLength(100_000)),
+  probeMs: v.pipe(v.array(positive), v.maxLength(100_000)),
+});
+
 export const ResultDocumentSchema = v.object({
   schema: v.picklist(SCHEMA_VERSIONS),
   runId: v.pipe(v.string(), v.uuid()),
@@ -150,6 +160,7 @@ export const ResultDocumentSchema = v.object({
   /** Sizes or cases not run, and why (e.g. above this device's memory cap). */
   skipped: v.array(v.object({ what: shortText, reason: v.pipe(v.string(), v.maxLength(500)) })),
   warnings: v.array(v.pipe(v.string(), v.maxLength(500))),
+  interference: v.optional(InterferenceSchema),
 });
 export type ResultDocument = v.InferOutput<typeof ResultDocumentSchema>;
 

@@ -220,16 +220,19 @@ export function detectModes(samples: readonly number[], o: { minShare?: number; 
 }
 
 /** Why a case is flagged: each reason a reader can act on, in the order they matter. */
-export type UnstableReason = 'modes' | 'spread' | 'timer' | 'too-few-samples';
+export type UnstableReason = 'modes' | 'interference' | 'spread' | 'timer' | 'too-few-samples';
 
 /**
- * The reasons behind an `unstable` flag: two modes (the median describes neither); a robust
+ * The reasons behind an `unstable` flag: two modes (the median describes neither); the device
+ * slowed down under a fifth or more of the samples (the interference monitor saw it); a robust
  * spread above the threshold; samples not much longer than the timer's step (the clock itself
  * is the noise); fewer than 5 samples (no 95 % interval of the median exists).
  */
-export function unstableReasons(samples: readonly number[], o: { threshold?: number; sampleMs?: number; timerResolutionMs?: number } = {}): UnstableReason[] {
+export function unstableReasons(samples: readonly number[], o: { threshold?: number; sampleMs?: number; timerResolutionMs?: number; slowShare?: number } = {}): UnstableReason[] {
   const reasons: UnstableReason[] = [];
   if (detectModes(samples)) reasons.push('modes');
+  // More than a fifth of the samples taken while the device itself ran slow (interference.ts).
+  if ((o.slowShare ?? 0) > 0.2) reasons.push('interference');
   if (samples.length >= 2 && summarize(samples).robustCv > (o.threshold ?? CV_THRESHOLD)) reasons.push('spread');
   if (o.sampleMs !== undefined && o.timerResolutionMs !== undefined && o.sampleMs < 20 * o.timerResolutionMs) reasons.push('timer');
   if (samples.length < 5) reasons.push('too-few-samples');

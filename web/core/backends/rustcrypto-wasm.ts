@@ -48,7 +48,11 @@ function rethrow(e: unknown): never {
   throw e;
 }
 
-export async function rustcryptoWasm(variant: WasmVariant, load: CoresLoader, loadBuildInfo?: BuildInfoLoader): Promise<Backend & { buildInfo: Record<string, unknown>; estimateClock(): ClockEstimate }> {
+export async function rustcryptoWasm(
+  variant: WasmVariant,
+  load: CoresLoader,
+  loadBuildInfo?: BuildInfoLoader,
+): Promise<Backend & { buildInfo: Record<string, unknown>; estimateClock(): ClockEstimate; clockChain(iterations: number, seed: number): number; clockChainOps: number }> {
   const cores = await load(variant);
   // What the build recorded, then what the module reports about itself (which wins).
   const buildInfo = { ...(loadBuildInfo ? await loadBuildInfo(variant) : {}), ...(JSON.parse(cores.buildInfo()) as Record<string, unknown>) };
@@ -58,6 +62,8 @@ export async function rustcryptoWasm(variant: WasmVariant, load: CoresLoader, lo
     variant,
     buildInfo,
     estimateClock: () => estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps()),
+    clockChain: (n, seed) => cores.clockChain(n, seed),
+    clockChainOps: cores.clockChainOps(),
     algorithms: ALGORITHM_IDS.filter((id) => offered.includes(id)),
     async encrypt(alg, key, nonce, aad, pt) {
       try {

@@ -8,7 +8,7 @@ import { type BuildInfoLoader, type CoresLoader, rustcryptoWasm, wasmFeatures, w
 import type { Backend } from '../backends/types.ts';
 import { noble } from '../backends/noble.ts';
 import { webcrypto } from '../backends/webcrypto.ts';
-import { measureInterleaved, timerResolutionMs } from '../measure.ts';
+import { makeProbe, measureInterleaved, timerResolutionMs } from '../measure.ts';
 import type { RunParams } from '../schema.ts';
 import { type WycheproofVector, validateBackends } from '../validate.ts';
 
@@ -39,6 +39,14 @@ export interface MeasuredCase {
   iterations: number;
   interruptions: number;
   stateBytes: number | null;
+}
+
+/** The interference monitor's record: the probe's time at the start of every kept cycle. */
+export interface InterferenceRecord {
+  /** Dependent single-cycle operations in one probe: ops / time = the clock the core ran at. */
+  opsPerProbe: number;
+  cycles: number[];
+  probeMs: number[];
 }
 
 export type WorkerEvent =
@@ -87,6 +95,9 @@ function makeYield(): () => Promise<void> {
 export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let backends: Backend[] = [];
   let resolution = 0;
+  let probe: ReturnType<typeof makeProbe> | null = null;
+  let opsPerProbe = 0;
+  let record: InterferenceRecord = { opsPerProbe: 0, cycles: [], probeMs: [] };
   // Hidden periods in epoch ms, reported by the page; samples overlapping one are discarded.
   const hidden: [number, number][] = [];
   let hiddenNow = false;
@@ -117,6 +128,12 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       if (platform.extraBackends) backends.push(...(await platform.extraBackends(params)));
       if (!clockSource) clockSource = await rustcryptoWasm('baseline', platform.loadCores, platform.loadBuildInfo);
       buildInfo ??= clockSource.buildInfo;
+      // The probe lasts 50 timer steps (0.25 ms in Chromium, 1 ms in Firefox and WebKit): a
+      // step is then 2 % of it, and a cycle of samples is tens of times longer.
+      const source = clockSource;
+      probe = makeProbe((n, seed) => source.clockChain(n, seed), Math.max(0.25, 50 * resolution));
+      opsPerProbe = probe.iterations * source.clockChainOps;
+      record = { opsPerProbe, cycles: [], probeMs: [] };
       return {
         timerResolutionMs: resolution,
         clock: params.estimateClock ? clockSource.estimateClock() : null,
@@ -152,6 +169,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             timerResolutionMs: resolution,
             iterationsFor: (i) => o.iterations[group[i]!.key],
             firstCycle,
+            probe: probe?.run,
             yieldNow,
             wasHidden: (from, to) => {
               const [a, b] = [performance.timeOrigin + from, performance.timeOrigin + to];
@@ -160,6 +178,10 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             waitUntilVisible: () => (hiddenNow ? new Promise<void>((r) => visibleWaiters.push(r)) : Promise.resolve()),
           });
           firstCycle += Math.max(...measured.map((m) => (m.cycles.length ? m.cycles[m.cycles.length - 1]! + 1 - firstCycle : 0)), 0);
+          if (measured[0]?.probeMs) {
+            record.cycles.push(...measured[0].cycles);
+            record.probeMs.push(...measured[0].probeMs);
+          }
           group.forEach((c, i) => {
             const m = measured[i]!;
             const sorted = [...m.samples].sort((x, y) => x - y);
@@ -171,6 +193,11 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
         }
       }
       return out;
+    },
+
+    /** The interference record of everything this worker measured since init. */
+    interference(): InterferenceRecord {
+      return record;
     },
 
     /** The page became hidden or visible at `atEpochMs`. */
