@@ -17,13 +17,17 @@ export interface Interference {
 export const SLOW_SPEED = 0.8;
 
 /**
- * The device's speed in each cycle as a share of its best: fastest probe / this probe. The
- * best is the fastest probe of the run; a probe lasts 50 timer steps, so a lucky reading is
- * off by 2 % at most.
+ * The device's speed in each cycle as a share of its best: fastest probe / this probe. A
+ * reading under half the median probe is a timer glitch, not a core running twice as fast as
+ * it usually does: it is ignored (and its cycle counted at full speed), so one reading cut
+ * short cannot make every other cycle look slow.
  */
 export function speedShares(r: Interference): number[] {
-  const best = Math.min(...r.probeMs);
-  return r.probeMs.map((ms) => best / ms);
+  const floor = median(r.probeMs.length ? r.probeMs : [1]) / 2;
+  const valid = r.probeMs.filter((ms) => ms >= floor && ms > 0);
+  if (valid.length === 0) return r.probeMs.map(() => 1);
+  const best = Math.min(...valid);
+  return r.probeMs.map((ms) => (ms >= floor && ms > 0 ? best / ms : 1));
 }
 
 /** "Ran at {low}–100 % of its best speed": the 5th percentile and median of the speed shares. */
@@ -57,7 +61,7 @@ export function explainedShare(c: { samples: readonly number[]; cycles?: readonl
   const ys: number[] = [];
   c.cycles.forEach((id, i) => {
     const p = probe.get(id);
-    if (p !== undefined) {
+    if (p !== undefined && p > 0 && c.samples[i]! > 0) {
       xs.push(Math.log(p));
       ys.push(Math.log(c.samples[i]!));
     }

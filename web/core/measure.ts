@@ -119,8 +119,16 @@ export interface MeasuredInterleaved extends Measured {
  * while each cycle's samples were taken.
  */
 export function makeProbe(chain: (iterations: number, seed: number) => number, targetMs: number, now: Clock = () => performance.now()): { run: () => number; iterations: number } {
-  let n = 1 << 10;
   let sink = 0;
+  // Warm up first, call after call for 30 ms: engines tier WASM up between calls, never inside
+  // one, and a probe sized on the baseline tier would last a few timer steps once optimised.
+  let n = 1 << 10;
+  const warmEnd = now() + 30;
+  while (now() < warmEnd) {
+    sink ^= chain(n, 5);
+    if (n < 1 << 20) n *= 2;
+  }
+  n = 1 << 10;
   for (;;) {
     const t = now();
     sink ^= chain(n, 7);
@@ -131,7 +139,6 @@ export function makeProbe(chain: (iterations: number, seed: number) => number, t
     }
     n *= 2;
   }
-  for (let i = 0; i < 8; i++) sink ^= chain(n, i); // past Liftoff
   return {
     iterations: n,
     run: () => {

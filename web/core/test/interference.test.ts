@@ -17,6 +17,12 @@ describe('interference monitor', () => {
     expect(range.slowShare).toBeCloseTo(0.4, 9);
   });
 
+  it('ignores a probe reading cut short by the timer instead of calling every other cycle slow', () => {
+    const glitch = { ...r, probeMs: [0, ...probeMs.slice(1)] };
+    expect(speedShares(glitch)[1]).toBe(1);
+    expect(speedRange({ ...r, probeMs: [1, 1, 0.01, 1, 1.02, 1, 1, 1.01, 1, 1] })!.low).toBeGreaterThan(0.95);
+  });
+
   it('marks the slow cycles and the share of a case sampled in them', () => {
     expect([...slowCycles(r)]).toEqual([6, 7, 8, 9]);
     expect(slowSampleShare({ cycles: [4, 5, 6, 7, 8] }, slowCycles(r))).toBeCloseTo(0.6, 9);
