@@ -1,44 +1,14 @@
 // A submission acknowledged with 2xx is never lost by a process crash: the collector is killed
 // with SIGKILL while submissions are in flight, and every acknowledged run id must be stored.
 // PGlite does not fsync: this proves process crashes, not power loss (see README, Deployment).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openPglite, openPostgres, type Sql } from '../db.ts';
 import { freshDatabase, submission } from './helpers.ts';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startCollector(env: Record<string, string>): Promise<{ proc: ChildProcess; url: string; exited: Promise<unknown> }> {
-  const port = await freePort();
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'collector/server.ts', '--port', String(port)], {
-    env: { ...process.env, COLLECTOR_RATE_PER_MINUTE: '1000000000', COLLECTOR_SOURCE_DAILY_CAP: '1000000000', ...env },
-    stdio: 'ignore',
-  });
-  // Listen from the start: a killed process may be gone before anyone waits for it.
-  const exited = new Promise((r) => proc.once('exit', r));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/api/v1/health`)).ok) return { proc, url, exited };
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  proc.kill('SIGKILL');
-  throw new Error('the collector did not start');
-}
+import { startCollector } from './spawn.ts';
 
 /** Submits with `concurrency` requests in flight until killed; returns the acknowledged ids. */
 async function submitUntilKilled({ url, proc, exited }: { url: string; proc: ChildProcess; exited: Promise<unknown> }, killAfterAcks: number, concurrency = 8) {

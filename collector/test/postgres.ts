@@ -4,9 +4,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './spawn.ts';
 
 function pgBin(): string {
   const base = '/usr/lib/postgresql';
@@ -14,15 +14,6 @@ function pgBin(): string {
   const dir = versions.map((v) => join(base, v, 'bin')).find((d) => existsSync(join(d, 'pg_ctl')));
   if (!dir) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql: run scripts/setup --postgres (apt-get install postgresql)');
   return dir;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export interface TestPostgres {
