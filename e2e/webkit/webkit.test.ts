@@ -199,6 +199,18 @@ describe('the CLI in WebKit', () => {
     expect(await leftovers()).toEqual([]);
   }, 60_000);
 
+  it('a driver that fails to start is a clear error naming that step, leaving nothing running', async () => {
+    const before = process.env.WEBKIT_WEBDRIVER;
+    process.env.WEBKIT_WEBDRIVER = '/bin/false';
+    try {
+      await expect(startWebKit()).rejects.toThrow('starting WebKitWebDriver: it exited with 1');
+    } finally {
+      if (before === undefined) delete process.env.WEBKIT_WEBDRIVER;
+      else process.env.WEBKIT_WEBDRIVER = before;
+    }
+    expect(await leftovers()).toEqual([]);
+  }, 60_000);
+
   it('a MiniBrowser that is not there names the path tried', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--executable', '/nonexistent/MiniBrowser'], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(2);
