@@ -11,6 +11,7 @@ import { browserEnvironment, payloadLimitBytes } from './env.ts';
 import { type RunOptions, resolveParams } from './options.ts';
 import { type Available, detectAvailable, startRun } from './runner.ts';
 import { type ScalingCase, type ScalingPoint, measureScaling } from './scaling.ts';
+import { type BlockTiming, measureBlocks } from './blocks.ts';
 import type { ResultDocument } from './schema.ts';
 
 export type { RunOptions } from './options.ts';
@@ -29,6 +30,11 @@ export function runScaling(c: ScalingCase, o: { maxWorkers?: number; samples?: n
 }
 
 /** Runs a benchmark in a dedicated module worker (created the way bundlers understand). */
+/** Raw single-block speed of AES-128, Twofish and Serpent (seed 003), in a worker of its own. */
+export function runBlocks(o: { samples?: number } = {}): Promise<BlockTiming[]> {
+  return measureBlocks(createWorker, o);
+}
+
 export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> {
   const params = resolveParams(options);
   const deviceMemory = (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? null;

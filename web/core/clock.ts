@@ -10,6 +10,7 @@
  * spread (IQR-based) is at most 5 % and the figure is one a real CPU runs at.
  * @module
  */
+import { measureCase } from './measure.ts';
 import { summarize } from './stats.ts';
 
 export interface ClockEstimate {
@@ -24,44 +25,28 @@ export interface ClockEstimate {
   method: string;
 }
 
-export function estimateClock(chain: (iterations: number, seed: number) => number, opsPerIteration: number, o: { now?: () => number; minSampleMs?: number; samples?: number } = {}): ClockEstimate {
-  const now = o.now ?? (() => performance.now());
-  const target = o.minSampleMs ?? 20;
-  let n = 1 << 12;
+/**
+ * Times the chain with the one sampling loop (measure.ts measureCase: calibrated batches,
+ * warm-up until three batches agree, at most half a second of it here) and turns each sample
+ * (ns per iteration) into GHz.
+ */
+export async function estimateClock(
+  chain: (iterations: number, seed: number) => number,
+  opsPerIteration: number,
+  o: { now?: () => number; minSampleMs?: number; samples?: number; timerResolutionMs?: number } = {},
+): Promise<ClockEstimate> {
   let sink = 0;
-  for (;;) {
-    const t = now();
-    sink ^= chain(n, 1);
-    const dt = now() - t;
-    if (dt >= target / 4) {
-      n = Math.max(1, Math.ceil((n * target) / dt));
-      break;
-    }
-    n *= 2;
-  }
-  // Warm up until two consecutive full-length runs agree within 3 % (V8 compiles the chain with
-  // Liftoff first and TurboFan in the background), for at most half a second.
-  const warmStart = now();
-  let previous = Infinity;
-  for (;;) {
-    const t = now();
-    sink ^= chain(n, 2);
-    const dt = now() - t;
-    if (Math.abs(dt - previous) / previous < 0.03 || now() - warmStart > 500) break;
-    previous = dt;
-  }
-  const ghz: number[] = [];
-  for (let i = 0; i < (o.samples ?? 7); i++) {
-    const t = now();
-    sink ^= chain(n, i + 3);
-    ghz.push((opsPerIteration * n) / ((now() - t) * 1e6));
-  }
+  let seed = 1;
+  let iterations = 0;
+  const prepared = { run: (n: number) => void ((sink ^= chain(n, seed++)), (iterations = n)), stateBytes: null, dispose() {} };
+  const m = await measureCase(prepared, { samples: o.samples ?? 7, minSampleMs: o.minSampleMs ?? 20, timerResolutionMs: o.timerResolutionMs ?? 0, now: o.now, warmupMaxMs: 500 });
+  const ghz = m.samples.map((nsPerIteration) => opsPerIteration / nsPerIteration);
   const { median, iqr } = summarize(ghz);
   const spread = iqr / 1.349 / median;
   return {
     ghz: median,
     spread,
     trustworthy: spread <= 0.05 && median > 0.2 && median < 7 && sink !== 0.5,
-    method: `dependent chain of ${opsPerIteration} single-cycle i32 operations × ${n} in WASM`,
+    method: `dependent chain of ${opsPerIteration} single-cycle i32 operations × ${iterations || m.iterations} in WASM`,
   };
 }

@@ -52,7 +52,16 @@ export async function rustcryptoWasm(
   variant: WasmVariant,
   load: CoresLoader,
   loadBuildInfo?: BuildInfoLoader,
-): Promise<Backend & { buildInfo: Record<string, unknown>; estimateClock(): ClockEstimate; clockChain(iterations: number, seed: number): number; clockChainOps: number }> {
+): Promise<
+  Backend & {
+    buildInfo: Record<string, unknown>;
+    estimateClock(timerResolutionMs?: number): Promise<ClockEstimate>;
+    clockChain(iterations: number, seed: number): number;
+    clockChainOps: number;
+    /** One raw 16-byte block per call of a block cipher (`aes-128`, `twofish-128`, `serpent-128`), as a case to time. */
+    blockBench(cipher: string): PreparedCase;
+  }
+> {
   const cores = await load(variant);
   // What the build recorded, then what the module reports about itself (which wins).
   const buildInfo = { ...(loadBuildInfo ? await loadBuildInfo(variant) : {}), ...(JSON.parse(cores.buildInfo()) as Record<string, unknown>) };
@@ -61,7 +70,16 @@ export async function rustcryptoWasm(
     implementation: 'rustcrypto-wasm',
     variant,
     buildInfo,
-    estimateClock: () => estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps()),
+    estimateClock: (timerResolutionMs) => estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps(), { timerResolutionMs }),
+    blockBench(cipher) {
+      let b: InstanceType<typeof cores.BlockBench>;
+      try {
+        b = new cores.BlockBench(cipher);
+      } catch (e) {
+        rethrow(e);
+      }
+      return { run: (n: number) => void b.run(n), stateBytes: b.stateBytes, dispose: () => b.free() };
+    },
     clockChain: (n, seed) => cores.clockChain(n, seed),
     clockChainOps: cores.clockChainOps(),
     algorithms: ALGORITHM_IDS.filter((id) => offered.includes(id)),

@@ -14,7 +14,7 @@ function cpuinfoGHz(): number {
 describe('clock estimate', () => {
   it('agrees with the host clock within the boost range', async () => {
     const cores = await loadCores('simd128');
-    const est = estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps());
+    const est = await estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps());
     const base = cpuinfoGHz();
     console.log(`clock: estimated ${est.ghz.toFixed(3)} GHz (spread ${(est.spread * 100).toFixed(1)} %), /proc/cpuinfo ${base.toFixed(3)} GHz, ratio ${(est.ghz / base).toFixed(2)}`);
     // Tolerance [0.9, 1.5] × the reported clock, because /proc/cpuinfo (in this VM, always)
@@ -27,22 +27,22 @@ describe('clock estimate', () => {
     expect(est.trustworthy).toBe(true);
   });
 
-  it('is not fooled by one stray sample', () => {
+  it('is not fooled by one stray sample', async () => {
     let t = 0;
     let call = 0;
     // A 3 GHz core (16 operations per iteration) where every 9th run takes twice as long.
     const chain = (n: number) => ((t += ((n * 16) / 3e6) * (call++ % 9 === 8 ? 2 : 1)), 0);
-    const est = estimateClock(chain, 16, { now: () => t });
+    const est = await estimateClock(chain, 16, { now: () => t });
     expect(est.ghz).toBeCloseTo(3, 6);
     expect(est.trustworthy).toBe(true);
   });
 
-  it('reports a noisy clock as untrustworthy', () => {
+  it('reports a noisy clock as untrustworthy', async () => {
     let t = 0;
     let call = 0;
     // A fake chain whose duration jumps ±30 % between calls: a throttling or shared core.
     const chain = (n: number) => ((t += (n / 1e6) * (call++ % 2 ? 1.3 : 0.7)), 0);
-    const est = estimateClock(chain, 16, { now: () => t });
+    const est = await estimateClock(chain, 16, { now: () => t });
     expect(est.trustworthy).toBe(false);
     expect(est.spread).toBeGreaterThan(0.05);
   });

@@ -8,7 +8,7 @@ import { type BuildInfoLoader, type CoresLoader, rustcryptoWasm, wasmFeatures, w
 import type { Backend } from '../backends/types.ts';
 import { noble } from '../backends/noble.ts';
 import { webcrypto } from '../backends/webcrypto.ts';
-import { makeProbe, measureInterleaved, timerResolutionMs } from '../measure.ts';
+import { makeProbe, measureCase, measureInterleaved, timerResolutionMs } from '../measure.ts';
 import type { RunParams } from '../schema.ts';
 import { type WycheproofVector, validateBackends } from '../validate.ts';
 
@@ -96,6 +96,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let backends: Backend[] = [];
   let resolution = 0;
   let probe: ReturnType<typeof makeProbe> | null = null;
+  let wasmCore: Awaited<ReturnType<typeof rustcryptoWasm>> | null = null;
   let opsPerProbe = 0;
   let record: InterferenceRecord = { opsPerProbe: 0, cycles: [], probeMs: [] };
   // Hidden periods in epoch ms, reported by the page; samples overlapping one are discarded.
@@ -131,12 +132,13 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       // The probe lasts 50 timer steps (0.25 ms in Chromium, 1 ms in Firefox and WebKit): a
       // step is then 2 % of it, and a cycle of samples is tens of times longer.
       const source = clockSource;
+      wasmCore = source;
       probe = makeProbe((n, seed) => source.clockChain(n, seed), Math.max(0.25, 50 * resolution));
       opsPerProbe = probe.iterations * source.clockChainOps;
       record = { opsPerProbe, cycles: [], probeMs: [] };
       return {
         timerResolutionMs: resolution,
-        clock: params.estimateClock ? clockSource.estimateClock() : null,
+        clock: params.estimateClock ? await clockSource.estimateClock(resolution) : null,
         wasm: features,
         buildInfo,
         available: backends.map((b) => ({ implementation: b.implementation, variant: b.variant, algorithms: [...b.algorithms] })),
@@ -190,6 +192,25 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           });
         } finally {
           for (const p of prepared) p.dispose();
+        }
+      }
+      return out;
+    },
+
+    /**
+     * Raw block ciphers, one 16-byte block per call (seed 003's measurement), timed by the one
+     * sampling loop. Returns ns per block, one per sample, and the key schedule's size.
+     */
+    async measureBlocks(ciphers: string[], o: { samples: number; minSampleMs: number }) {
+      if (!wasmCore) throw new Error('init first');
+      const out: { cipher: string; samples: number[]; stateBytes: number | null }[] = [];
+      for (const cipher of ciphers) {
+        const prepared = wasmCore.blockBench(cipher);
+        try {
+          const m = await measureCase(prepared, { samples: o.samples, minSampleMs: o.minSampleMs, timerResolutionMs: resolution, yieldNow });
+          out.push({ cipher, samples: m.samples, stateBytes: prepared.stateBytes });
+        } finally {
+          prepared.dispose();
         }
       }
       return out;
