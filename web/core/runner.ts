@@ -52,6 +52,43 @@ export interface RunHandle {
   visibility(hidden: boolean): void;
 }
 
+/**
+ * The planner: every case a run will measure, from its parameters, what this environment
+ * offers, what failed validation, and the device's payload limit — and what is skipped, with
+ * the reason. Pure: the scheduler (startRun) only runs what this returns.
+ */
+export function planCases(params: RunParams, available: Available[], validation: Validation[], payloadLimitBytes: number): { plan: PlannedCase[]; skipped: ResultDocument['skipped'] } {
+  const plan: PlannedCase[] = [];
+  const skipped: ResultDocument['skipped'] = [];
+  const excluded = new Set(validation.filter((v) => v.excluded).map((v) => `${v.implementation}/${v.variant}/${v.algorithm}`));
+  const sizes = params.sizes.filter((s) => {
+    if (s <= payloadLimitBytes) return true;
+    skipped.push({ what: `payload ${formatSize(s)}`, reason: `payload of ${s} bytes exceeds this device's limit of ${payloadLimitBytes} bytes` });
+    return false;
+  });
+  for (const impl of params.implementations) {
+    const offered = available.filter((a) => a.implementation === impl);
+    if (offered.length === 0) skipped.push({ what: impl, reason: `${impl} is not available in this environment` });
+    for (const alg of params.algorithms) {
+      const variants = offered.filter((a) => a.algorithms.includes(alg));
+      // Only what the implementation could offer (the table) but this environment lacks.
+      if (variants.length === 0 && offered.length > 0 && implementationSupports(impl, alg)) {
+        skipped.push({ what: `${impl} ${alg}`, reason: `${impl} does not offer ${alg} here` });
+      }
+      for (const { variant } of variants) {
+        if (excluded.has(`${impl}/${variant}/${alg}`)) continue;
+        for (const operation of params.operations)
+          for (const sizeBytes of sizes)
+            for (const aadBytes of params.aadBytes) {
+              const c = { implementation: impl, variant, algorithm: alg, operation, sizeBytes, aadBytes };
+              plan.push({ ...c, key: caseKey(c) });
+            }
+      }
+    }
+  }
+  return { plan, skipped };
+}
+
 /** Orders cases for round `r`: a rotation, so each case sits at a different place each round. */
 export function rotate<T>(xs: readonly T[], r: number): T[] {
   if (xs.length === 0) return [];
@@ -156,38 +193,15 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     // Validation runs in its own worker, so every measuring worker starts from the same state.
     validation = await guard(remote.validate(params.algorithms));
     hooks.onValidation?.(validation);
-    const excluded = new Set(validation.filter((v) => v.excluded).map((v) => `${v.implementation}/${v.variant}/${v.algorithm}`));
     for (const v of validation.filter((x) => x.excluded)) {
       const w = `${v.implementation} (${v.variant}) excluded for ${v.algorithm}: ${v.errors[0] ?? 'failed validation'}`;
       warnings.push(w);
       hooks.onWarning?.(w);
     }
 
-    const sizes = params.sizes.filter((s) => {
-      if (s <= o.payloadLimitBytes) return true;
-      skipped.push({ what: `payload ${formatSize(s)}`, reason: `payload of ${s} bytes exceeds this device's limit of ${o.payloadLimitBytes} bytes` });
-      return false;
-    });
-    for (const impl of params.implementations) {
-      const offered = info.available.filter((a) => a.implementation === impl);
-      if (offered.length === 0) skipped.push({ what: impl, reason: `${impl} is not available in this environment` });
-      for (const alg of params.algorithms) {
-        const variants = offered.filter((a) => a.algorithms.includes(alg));
-        // Only what the implementation could offer (the table) but this environment lacks.
-        if (variants.length === 0 && offered.length > 0 && implementationSupports(impl, alg)) {
-          skipped.push({ what: `${impl} ${alg}`, reason: `${impl} does not offer ${alg} here` });
-        }
-        for (const { variant } of variants) {
-          if (excluded.has(`${impl}/${variant}/${alg}`)) continue;
-          for (const operation of params.operations)
-            for (const sizeBytes of sizes)
-              for (const aadBytes of params.aadBytes) {
-                const c = { implementation: impl, variant, algorithm: alg, operation, sizeBytes, aadBytes };
-                plan.push({ ...c, key: caseKey(c) });
-              }
-        }
-      }
-    }
+    const planned = planCases(params, info.available, validation, o.payloadLimitBytes);
+    plan.push(...planned.plan);
+    skipped.push(...planned.skipped);
 
     const iterations: Record<string, number> = {};
     const absorb = (results: MeasuredCase[], rerun: boolean) => {

@@ -1,0 +1,145 @@
+// The planner (pure) and the scheduler (startRun) against a fake worker that speaks the real
+// RPC over a MessageChannel: rounds in fresh workers, rotation, interleaved groups with unique
+// cycles, re-runs of unstable cases only, cancel keeping what finished, and the ETA.
+import { MessageChannel } from 'node:worker_threads';
+import { describe, expect, it } from 'vitest';
+import type { Environment, Validation } from '../schema.ts';
+import { presetParams } from '../params.ts';
+import { type Available, type WorkerHandle, planCases, startRun } from '../runner.ts';
+import type { PlannedCase } from '../worker/api.ts';
+import { serve } from '../worker/rpc.ts';
+import { sampleDocument } from './fixtures.ts';
+
+const AVAILABLE: Available[] = [
+  { implementation: 'rustcrypto-wasm', variant: 'simd128', algorithms: ['aes-128-gcm', 'chacha20-poly1305'] },
+  { implementation: 'webcrypto', variant: 'sequential', algorithms: ['aes-128-gcm'] },
+];
+const params = (o: Partial<ReturnType<typeof presetParams>> = {}) => ({
+  ...presetParams('quick'),
+  algorithms: ['aes-128-gcm', 'chacha20-poly1305'] as ReturnType<typeof presetParams>['algorithms'],
+  implementations: ['rustcrypto-wasm', 'webcrypto'] as ReturnType<typeof presetParams>['implementations'],
+  webcrypto: ['sequential'] as ReturnType<typeof presetParams>['webcrypto'],
+  operations: ['encrypt'] as ReturnType<typeof presetParams>['operations'],
+  sizes: [64, 1024],
+  aadBytes: [0],
+  rounds: 2,
+  samplesPerRound: 5,
+  maxReruns: 2,
+  ...o,
+});
+
+describe('planCases', () => {
+  it('plans every offered implementation × algorithm × size, and says what it skips and why', () => {
+    const { plan, skipped } = planCases(params({ sizes: [64, 1024, 1 << 26], implementations: ['rustcrypto-wasm', 'webcrypto', 'noble'] }), AVAILABLE, [], 1 << 20);
+    expect(plan.map((c) => c.key)).toEqual([
+      'rustcrypto-wasm/simd128/aes-128-gcm/encrypt/64/0',
+      'rustcrypto-wasm/simd128/aes-128-gcm/encrypt/1024/0',
+      'rustcrypto-wasm/simd128/chacha20-poly1305/encrypt/64/0',
+      'rustcrypto-wasm/simd128/chacha20-poly1305/encrypt/1024/0',
+      'webcrypto/sequential/aes-128-gcm/encrypt/64/0',
+      'webcrypto/sequential/aes-128-gcm/encrypt/1024/0',
+    ]);
+    expect(skipped).toEqual([
+      { what: 'payload 64 MiB', reason: "payload of 67108864 bytes exceeds this device's limit of 1048576 bytes" },
+      { what: 'webcrypto chacha20-poly1305', reason: 'webcrypto does not offer chacha20-poly1305 here' },
+      { what: 'noble', reason: 'noble is not available in this environment' },
+    ]);
+  });
+
+  it('leaves out an implementation that failed validation for that algorithm only', () => {
+    const failed: Validation = { implementation: 'webcrypto', variant: 'sequential', algorithm: 'aes-128-gcm', vectorsPassed: 0, vectorsFailed: 3, crossCheck: 'disagree', excluded: true, errors: ['x'] };
+    const { plan } = planCases(params(), AVAILABLE, [failed], 1 << 20);
+    expect(plan.some((c) => c.implementation === 'webcrypto')).toBe(false);
+    expect(plan).toHaveLength(4);
+  });
+});
+
+/** A worker that answers the real RPC with synthetic samples: `spread(key)` sets each case's noise. */
+function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: number; onMeasure?: (n: number) => void } = {}) {
+  const calls: { worker: number; method: string; keys?: string[]; firstCycle?: number }[] = [];
+  let made = 0;
+  const createWorker = (): WorkerHandle => {
+    const worker = ++made;
+    const { port1, port2 } = new MessageChannel();
+    let seed = worker * 7;
+    const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 2;
+    serve(
+      {
+        init: async () => ({ timerResolutionMs: 0.005, clock: null, wasm: { simd128: true, relaxedSimd: false, threads: true }, buildInfo: {}, available: AVAILABLE }),
+        validate: async () => [],
+        measure: async (cases: PlannedCase[], m: { samples: number; firstCycle?: number }) => {
+          calls.push({ worker, method: 'measure', keys: cases.map((c) => c.key), firstCycle: m.firstCycle });
+          o.onMeasure?.(calls.filter((c) => c.method === 'measure').length);
+          if (o.measureDelayMs) await new Promise((r) => setTimeout(r, o.measureDelayMs));
+          return cases.map((c) => ({
+            key: c.key,
+            samples: Array.from({ length: m.samples }, () => 1000 * (1 + (o.spread?.(c.key) ?? 0.001) * noise())),
+            cycles: Array.from({ length: m.samples }, (_, i) => (m.firstCycle ?? 0) + i),
+            iterations: 10_000, // 10 ms samples: far above the timer
+            interruptions: 0,
+            stateBytes: null,
+          }));
+        },
+        interference: async () => ({ opsPerProbe: 1000, cycles: [], probeMs: [] }),
+      } as never,
+      port1 as never,
+    );
+    port1.start();
+    port2.start();
+    return Object.assign(port2 as unknown as WorkerHandle, { terminate: () => (port1.close(), port2.close()) });
+  };
+  return { createWorker, calls, made: () => made };
+}
+
+const environment = async () => sampleDocument().environment as unknown as Environment;
+
+describe('startRun (the scheduler) with a fake worker', () => {
+  it('runs each round in a fresh worker, rotates the order, and keeps cycle ids unique across rounds', async () => {
+    const f = fakeWorkers();
+    const doc = await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    expect(doc.status).toBe('complete');
+    const rounds = f.calls.filter((c) => c.method === 'measure');
+    expect(rounds).toHaveLength(2);
+    expect(new Set(rounds.map((r) => r.worker)).size).toBe(2); // one worker per round
+    expect(f.made()).toBe(3); // and one for validation
+    expect(rounds[0]!.keys).not.toEqual(rounds[1]!.keys); // rotated
+    expect([...rounds[0]!.keys!].sort()).toEqual([...rounds[1]!.keys!].sort());
+    for (const c of doc.cases) {
+      expect(c.samples).toHaveLength(10);
+      expect(new Set(c.cycles).size).toBe(10);
+    }
+  });
+
+  it('re-runs only the unstable cases, at most maxReruns times, and flags what stays unstable with its reason', async () => {
+    const noisy = 'webcrypto/sequential/aes-128-gcm/encrypt/64/0';
+    const f = fakeWorkers({ spread: (k) => (k === noisy ? 0.4 : 0.001) });
+    const doc = await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    const reruns = f.calls.filter((c) => c.method === 'measure').slice(2);
+    expect(reruns.map((r) => r.keys)).toEqual([[noisy], [noisy]]);
+    const c = doc.cases.find((x) => `${x.implementation}/${x.variant}/${x.algorithm}/${x.operation}/${x.sizeBytes}/${x.aadBytes}` === noisy)!;
+    expect(c.reruns).toBe(2);
+    expect(c.unstable).toBe(true);
+    expect(c.unstableReasons).toContain('spread');
+    expect(doc.cases.filter((x) => x.unstable)).toHaveLength(1);
+  });
+
+  it('cancel stops the run and keeps the rounds that finished', async () => {
+    let cancel = () => {};
+    // Cancelled while round 2 is being measured (the worker is terminated mid-call).
+    const f = fakeWorkers({ measureDelayMs: 50, onMeasure: (n) => n === 2 && setTimeout(() => cancel(), 10) });
+    const handle = startRun(params({ rounds: 5 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 });
+    cancel = handle.cancel;
+    const doc = await handle.done;
+    expect(doc.status).toBe('cancelled');
+    expect(doc.cases.length).toBe(6);
+    for (const c of doc.cases) expect(c.samples).toHaveLength(5);
+    expect(f.calls.filter((c) => c.method === 'measure')).toHaveLength(2);
+  });
+
+  it('reports progress with an ETA that ends at zero', async () => {
+    const f = fakeWorkers();
+    const etas: (number | null)[] = [];
+    await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, hooks: { onProgress: (p) => etas.push(p.etaMs) } }).done;
+    expect(etas.at(-1)).toBe(0);
+  });
+});
