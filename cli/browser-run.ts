@@ -57,7 +57,8 @@ async function viaPlaywright(launch: () => Promise<import('playwright-core').Bro
   };
 }
 
-export async function openBrowser(name: BrowserName, executable?: string): Promise<BrowserPage> {
+/** `extraArgs`: more command-line flags for Chromium (benchmarks pass V8's tier flags). */
+export async function openBrowser(name: BrowserName, executable?: string, extraArgs: string[] = []): Promise<BrowserPage> {
   if (name === 'webkit') {
     let webdriverError: Error;
     try {
@@ -93,7 +94,7 @@ export async function openBrowser(name: BrowserName, executable?: string): Promi
     // A distribution's Firefox speaks WebDriver BiDi (channel moz-firefox); Playwright's own build its own protocol.
     return viaPlaywright(() => firefox.launch({ executablePath: found.path, ...(found.source === 'playwright' ? {} : { channel: 'moz-firefox' }) } as Parameters<typeof firefox.launch>[0]));
   }
-  return viaPlaywright(() => chromium.launch({ executablePath: found.path, args: BROWSER_ARGS }));
+  return viaPlaywright(() => chromium.launch({ executablePath: found.path, args: [...BROWSER_ARGS, ...extraArgs] }));
 }
 
 type Candidate = ReturnType<typeof findBrowser>;
@@ -107,12 +108,13 @@ export async function runInBrowser(o: {
   timeoutMs?: number;
   /** How long the page may take to expose `window.aeadbench` (default 60 s). */
   readyTimeoutMs?: number;
+  browserArgs?: string[];
 }): Promise<ResultDocument> {
   const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1' });
   const { port } = server.address() as AddressInfo;
   let page: BrowserPage | undefined;
   try {
-    page = await openBrowser(o.browser, o.executable);
+    page = await openBrowser(o.browser, o.executable, o.browserArgs);
     await page.goto(`http://127.0.0.1:${port}/?${o.search}&autorun=1`);
     const deadline = Date.now() + (o.timeoutMs ?? 60 * 60_000);
     // The page must answer the automation hook soon; a page that never gets ready is an error, not a hang.

@@ -31,8 +31,8 @@ function buildNative(name: string, rustflags: string): string {
 }
 
 const impls: Record<string, (c: string[]) => [string, string[]]> = {
-  'wasm-baseline': (c) => [process.execPath, ['--no-liftoff', 'scripts/bench-cores-node.mjs', 'baseline', `${SAMPLE_MS}`, `${SAMPLES}`, ...c]],
-  'wasm-simd128': (c) => [process.execPath, ['--no-liftoff', 'scripts/bench-cores-node.mjs', 'simd128', `${SAMPLE_MS}`, `${SAMPLES}`, ...c]],
+  'wasm-baseline': (c) => [process.execPath, ['--import', 'tsx', '--no-liftoff', 'scripts/bench-cores-node.ts', 'baseline', `${SAMPLE_MS}`, `${SAMPLES}`, ...c]],
+  'wasm-simd128': (c) => [process.execPath, ['--import', 'tsx', '--no-liftoff', 'scripts/bench-cores-node.ts', 'simd128', `${SAMPLE_MS}`, `${SAMPLES}`, ...c]],
 };
 const soft = buildNative('native-soft', SOFT_CFGS.map((c) => `--cfg ${c}`).join(' '));
 const hw = buildNative('native-hw', '');
