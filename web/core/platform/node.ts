@@ -24,7 +24,7 @@ export const nodePlatform: Platform = {
   async loadVectors() {
     return JSON.parse(readFileSync(new URL('../vectors/wycheproof.json', import.meta.url), 'utf8')).vectors;
   },
-  async extraBackends(params) {
-    return params.implementations.includes('node-crypto') ? [nodeCrypto()] : [];
+  async extraBackends(_params, implementation) {
+    return implementation === 'node-crypto' ? [nodeCrypto()] : [];
   },
 };

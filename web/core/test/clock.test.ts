@@ -14,7 +14,10 @@ function cpuinfoGHz(): number {
 describe('clock estimate', () => {
   it('agrees with the host clock within the boost range', async () => {
     const cores = await loadCores('simd128');
-    const est = await estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps());
+    // Up to three tries: on this shared 2-core machine a parallel test file can take the core
+    // away mid-estimate, and the estimate then (rightly) calls itself untrustworthy.
+    let est = await estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps());
+    for (let i = 0; i < 2 && !est.trustworthy; i++) est = await estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps());
     const base = cpuinfoGHz();
     console.log(`clock: estimated ${est.ghz.toFixed(3)} GHz (spread ${(est.spread * 100).toFixed(1)} %), /proc/cpuinfo ${base.toFixed(3)} GHz, ratio ${(est.ghz / base).toFixed(2)}`);
     // Tolerance [0.9, 1.5] × the reported clock, because /proc/cpuinfo (in this VM, always)

@@ -17,8 +17,8 @@ export interface Platform {
   loadCores: CoresLoader;
   loadBuildInfo: BuildInfoLoader;
   loadVectors(): Promise<WycheproofVector[]>;
-  /** Implementations only this platform has (node:crypto in Node). */
-  extraBackends?(params: RunParams): Promise<Backend[]>;
+  /** Backends of an implementation only this platform has (node:crypto in Node), asked for by id. */
+  extraBackends?(params: RunParams, implementation: ImplementationId): Promise<Backend[]>;
 }
 
 export interface PlannedCase {
@@ -92,6 +92,33 @@ function makeYield(): () => Promise<void> {
     });
 }
 
+interface BackendContext {
+  params: RunParams;
+  platform: Platform;
+  simd128: boolean;
+}
+
+/**
+ * The registry: how each implementation's backends are made in a worker. Adding an
+ * implementation is its backend module, an entry here (or, for one platform only, the
+ * platform's `extraBackends`), and a row in the algorithm table.
+ */
+const BACKENDS: Partial<Record<ImplementationId, (ctx: BackendContext) => Promise<Backend[]>>> = {
+  'rustcrypto-wasm': async ({ params, platform, simd128 }) => {
+    const out: Backend[] = [];
+    for (const variant of wasmVariants(params.wasm, simd128)) out.push(await rustcryptoWasm(variant, platform.loadCores, platform.loadBuildInfo));
+    return out;
+  },
+  webcrypto: async ({ params }) => {
+    const out: Backend[] = [];
+    for (const mode of params.webcrypto) out.push(await webcrypto(mode));
+    return out;
+  },
+  noble: async () => [noble()],
+};
+
+const isWasmCore = (b: Backend): b is Awaited<ReturnType<typeof rustcryptoWasm>> => b.implementation === 'rustcrypto-wasm' && 'clockChain' in b;
+
 export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let backends: Backend[] = [];
   let resolution = 0;
@@ -113,20 +140,15 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       let buildInfo: Record<string, unknown> | null = null;
       let clockSource: Awaited<ReturnType<typeof rustcryptoWasm>> | null = null;
       for (const impl of params.implementations) {
-        if (impl === 'rustcrypto-wasm') {
-          for (const variant of wasmVariants(params.wasm, features.simd128)) {
-            const b = await rustcryptoWasm(variant, platform.loadCores, platform.loadBuildInfo);
+        const make = BACKENDS[impl] ?? ((ctx: BackendContext) => ctx.platform.extraBackends?.(ctx.params, impl) ?? Promise.resolve([]));
+        for (const b of await make({ params, platform, simd128: features.simd128 })) {
+          if (isWasmCore(b)) {
             buildInfo ??= b.buildInfo;
             clockSource ??= b;
-            backends.push(b);
           }
-        } else if (impl === 'webcrypto') {
-          for (const mode of params.webcrypto) backends.push(await webcrypto(mode));
-        } else if (impl === 'noble') {
-          backends.push(noble());
+          backends.push(b);
         }
       }
-      if (platform.extraBackends) backends.push(...(await platform.extraBackends(params)));
       if (!clockSource) clockSource = await rustcryptoWasm('baseline', platform.loadCores, platform.loadBuildInfo);
       buildInfo ??= clockSource.buildInfo;
       // The probe lasts 50 timer steps (0.25 ms in Chromium, 1 ms in Firefox and WebKit): a
