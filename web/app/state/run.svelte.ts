@@ -1,19 +1,15 @@
 /**
- * The state of one benchmark run on the page. It owns the run handle (and through it the
- * worker), keeps the screen awake on long runs, reports page visibility to the engine, and
- * publishes Speedometer-style automation hooks: `window.aeadbench` and the
- * `aeadbench:ready` / `aeadbench:done` / `aeadbench:error` events.
+ * The state of one benchmark run on the page. It runs it through `runBenchmark`, the entry the
+ * npm package ships (which owns the worker, the payload limit and the visibility wiring),
+ * keeps the screen awake on long runs, and publishes Speedometer-style automation hooks:
+ * `window.aeadbench` and the `aeadbench:ready` / `aeadbench:done` / `aeadbench:error` events.
  */
-import { browserEnvironment, payloadLimitBytes } from '../../core/env.ts';
-import { type Progress, type RunHandle, startRun } from '../../core/runner.ts';
+import { runBenchmark } from '../../core/browser.ts';
+import type { Progress } from '../../core/runner.ts';
 import type { Status } from '../../core/automation.ts';
 import { type ResultDocument, type RunParams, type Validation, validateResult } from '../../core/schema.ts';
 
 export type { Automation, Status } from '../../core/automation.ts';
-
-function createWorker() {
-  return new Worker(new URL('../../core/worker/bench.worker.ts', import.meta.url), { type: 'module', name: 'aeadbench' });
-}
 
 export class RunState {
   status = $state<Status>('idle');
@@ -25,10 +21,10 @@ export class RunState {
   warnings = $state.raw<string[]>([]);
   hiddenDuringRun = $state(false);
 
-  #handle: RunHandle | null = null;
+  #abort: AbortController | null = null;
   #wakeLock: { release(): Promise<void> } | null = null;
+  // The engine hears about visibility itself (runBenchmark); this only tells the page and keeps the screen awake.
   #onVisibility = () => {
-    this.#handle?.visibility(document.hidden);
     if (document.hidden) this.hiddenDuringRun = true;
     else if (this.status === 'running') void this.#keepAwake();
   };
@@ -63,23 +59,19 @@ export class RunState {
     this.publish();
     document.addEventListener('visibilitychange', this.#onVisibility);
     if (params.preset !== 'quick') void this.#keepAwake();
-    const mobile = /Mobi|Android|iPhone|iPad/.test(navigator.userAgent);
-    const deviceMemory = (navigator as Navigator & { deviceMemory?: number }).deviceMemory ?? null;
-    this.#handle = startRun(params, {
-      createWorker,
-      environment: browserEnvironment,
-      payloadLimitBytes: payloadLimitBytes(deviceMemory, mobile),
-      hooks: {
+    this.#abort = new AbortController();
+    try {
+      // The same entry the npm package ships: one payload limit, one mobile guess, one visibility wiring.
+      const doc = await runBenchmark({
+        ...params,
+        signal: this.#abort.signal,
         onProgress: (p) => {
           this.progress = p;
           if (window.aeadbench) window.aeadbench.progress = p;
         },
         onValidation: (v) => (this.validation = v),
         onWarning: (w) => (this.warnings = [...this.warnings, w]),
-      },
-    });
-    try {
-      const doc = await this.#handle.done;
+      });
       const checked = validateResult(doc);
       if (!checked.ok) throw new Error(`result failed its own schema: ${checked.issues.slice(0, 3).join('; ')}`);
       this.result = doc;
@@ -88,7 +80,7 @@ export class RunState {
       this.error = (e as Error).message;
       this.status = this.status === 'running' && (e as Error).message === 'cancelled' ? 'cancelled' : 'error';
     } finally {
-      this.#handle = null;
+      this.#abort = null;
       document.removeEventListener('visibilitychange', this.#onVisibility);
       void this.#wakeLock?.release().catch(() => {});
       this.#wakeLock = null;
@@ -97,7 +89,7 @@ export class RunState {
   }
 
   cancel() {
-    this.#handle?.cancel();
+    this.#abort?.abort();
   }
 
   /** Shows an error that happened before any run (e.g. a bad URL parameter). */
