@@ -132,8 +132,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   };
   const port = Number(arg('port', process.env.PORT ?? '5173'));
   const host = arg('host', '127.0.0.1');
-  const collector = process.argv.includes('--no-collector') ? null : await embeddedCollector();
-  const server = await serveStatic({ dir: arg('dir', 'dist'), port, host, api: collector?.api });
+  let collector: Awaited<ReturnType<typeof embeddedCollector>> | null = null;
+  let server: Server;
+  try {
+    collector = process.argv.includes('--no-collector') ? null : await embeddedCollector();
+    server = await serveStatic({ dir: arg('dir', 'dist'), port, host, api: collector?.api });
+  } catch (e) {
+    // A second `npm start` on the same data, a port in use, a missing build: one clear line.
+    console.error(`aeadbench: cannot start: ${(e as Error).message}`);
+    await collector?.close().catch(() => {});
+    process.exit(1);
+  }
   const addr = server.address();
   console.log(`aeadbench at http://${host === '127.0.0.1' ? 'localhost' : host}:${typeof addr === 'object' && addr ? addr.port : port}/ (COOP+COEP, Ctrl-C to stop)`);
   console.log(collector ? `collector at /api/v1 (${collector.describe})` : 'no collector (--no-collector): submission and the crowd view are hidden');
