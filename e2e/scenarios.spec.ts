@@ -1,5 +1,6 @@
 // Each paper scenario runs in a reduced form and shows the published figures beside measured ones.
 import { DOC_FILE_SIZES } from '../web/core/algorithms.ts';
+import { validateResult } from '../web/core/schema.ts';
 import { expect, finished, test } from './fixtures.ts';
 
 const REDUCED: Record<string, string> = {
@@ -64,4 +65,20 @@ test('multi-core scaling runs the same case on 1 … hardwareConcurrency workers
   await expect(rows).toHaveCount(cores, { timeout: 60_000 });
   await expect(page.getByTestId('scaling-run')).toBeEnabled({ timeout: 60_000 });
   await expect(rows.first().locator('td').nth(3)).toHaveText('100 %');
+});
+
+test('scaling and raw block timings measured after a study run go into its result document', async ({ page }) => {
+  await page.goto('/?preset=aes-candidates&sizes=1k&rounds=1&reruns=0&samples=3&autorun=1#/scenario/aes-candidates');
+  await finished(page);
+  await page.getByTestId('block-run').click();
+  await expect(page.getByTestId('block-table').locator('tbody tr')).toHaveCount(3);
+  await page.getByLabel('Scaling payload size').selectOption({ label: '1 KiB' });
+  await page.getByTestId('scaling-run').click();
+  await expect(page.getByTestId('scaling-run')).toBeEnabled({ timeout: 60_000 });
+  await expect.poll(() => page.evaluate(() => window.aeadbench?.result?.scaling?.[0]?.points.length ?? 0), { timeout: 30_000 }).toBeGreaterThan(0);
+  const doc = await page.evaluate(() => window.aeadbench!.result!);
+  expect(doc.blocks!.map((b) => b.cipher)).toEqual(['aes-128', 'twofish-128', 'serpent-128']);
+  expect(doc.scaling![0]).toMatchObject({ operation: 'encrypt', sizeBytes: 1024 });
+  const checked = validateResult(doc);
+  expect(checked.ok ? [] : checked.issues).toEqual([]);
 });

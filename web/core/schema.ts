@@ -10,7 +10,8 @@ import { ENGINE_NAMES } from './env.ts';
 /**
  * @2 adds, all optional so that @1 documents still read: the engine in the environment, and
  * per case the two modes its samples fall in, the reasons it is flagged unstable, and the
- * cycle of each sample (interleaved sampling, for paired ratios).
+ * cycle of each sample (interleaved sampling, for paired ratios); the interference record;
+ * and multi-core scaling and raw block timings measured on the same page after the run.
  */
 export const SCHEMA_VERSION = 'aeadbench/result@2';
 /** Every version this engine reads (the collector accepts, `compare` compares). */
@@ -147,6 +148,27 @@ export const InterferenceSchema = v.object({
   probeMs: v.pipe(v.array(positive), v.maxLength(100_000)),
 });
 
+/** @2: multi-core scaling measured with this run (scaling.ts): the same case on 1 … N workers at once. */
+export const ScalingSchema = v.object({
+  algorithm: v.picklist(ALGORITHM_IDS),
+  implementation: v.picklist(IMPLEMENTATION_IDS),
+  operation: v.picklist(OPERATIONS),
+  sizeBytes,
+  points: v.pipe(
+    v.array(v.object({ workers: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(256)), aggregateBytesPerSecond: positive, perWorkerBytesPerSecond: v.pipe(v.array(positive), v.maxLength(256)), efficiency: positive })),
+    v.maxLength(256),
+  ),
+});
+
+/** @2: raw block ciphers measured with this run (blocks.ts), one 16-byte block per call. */
+export const BlockTimingSchema = v.object({
+  cipher: v.picklist(['aes-128', 'twofish-128', 'serpent-128']),
+  samples: v.pipe(v.array(positive), v.maxLength(1000)),
+  nsPerBlock: positive,
+  bytesPerSecond: positive,
+  stateBytes: v.nullable(count),
+});
+
 export const ResultDocumentSchema = v.object({
   schema: v.picklist(SCHEMA_VERSIONS),
   runId: v.pipe(v.string(), v.uuid()),
@@ -161,6 +183,8 @@ export const ResultDocumentSchema = v.object({
   skipped: v.array(v.object({ what: shortText, reason: v.pipe(v.string(), v.maxLength(500)) })),
   warnings: v.array(v.pipe(v.string(), v.maxLength(500))),
   interference: v.optional(InterferenceSchema),
+  scaling: v.optional(v.pipe(v.array(ScalingSchema), v.maxLength(50))),
+  blocks: v.optional(v.pipe(v.array(BlockTimingSchema), v.maxLength(3))),
 });
 export type ResultDocument = v.InferOutput<typeof ResultDocumentSchema>;
 

@@ -88,6 +88,23 @@ export class RunState {
     }
   }
 
+  /**
+   * Adds what the page measured after the run — multi-core scaling, raw block timings — to its
+   * result document, so that exports and submissions carry them (result@2).
+   */
+  attach(extra: { scaling?: NonNullable<ResultDocument['scaling']>[number]; blocks?: ResultDocument['blocks'] }) {
+    const doc = this.result;
+    if (!doc) return;
+    const same = (a: { algorithm: string; implementation: string; operation: string; sizeBytes: number }) => (b: typeof a) =>
+      a.algorithm === b.algorithm && a.implementation === b.implementation && a.operation === b.operation && a.sizeBytes === b.sizeBytes;
+    this.result = {
+      ...doc,
+      ...(extra.scaling ? { scaling: [...(doc.scaling ?? []).filter((x) => !same(extra.scaling!)(x)), extra.scaling] } : {}),
+      ...(extra.blocks ? { blocks: extra.blocks } : {}),
+    };
+    this.publish();
+  }
+
   cancel() {
     this.#abort?.abort();
   }
