@@ -46,11 +46,23 @@ export async function openPglite(dataDir?: string, o: PgliteOptions = {}): Promi
     release();
     throw e;
   }
-  const query = async <T>(text: string, params: unknown[] = []) => (await db.query<T>(text, params)).rows;
+  // PGlite runs in this thread and its calls resolve as microtasks: a loop of queries (an
+  // export, a queue of writes) would hold every other request until it ends. A turn of the
+  // event loop after each call lets them in.
+  const turn = () => new Promise<void>((r) => setImmediate(r));
+  const query = async <T>(text: string, params: unknown[] = []) => {
+    const rows = (await db.query<T>(text, params)).rows;
+    await turn();
+    return rows;
+  };
   return {
     kind: 'pglite',
     query,
-    transaction: (fn) => db.transaction((tx) => fn({ query: async <T>(text: string, params: unknown[] = []) => (await tx.query<T>(text, params)).rows })),
+    transaction: async (fn) => {
+      const r = await db.transaction((tx) => fn({ query: async <T>(text: string, params: unknown[] = []) => (await tx.query<T>(text, params)).rows }));
+      await turn();
+      return r;
+    },
     freeBytes: async () => {
       if (!dataDir) return null;
       const f = await statfs(dataDir);

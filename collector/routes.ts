@@ -182,10 +182,6 @@ export function routes(sql: Sql, deps: RouteDeps) {
             for (const { seq: _seq, ...row } of rows) chunk += format === 'csv' ? CSV_COLUMNS.map((col) => csvCell(row[col as keyof ExportRow])).join(',') + '\n' : JSON.stringify(row) + '\n';
             await s.write(chunk);
             after = Number(rows[rows.length - 1]!.seq);
-            // PGlite runs in this thread and its queries, like the stream's writes, resolve as
-            // microtasks: without a turn of the event loop here, every other request (health
-            // included) would wait for the whole export.
-            await new Promise((r) => setImmediate(r));
           }
         } finally {
           exporting.delete(limitKey);

@@ -23,9 +23,6 @@ export function createWriter(sql: Sql, o: { maxBatch?: number; onStored?: (rs: R
   const drain = async () => {
     running = true;
     while (queue.length) {
-      // A turn of the event loop between batches: PGlite's queries resolve as microtasks, and
-      // a long queue would otherwise keep every read waiting until it is empty.
-      await new Promise((r) => setImmediate(r));
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       try {
