@@ -8,8 +8,8 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { WebDriver } from 'selenium-webdriver';
+import { freePort } from '../scripts/net.ts';
 
 export class WebKitError extends Error {}
 
@@ -39,14 +39,6 @@ export function findDriver(): string {
   return firstExisting('WebKitWebDriver', [process.env.WEBKIT_WEBDRIVER, ...DRIVER_PATHS], WEBKIT_INSTALL_HINT);
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** Resolves with `p`'s value, or rejects naming `step` after `ms`. */
 export function within<T>(step: string, ms: number, p: Promise<T>): Promise<T> {

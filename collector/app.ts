@@ -54,8 +54,10 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
   const app = new Hono<{ Variables: { client: Client } }>();
   const perMinute = o.submissionsPerMinute ?? 30;
   const sources = o.sources ?? createSourceKeys();
-  const writes: RateLimiter = o.sharedLimits && sql.kind === 'postgres' ? createSqlRateLimiter(sql, { perMinute }) : createRateLimiter({ perMinute });
-  const writeKey = (client: Client) => (o.sharedLimits && sql.kind === 'postgres' ? sources.hash(`limit:${client.limitKey}`) : client.limitKey);
+  // Shared write buckets live in PostgreSQL under the day's keyed hash; otherwise in memory.
+  const shared = o.sharedLimits === true && sql.kind === 'postgres';
+  const writes: RateLimiter = shared ? createSqlRateLimiter(sql, { perMinute }) : createRateLimiter({ perMinute });
+  const writeKey = (client: Client) => (shared ? sources.hash(`limit:${client.limitKey}`) : client.limitKey);
   const reads = createRateLimiter({ perMinute: perMinute * 20 });
   const resolve = addressResolver(o.trustedProxies ?? []);
   const address = o.clientAddress ?? ((c) => resolve((c.env as { incoming?: IncomingMessage } | undefined)?.incoming));

@@ -133,7 +133,8 @@ export function routes(sql: Sql, deps: RouteDeps) {
   api.post('/results', async (c) => {
     const client = deps.client(c);
     const text = await c.req.text();
-    if (!(await deps.chargeBody(client, Buffer.byteLength(text)))) throw new SubmissionError(429, `a body of ${Buffer.byteLength(text)} bytes exceeds what this client may send now; try again in a minute`);
+    const bytes = Buffer.byteLength(text);
+    if (!(await deps.chargeBody(client, bytes))) throw new SubmissionError(429, `a body of ${bytes} bytes exceeds what this client may send now; try again in a minute`);
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -6,16 +6,9 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
+import { freePort } from '../../scripts/net.ts';
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface Proc {
   proc: ChildProcess;
