@@ -1,20 +1,15 @@
 // The collector's behaviour through app.request() (no server), on PGlite and on PostgreSQL.
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Sql } from '../db.ts';
 import openapi from '../openapi.json' with { type: 'json' };
 import { refreshCohorts } from '../store.ts';
-import { BACKENDS, appFor, openBackend, post, resetBackend, submission } from './helpers.ts';
+import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
 
 describe.each(BACKENDS)('collector on %s', (kind) => {
   let sql: Sql;
   let app: ReturnType<typeof appFor>;
-  beforeAll(async () => {
-    sql = await openBackend(kind);
-    app = appFor(sql);
-  });
-  beforeEach(() => resetBackend(sql));
-  afterAll(() => sql.close());
+  useBackend(kind, (s, a) => ((sql = s), (app = a)));
 
   it('reports health and its storage', async () => {
     const r = await app.request('/api/v1/health');

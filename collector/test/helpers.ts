@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
 import { createSourceKeys } from '../source.ts';
 import { createApp, type CollectorOptions } from '../app.ts';
 import { migrate, openPglite, openPostgres, type Sql } from '../db.ts';
@@ -29,6 +29,20 @@ export async function freshDatabase(): Promise<string> {
   const u = new URL(url);
   u.pathname = `/${name}`;
   return u.toString();
+}
+
+/**
+ * A describe block's store: opened once, tables emptied before each test, closed at the end;
+ * `use` receives the store and an app on it (appFor) when they are ready.
+ */
+export function useBackend(kind: (typeof BACKENDS)[number], use: (sql: Sql, app: ReturnType<typeof appFor>) => void): void {
+  let sql: Sql;
+  beforeAll(async () => {
+    sql = await openBackend(kind);
+    use(sql, appFor(sql));
+  });
+  beforeEach(() => resetBackend(sql));
+  afterAll(() => sql.close());
 }
 
 export async function resetBackend(sql: Sql): Promise<void> {

@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addressResolver, limitKeyOf, networkOf, parseTrustedProxies } from '../client.ts';
 import { spawnSync } from 'node:child_process';
 import { migrate, openPglite, openPostgres, type Sql } from '../db.ts';
@@ -13,7 +13,7 @@ import { classifyFault } from '../faults.ts';
 import { csvCell } from '../routes.ts';
 import { createSourceKeys } from '../source.ts';
 import { quarantine, refreshCohorts } from '../store.ts';
-import { BACKENDS, appFor, freshDatabase, openBackend, post, resetBackend, submission } from './helpers.ts';
+import { BACKENDS, appFor, freshDatabase, openBackend, post, submission, useBackend } from './helpers.ts';
 
 const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone';
 const bps = (ns: number) => (1024 * 1e9) / ns;
@@ -22,12 +22,7 @@ const nsFor = (mbPerS: number) => (1024 * 1e9) / (mbPerS * 1e6);
 describe.each(BACKENDS)('the public collector on %s', (kind) => {
   let sql: Sql;
   let app: ReturnType<typeof appFor>;
-  beforeAll(async () => {
-    sql = await openBackend(kind);
-    app = appFor(sql);
-  });
-  beforeEach(() => resetBackend(sql));
-  afterAll(() => sql.close());
+  useBackend(kind, (s, a) => ((sql = s), (app = a)));
 
   const phoneMedian = async () => (await (await app.request(STATS)).json()).cohorts[0].median as number;
   /** Twelve honest phones on twelve networks, 46–56 MB/s (the cohort around 51). */
