@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Unit and integration tests that run in Node. Browser behaviour is proven by Playwright (e2e/).
 export default defineConfig({
   test: {
-    include: ['web/**/*.test.ts', 'cli/**/*.test.ts', 'collector/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['web/**/*.test.ts', 'cli/**/*.test.ts', 'collector/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/*.test.ts'],
     testTimeout: 60_000,
     // A real PostgreSQL for the collector suites (started from Debian's package on loopback).
     globalSetup: ['collector/test/global-setup.ts'],
