@@ -62,8 +62,9 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
     const worker = ++made;
     const { port1, port2 } = new MessageChannel();
     let seed = worker * 7;
+    let emit: (event: unknown) => void = () => {};
     const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 2;
-    serve(
+    emit = serve(
       {
         init: async () => ({ timerResolutionMs: 0.005, clock: null, wasm: { simd128: true, relaxedSimd: false, threads: true }, buildInfo: {}, available: AVAILABLE }),
         validate: async () => [],
@@ -71,6 +72,11 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
           calls.push({ worker, method: 'measure', keys: cases.map((c) => c.key), firstCycle: m.firstCycle });
           o.onMeasure?.(calls.filter((c) => c.method === 'measure').length);
           if (o.measureDelayMs) await new Promise((r) => setTimeout(r, o.measureDelayMs));
+          // As the real worker does: a case-done event per case, which drives progress and the ETA.
+          for (const c of cases) {
+            emit({ type: 'case-done', key: c.key, medianNs: 1000 });
+            await new Promise((r) => setTimeout(r, 1));
+          }
           return cases.map((c) => ({
             key: c.key,
             samples: Array.from({ length: m.samples }, () => 1000 * (1 + (o.spread?.(c.key) ?? 0.001) * noise())),
@@ -136,10 +142,14 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(f.calls.filter((c) => c.method === 'measure')).toHaveLength(2);
   });
 
-  it('reports progress with an ETA that ends at zero', async () => {
+  it('reports progress case by case, with an ETA that shrinks to zero', async () => {
     const f = fakeWorkers();
-    const etas: (number | null)[] = [];
-    await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, hooks: { onProgress: (p) => etas.push(p.etaMs) } }).done;
-    expect(etas.at(-1)).toBe(0);
+    const seen: { done: number; total: number; eta: number | null }[] = [];
+    await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, hooks: { onProgress: (p) => seen.push({ done: p.done, total: p.total, eta: p.etaMs }) } }).done;
+    const measuring = seen.filter((p) => p.done > 0 && p.done < p.total);
+    expect(measuring.length).toBeGreaterThan(5);
+    expect(measuring.every((p) => p.eta !== null && p.eta >= 0)).toBe(true);
+    expect(Math.max(...seen.map((p) => p.done))).toBe(12); // 6 cases × 2 rounds
+    expect(seen.at(-1)!.eta).toBe(0);
   });
 });
