@@ -1,20 +1,28 @@
 // The shared e2e expectations must fail on what they guard against, or the suites prove nothing.
 import { describe, expect, it } from 'vitest';
 import type { Validation } from '../web/core/schema.ts';
-import { validationProblems } from './expectations.ts';
+import { exportedVectorCounts, validationProblems } from './expectations.ts';
 
 const ok = (implementation: Validation['implementation'], algorithm: Validation['algorithm'], o: Partial<Validation> = {}): Validation => ({
   implementation, variant: 'v', algorithm, vectorsPassed: 100, vectorsFailed: 0, crossCheck: 'agree', excluded: false, errors: [], ...o,
 });
 const clean = [ok('rustcrypto-wasm', 'aes-128-gcm'), ok('webcrypto', 'aes-128-gcm'), ok('rustcrypto-wasm', 'aes-256-gcm'), ok('webcrypto', 'aes-256-gcm')];
 
+const counts = { 'aes-128-gcm': 100, 'aes-256-gcm': 100, 'chacha20-poly1305': 100 };
+
 describe('validationProblems', () => {
-  it('finds nothing wrong with a clean report', () => expect(validationProblems(clean)).toEqual([]));
+  it('finds nothing wrong with a clean report', () => expect(validationProblems(clean, counts)).toEqual([]));
+  it('expects every vector the build exported for an id', () => {
+    const exported = exportedVectorCounts();
+    expect(exported['aes-128-gcm']).toBeGreaterThan(50);
+    expect(exported['aes-256-ocb3']).toBeGreaterThanOrEqual(2);
+    expect(exported['aes-256-cbc-hmac-sha256']).toBeUndefined();
+  });
   it('names a failed vector, an exclusion, too few vectors, a disagreement and a missing implementation', () => {
-    expect(validationProblems([ok('rustcrypto-wasm', 'aes-128-gcm', { vectorsFailed: 2 }), ...clean.slice(1)])).toEqual(['rustcrypto-wasm/v/aes-128-gcm: 2 vectors failed']);
-    expect(validationProblems([...clean, ok('noble', 'chacha20-poly1305', { excluded: true, errors: ['bad'] })])).toEqual(['noble/v/chacha20-poly1305 was excluded: bad']);
-    expect(validationProblems([...clean, ok('noble', 'chacha20-poly1305', { vectorsPassed: 3 })])).toEqual(['noble/v/chacha20-poly1305: only 3 vectors passed']);
-    expect(validationProblems([ok('rustcrypto-wasm', 'aes-128-gcm', { crossCheck: 'disagree' }), ...clean.slice(1)])).toEqual(['aes-128-gcm: rustcrypto-wasm/v cross-check disagree']);
-    expect(validationProblems(clean.slice(1))).toEqual(['aes-128-gcm: rustcrypto-wasm was not validated']);
+    expect(validationProblems([ok('rustcrypto-wasm', 'aes-128-gcm', { vectorsFailed: 2 }), ...clean.slice(1)], counts)).toEqual(['rustcrypto-wasm/v/aes-128-gcm: 2 vectors failed']);
+    expect(validationProblems([...clean, ok('noble', 'chacha20-poly1305', { excluded: true, errors: ['bad'] })], counts)).toEqual(['noble/v/chacha20-poly1305 was excluded: bad']);
+    expect(validationProblems([...clean, ok('noble', 'chacha20-poly1305', { vectorsPassed: 3 })], counts)).toEqual(['noble/v/chacha20-poly1305: 3 of 100 vectors passed']);
+    expect(validationProblems([ok('rustcrypto-wasm', 'aes-128-gcm', { crossCheck: 'disagree' }), ...clean.slice(1)], counts)).toEqual(['aes-128-gcm: rustcrypto-wasm/v cross-check disagree']);
+    expect(validationProblems(clean.slice(1), counts)).toEqual(['aes-128-gcm: rustcrypto-wasm was not validated']);
   });
 });

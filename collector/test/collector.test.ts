@@ -230,4 +230,15 @@ describe('openapi.json', () => {
       expect(param.schema.enum).toEqual([...ALGORITHM_IDS]);
     }
   });
+  it('lists exactly the implementation ids of the engine table wherever it names them', async () => {
+    const { IMPLEMENTATION_IDS } = await import('../../web/core/algorithms.ts');
+    const enums: string[][] = [];
+    const walk = (o: unknown): void => {
+      if (!o || typeof o !== 'object') return;
+      for (const [k, v] of Object.entries(o)) if (k === 'enum' && Array.isArray(v) && v.includes('noble')) enums.push(v); else walk(v);
+    };
+    walk(openapi);
+    expect(enums.length).toBeGreaterThan(0);
+    for (const e of enums) expect(e).toEqual([...IMPLEMENTATION_IDS]);
+  });
 });

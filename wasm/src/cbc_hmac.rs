@@ -80,7 +80,7 @@ where
     }
 
     /// Encrypts `plaintext` into `out` (exactly [`ciphertext_len`] bytes) and returns the tag.
-    pub fn seal(
+    pub fn seal_detached(
         &self,
         iv: &[u8],
         aad: &[u8],
@@ -99,7 +99,7 @@ where
 
     /// Verifies the tag, then decrypts `ciphertext` into `out` (at least as long) and returns
     /// the plaintext length.
-    pub fn open(
+    pub fn open_detached(
         &self,
         iv: &[u8],
         aad: &[u8],

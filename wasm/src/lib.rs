@@ -75,7 +75,7 @@ pub fn algorithms() -> String {
                 a.crate_name(),
                 a.key_bytes(),
                 a.nonce_bytes(),
-                algorithm::TAG_BYTES,
+                a.tag_bytes(),
                 a.state_bytes(),
                 if a.ciphertext_len(0) == 0 { 0 } else { 16 },
             )
@@ -111,8 +111,23 @@ pub fn build_info() -> String {
     } else {
         "cpu-detected (SHA-NI/ARMv8 SHA2, soft fallback)"
     };
+    // The aegis crate's own switch (its build.rs): pure Rust (AES-NI/ARMv8 when compiled for
+    // them, else the table-based softaes), or libaegis in C, prebuilt for wasm32 or built by cc.
+    let aegis = if cfg!(feature = "aegis-pure-rust") {
+        if cfg!(any(all(target_arch = "x86_64", target_feature = "aes"), all(target_arch = "aarch64", target_feature = "aes"))) {
+            "pure-rust (AES instructions)"
+        } else {
+            "pure-rust (softaes tables)"
+        }
+    } else if wasm && cfg!(feature = "aegis-relaxed-simd") {
+        "libaegis (C), prebuilt wasm32 relaxed SIMD"
+    } else if wasm {
+        "libaegis (C), prebuilt wasm32 SIMD"
+    } else {
+        "libaegis (C), built by cc, CPU-detected"
+    };
     format!(
-        r#"{{"crate":"{}","version":"{}","target":"{}","simd128":{},"backends":{{"aes":"{}","polyval":"{}","chacha20":"{}","poly1305":"{}","sha2":"{}","ascon":"portable"}}}}"#,
+        r#"{{"crate":"{}","version":"{}","target":"{}","simd128":{},"backends":{{"aes":"{}","polyval":"{}","chacha20":"{}","poly1305":"{}","sha2":"{}","ascon":"portable","aegis":"{}"}}}}"#,
         env!("CARGO_PKG_NAME"),
         env!("CARGO_PKG_VERSION"),
         if wasm { "wasm32" } else { std::env::consts::ARCH },
@@ -122,6 +137,7 @@ pub fn build_info() -> String {
         chacha20,
         poly1305,
         sha2,
+        aegis,
     )
 }
 

@@ -3,7 +3,7 @@
 
 mod support;
 
-use aeadbench_cores::algorithm::{TAG_BYTES, decrypt, encrypt};
+use aeadbench_cores::algorithm::{decrypt, encrypt};
 use aeadbench_cores::{Algorithm, Error};
 use support::TestRng;
 
@@ -34,8 +34,8 @@ fn rejects_any_flipped_bit_in_ciphertext_tag_aad_or_nonce() {
             let pt = rng.bytes(pt_len);
             let sealed = encrypt(alg, &key, &nonce, &aad, &pt).unwrap();
             assert_eq!(decrypt(alg, &key, &nonce, &aad, &sealed).unwrap(), pt);
-            let ct_len = sealed.len() - TAG_BYTES;
-            let regions: [(&str, usize, usize); 2] = [("ciphertext", 0, ct_len), ("tag", ct_len, TAG_BYTES)];
+            let ct_len = sealed.len() - alg.tag_bytes();
+            let regions: [(&str, usize, usize); 2] = [("ciphertext", 0, ct_len), ("tag", ct_len, alg.tag_bytes())];
             for (region, start, len) in regions {
                 for bit in positions(&mut rng, len) {
                     let forged = flip(&sealed, start * 8 + bit);

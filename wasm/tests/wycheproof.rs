@@ -1,17 +1,19 @@
-//! Every applicable Wycheproof vector: valid ones decrypt and re-encrypt exactly, invalid ones
-//! are rejected. Counts per file are printed (`cargo test -- --nocapture` shows them).
+//! Every applicable Wycheproof vector, and RFC 7253's OCB samples: valid ones decrypt and
+//! re-encrypt exactly, invalid ones are rejected. Counts per file are printed (`cargo test --
+//! --nocapture` shows them).
 
 mod support;
 
+use aeadbench_cores::Algorithm;
 use aeadbench_cores::algorithm::{decrypt, encrypt};
-use support::{FILES, load};
+use support::{rfc7253_iterated, rfc7253_iterated_input, sources};
 
 #[test]
 fn every_applicable_wycheproof_vector_behaves() {
     let mut failures = Vec::new();
     let mut total = 0;
-    for (name, file) in FILES {
-        let loaded = load(name, file);
+    for loaded in sources() {
+        let file = loaded.file;
         let (mut valid, mut invalid) = (0, 0);
         for v in &loaded.vectors {
             let mut sealed = v.ct.clone();
@@ -35,12 +37,24 @@ fn every_applicable_wycheproof_vector_behaves() {
             }
         }
         println!(
-            "wycheproof {file}: {valid} valid and {invalid} invalid vectors checked, {} not applicable",
+            "{file}: {valid} valid and {invalid} invalid vectors checked, {} not applicable",
             loaded.not_applicable
         );
         assert!(valid > 0 && invalid > 0, "{file}: expected both valid and invalid vectors");
         total += valid + invalid;
     }
-    println!("wycheproof: {total} vectors checked");
+    println!("{total} vectors checked");
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// RFC 7253 Appendix A's iterated test: 384 encryptions of growing zero strings under
+/// K = zeros with the tag length in its last byte, authenticated by one final OCB tag.
+#[test]
+fn rfc7253_iterated_test_for_each_ocb3_id() {
+    for algorithm in [Algorithm::Aes128Ocb3, Algorithm::Aes256Ocb3] {
+        let (key, nonce, c) = rfc7253_iterated_input(algorithm);
+        assert_eq!(c.len(), 22_400);
+        let out = encrypt(algorithm, &key, &nonce, &c, &[]).unwrap();
+        assert_eq!(out, rfc7253_iterated(algorithm), "{}", algorithm.id());
+    }
 }

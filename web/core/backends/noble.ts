@@ -4,7 +4,7 @@
  * as an application using it would; a cipher instance is created per message, as its API asks.
  * @module
  */
-import { gcm } from '@noble/ciphers/aes.js';
+import { gcm, gcmsiv } from '@noble/ciphers/aes.js';
 import { chacha20poly1305, xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { algorithm, type AlgorithmId, implementationSupports, ALGORITHM_IDS } from '../algorithms.ts';
 import { type Backend, type CaseSpec, type PreparedCase, checkLengths, pattern, syncRun } from './types.ts';
@@ -16,6 +16,8 @@ const FACTORIES: Partial<Record<AlgorithmId, Factory>> = {
   'aes-256-gcm': gcm,
   'chacha20-poly1305': chacha20poly1305,
   'xchacha20-poly1305': xchacha20poly1305,
+  'aes-128-gcm-siv': gcmsiv,
+  'aes-256-gcm-siv': gcmsiv,
 };
 
 function factory(alg: AlgorithmId): Factory {

@@ -1,13 +1,13 @@
 /**
  * node:crypto (OpenSSL), the implementation server users compare WASM against. Node only.
- * AES-GCM and ChaCha20-Poly1305 through createCipheriv; the CBC+HMAC ids composed from
+ * AES-GCM, ChaCha20-Poly1305 and AES-OCB (RFC 7253) through createCipheriv; the CBC+HMAC ids composed from
  * AES-CBC and HMAC-SHA-256 exactly as the cores compose them (RFC 7518 §5.2.2.1).
  * The key is wrapped in a KeyObject once per case; OpenSSL still schedules it per message, as
  * every caller of this API pays.
  * @module
  */
 import { type CipherGCMTypes, type KeyObject, createCipheriv, createDecipheriv, createHmac, createSecretKey, getCiphers, timingSafeEqual } from 'node:crypto';
-import { algorithm, type AlgorithmId } from '../algorithms.ts';
+import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
 import { type Backend, type CaseSpec, type PreparedCase, checkLengths, pattern, syncRun } from './types.ts';
 
 const TAG = 16;
@@ -63,6 +63,8 @@ const OPENSSL_NAMES: Partial<Record<AlgorithmId, string>> = {
   'aes-128-gcm': 'aes-128-gcm',
   'aes-256-gcm': 'aes-256-gcm',
   'chacha20-poly1305': 'chacha20-poly1305',
+  'aes-128-ocb3': 'aes-128-ocb',
+  'aes-256-ocb3': 'aes-256-ocb',
 };
 
 function keyed(alg: AlgorithmId, key: Uint8Array) {
@@ -74,8 +76,8 @@ function keyed(alg: AlgorithmId, key: Uint8Array) {
 
 export function nodeCrypto(): Backend {
   const have = new Set(getCiphers());
-  const algorithms = (['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'] as const).filter(
-    (a) => have.has(OPENSSL_NAMES[a] ?? (a.startsWith('aes-128') ? 'aes-128-cbc' : 'aes-256-cbc')),
+  const algorithms = ALGORITHM_IDS.filter(
+    (a) => implementationSupports('node-crypto', a) && have.has(OPENSSL_NAMES[a] ?? (a.startsWith('aes-128') ? 'aes-128-cbc' : 'aes-256-cbc')),
   );
   return {
     implementation: 'node-crypto',

@@ -1,14 +1,16 @@
 /**
  * The platform's own Web Crypto (`crypto.subtle`). AES-GCM everywhere; ChaCha20-Poly1305 where
  * the browser has it (Chromium imports its key as 'raw-secret'); the two CBC+HMAC ids composed
- * from AES-CBC and HMAC-SHA-256 exactly as the WASM cores compose them (RFC 7518 §5.2.2.1).
+ * from AES-CBC and HMAC-SHA-256 exactly as the WASM cores compose them (RFC 7518 §5.2.2.1);
+ * AES-OCB (the WICG modern-algorithms draft: 'raw-secret' keys, 96-bit nonce, 128-bit tag)
+ * wherever an engine ships it, which today is Node ≥ 24.7 and no browser: detected, not assumed.
  *
  * Every call is asynchronous, so it is timed two ways and the variant says which:
  * `sequential` awaits each call (latency, what one request sees), `pipelined` keeps
  * PIPELINE_DEPTH calls in flight (throughput, what a server or a batch sees).
  * @module
  */
-import { PIPELINE_DEPTH, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
+import { ALGORITHM_IDS, PIPELINE_DEPTH, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
 import { type Backend, type CaseSpec, type PreparedCase, checkLengths, concatBytes, pattern } from './types.ts';
 
 type Subtle = SubtleCrypto;
@@ -21,11 +23,11 @@ interface Keyed {
 const TAG = 16;
 const bs = (b: Uint8Array) => b as Uint8Array<ArrayBuffer>;
 
-async function keyAead(subtle: Subtle, name: 'AES-GCM' | 'ChaCha20-Poly1305', key: Uint8Array): Promise<Keyed> {
-  // Chromium's ChaCha20-Poly1305 takes 'raw-secret' (the WICG modern-algorithms draft); plain 'raw' is refused.
+async function keyAead(subtle: Subtle, name: 'AES-GCM' | 'ChaCha20-Poly1305' | 'AES-OCB', key: Uint8Array): Promise<Keyed> {
+  // The modern-algorithms draft's ChaCha20-Poly1305 and AES-OCB take 'raw-secret'; plain 'raw' is refused.
   const format = name === 'AES-GCM' ? 'raw' : 'raw-secret';
   const k = await subtle.importKey(format as 'raw', bs(key), { name }, false, ['encrypt', 'decrypt']);
-  const p = (iv: Uint8Array, aad: Uint8Array) => (name === 'AES-GCM' ? { name, iv: bs(iv), additionalData: bs(aad), tagLength: 128 } : { name, iv: bs(iv), additionalData: bs(aad) });
+  const p = (iv: Uint8Array, aad: Uint8Array) => (name === 'ChaCha20-Poly1305' ? { name, iv: bs(iv), additionalData: bs(aad) } : { name, iv: bs(iv), additionalData: bs(aad), tagLength: 128 });
   return {
     seal: async (iv, aad, pt) => new Uint8Array(await subtle.encrypt(p(iv, aad), k, bs(pt))),
     open: async (iv, aad, sealed) => new Uint8Array(await subtle.decrypt(p(iv, aad), k, bs(sealed))),
@@ -66,6 +68,9 @@ function keyFor(subtle: Subtle, alg: AlgorithmId, key: Uint8Array): Promise<Keye
       return keyAead(subtle, 'AES-GCM', key);
     case 'chacha20-poly1305':
       return keyAead(subtle, 'ChaCha20-Poly1305', key);
+    case 'aes-128-ocb3':
+    case 'aes-256-ocb3':
+      return keyAead(subtle, 'AES-OCB', key);
     case 'aes-128-cbc-hmac-sha256':
     case 'aes-256-cbc-hmac-sha256':
       return keyCbcHmac(subtle, key);
@@ -90,7 +95,7 @@ async function works(subtle: Subtle, alg: AlgorithmId): Promise<boolean> {
 export type WebCryptoMode = 'sequential' | 'pipelined';
 
 export async function webcrypto(mode: WebCryptoMode, subtle: Subtle | undefined = globalThis.crypto?.subtle): Promise<Backend> {
-  const candidates = (['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'] as const).filter((a) => implementationSupports('webcrypto', a));
+  const candidates = ALGORITHM_IDS.filter((a) => implementationSupports('webcrypto', a));
   const available = subtle ? (await Promise.all(candidates.map(async (a) => ((await works(subtle, a)) ? a : null)))).filter((a) => a !== null) : [];
   const need = () => {
     if (!subtle) throw new Error('crypto.subtle is unavailable (not a secure context?)');

@@ -2,7 +2,10 @@
 // against the vectors and cross-checked, and the timing core on a fake clock.
 import { describe, expect, it } from 'vitest';
 import { noble } from '../backends/noble.ts';
-import { rustcryptoWasm } from '../backends/rustcrypto-wasm.ts';
+import { libaegisWasm, rustcryptoWasm } from '../backends/rustcrypto-wasm.ts';
+import { libsodium } from '../backends/libsodium.ts';
+import { nodeCrypto } from '../backends/node-crypto.ts';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { webcrypto } from '../backends/webcrypto.ts';
 import type { Backend } from '../backends/types.ts';
 import { calibrate, measureCase, measureInterleaved, timerResolutionMs } from '../measure.ts';
@@ -10,6 +13,47 @@ import { pairedRatio } from '../stats.ts';
 import { validateBackends } from '../validate.ts';
 import { ALGORITHM_IDS } from '../algorithms.ts';
 import { loadCores, loadVectors } from './load-cores.ts';
+
+/**
+ * Node 20's crypto.subtle, with AES-OCB added (through node:crypto's OpenSSL) as the
+ * modern-algorithms draft specifies it — 'raw-secret' keys, `tagLength` 128 — when `ocb`.
+ */
+function fakeSubtle(ocb: boolean): SubtleCrypto {
+  const real = globalThis.crypto.subtle;
+  const notSupported = () => Promise.reject(new DOMException('Unrecognized name', 'NotSupportedError'));
+  type Params = { name: string; iv: Uint8Array; additionalData: Uint8Array; tagLength: number };
+  const isOcb = (a: unknown) => (a as { name?: string })?.name === 'AES-OCB';
+  const cipher = (key: Uint8Array) => (key.length === 16 ? 'aes-128-ocb' : 'aes-256-ocb');
+  return {
+    importKey(format: string, key: Uint8Array, alg: unknown, extractable: boolean, usages: KeyUsage[]) {
+      if (!isOcb(alg)) return real.importKey(format as 'raw', key as Uint8Array<ArrayBuffer>, alg as AlgorithmIdentifier, extractable, usages);
+      if (!ocb) return notSupported();
+      if (format !== 'raw-secret') return Promise.reject(new DOMException(`format ${format}`, 'NotSupportedError'));
+      return Promise.resolve({ ocbKey: Uint8Array.from(key) } as unknown as CryptoKey);
+    },
+    encrypt(p: Params, key: CryptoKey, data: Uint8Array) {
+      if (!isOcb(p)) return real.encrypt(p as AesGcmParams, key, data as Uint8Array<ArrayBuffer>);
+      if (p.tagLength !== 128) return Promise.reject(new DOMException('tagLength', 'OperationError'));
+      const k = (key as unknown as { ocbKey: Uint8Array }).ocbKey;
+      const c = createCipheriv(cipher(k), k, p.iv, { authTagLength: 16 });
+      c.setAAD(p.additionalData, { plaintextLength: data.length });
+      return Promise.resolve(new Uint8Array(Buffer.concat([c.update(data), c.final(), c.getAuthTag()])).buffer);
+    },
+    decrypt(p: Params, key: CryptoKey, data: Uint8Array) {
+      if (!isOcb(p)) return real.decrypt(p as AesGcmParams, key, data as Uint8Array<ArrayBuffer>);
+      const k = (key as unknown as { ocbKey: Uint8Array }).ocbKey;
+      try {
+        const d = createDecipheriv(cipher(k), k, p.iv, { authTagLength: 16 });
+        d.setAAD(p.additionalData, { plaintextLength: data.length - 16 });
+        d.setAuthTag(data.subarray(data.length - 16));
+        return Promise.resolve(new Uint8Array(Buffer.concat([d.update(data.subarray(0, data.length - 16)), d.final()])).buffer);
+      } catch {
+        return Promise.reject(new DOMException('The operation failed', 'OperationError'));
+      }
+    },
+    sign: real.sign.bind(real),
+  } as unknown as SubtleCrypto;
+}
 
 describe('cross-validation in Node', () => {
   it('every implementation passes its vectors and all agree byte for byte', async () => {
@@ -34,6 +78,46 @@ describe('cross-validation in Node', () => {
     }
     // Ascon exists only in the cores (two variants), which still cross-check each other.
     expect(results.filter((r) => r.algorithm === 'ascon-aead128').every((r) => r.crossCheck === 'agree')).toBe(true);
+  });
+
+  it('the newer AEADs: every implementation of an id passes its vectors and agrees byte for byte', async () => {
+    const backends: Backend[] = [
+      await rustcryptoWasm('simd128', loadCores),
+      await rustcryptoWasm('baseline', loadCores),
+      await libaegisWasm('simd128', loadCores),
+      await libaegisWasm('relaxed-simd', loadCores),
+      await libsodium(),
+      noble(),
+      nodeCrypto(),
+    ];
+    const ids = ['aegis-128l', 'aegis-256', 'aegis-128l-tag256', 'aegis-256-tag256', 'aes-128-gcm-siv', 'aes-256-gcm-siv', 'aes-128-ocb3', 'aes-256-ocb3', 'chacha20-poly1305', 'xchacha20-poly1305'] as const;
+    const results = await validateBackends(backends, [...ids], loadVectors());
+    expect(results.filter((r) => r.excluded)).toEqual([]);
+    const who = (id: string) => results.filter((r) => r.algorithm === id).map((r) => `${r.implementation}/${r.variant}`).sort();
+    expect(who('aegis-128l')).toEqual(['libaegis-wasm/relaxed-simd', 'libaegis-wasm/simd128', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
+    expect(who('aegis-256-tag256')).toEqual(['libaegis-wasm/relaxed-simd', 'libaegis-wasm/simd128', 'libsodium/wasm', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
+    expect(who('aes-256-gcm-siv')).toEqual(['noble/js', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
+    expect(who('aes-128-ocb3')).toEqual([expect.stringMatching(/^node-crypto\/openssl-/), 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
+    expect(who('xchacha20-poly1305')).toEqual(['libsodium/wasm', 'noble/js', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
+    for (const r of results) {
+      // At least one valid and one invalid vector each (AES-256-OCB3 has only the RFC's iterated one).
+      expect(r.vectorsPassed, `${r.implementation} ${r.algorithm}`).toBeGreaterThanOrEqual(2);
+      expect(r.crossCheck, `${r.implementation} ${r.algorithm}`).toBe('agree');
+    }
+  });
+
+  it("offers Web Crypto's AES-OCB only where the platform has it, with the draft's parameters", async () => {
+    // A platform without AES-OCB (every browser today): the ids are not offered.
+    const without = await webcrypto('sequential', fakeSubtle(false));
+    expect(without.algorithms).not.toContain('aes-128-ocb3');
+    // A platform with it (as Node ≥ 24.7): offered, and it passes RFC 7253's samples.
+    const withOcb = await webcrypto('sequential', fakeSubtle(true));
+    expect(withOcb.algorithms).toEqual(expect.arrayContaining(['aes-128-ocb3', 'aes-256-ocb3']));
+    const results = await validateBackends([withOcb, await rustcryptoWasm('baseline', loadCores)], ['aes-128-ocb3'], loadVectors());
+    expect(results.map((r) => [r.implementation, r.excluded, r.crossCheck])).toEqual([
+      ['webcrypto', false, 'agree'],
+      ['rustcrypto-wasm', false, 'agree'],
+    ]);
   });
 
   it('excludes an implementation whose output differs from its peers', async () => {

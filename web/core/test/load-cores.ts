@@ -2,11 +2,17 @@
 // which takes the module's bytes through initSync).
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import type { WycheproofVector } from '../validate.ts';
+import { WASM_VARIANTS } from '../backends/rustcrypto-wasm.ts';
 
 export type { WycheproofVector };
 
-export const VARIANTS = ['baseline', 'simd128'] as const;
+// Node 20 compiles relaxed SIMD (the libaegis-relaxed-simd build) only behind this flag; later
+// versions ship it. Set before any module is compiled.
+setFlagsFromString('--experimental-wasm-relaxed-simd');
+
+export const VARIANTS = WASM_VARIANTS;
 export type Variant = (typeof VARIANTS)[number];
 export type Cores = typeof import('../wasm/baseline/cores.js');
 

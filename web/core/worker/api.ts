@@ -3,8 +3,9 @@
  * the npm package, a Node worker thread): detect implementations, validate them, time cases.
  * @module
  */
-import type { AlgorithmId, ImplementationId, Operation } from '../algorithms.ts';
-import { type BuildInfoLoader, type CoresLoader, rustcryptoWasm, wasmFeatures, wasmVariants } from '../backends/rustcrypto-wasm.ts';
+import { type AlgorithmId, type ImplementationId, type Operation, implementationSupports } from '../algorithms.ts';
+import { type BuildInfoLoader, type CoresLoader, libaegisVariants, libaegisWasm, rustcryptoWasm, wasmFeatures, wasmVariants } from '../backends/rustcrypto-wasm.ts';
+import { libsodium } from '../backends/libsodium.ts';
 import type { Backend } from '../backends/types.ts';
 import { noble } from '../backends/noble.ts';
 import { webcrypto } from '../backends/webcrypto.ts';
@@ -95,7 +96,7 @@ function makeYield(): () => Promise<void> {
 interface BackendContext {
   params: RunParams;
   platform: Platform;
-  simd128: boolean;
+  features: ReturnType<typeof wasmFeatures>;
 }
 
 /**
@@ -104,9 +105,14 @@ interface BackendContext {
  * platform's `extraBackends`), and a row in the algorithm table.
  */
 const BACKENDS: Partial<Record<ImplementationId, (ctx: BackendContext) => Promise<Backend[]>>> = {
-  'rustcrypto-wasm': async ({ params, platform, simd128 }) => {
+  'rustcrypto-wasm': async ({ params, platform, features }) => {
     const out: Backend[] = [];
-    for (const variant of wasmVariants(params.wasm, simd128)) out.push(await rustcryptoWasm(variant, platform.loadCores, platform.loadBuildInfo));
+    for (const variant of wasmVariants(params.wasm, features.simd128)) out.push(await rustcryptoWasm(variant, platform.loadCores, platform.loadBuildInfo));
+    return out;
+  },
+  'libaegis-wasm': async ({ params, platform, features }) => {
+    const out: Backend[] = [];
+    for (const variant of libaegisVariants(params.wasm, features)) out.push(await libaegisWasm(variant, platform.loadCores, platform.loadBuildInfo));
     return out;
   },
   webcrypto: async ({ params }) => {
@@ -115,6 +121,7 @@ const BACKENDS: Partial<Record<ImplementationId, (ctx: BackendContext) => Promis
     return out;
   },
   noble: async () => [noble()],
+  libsodium: async () => [await libsodium()],
 };
 
 const isWasmCore = (b: Backend): b is Awaited<ReturnType<typeof rustcryptoWasm>> => b.implementation === 'rustcrypto-wasm' && 'clockChain' in b;
@@ -140,8 +147,10 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       let buildInfo: Record<string, unknown> | null = null;
       let clockSource: Awaited<ReturnType<typeof rustcryptoWasm>> | null = null;
       for (const impl of params.implementations) {
+        // Nothing asked of it, nothing loaded (libsodium.js alone is 1.7 MB of JavaScript).
+        if (!params.algorithms.some((a) => implementationSupports(impl, a))) continue;
         const make = BACKENDS[impl] ?? ((ctx: BackendContext) => ctx.platform.extraBackends?.(ctx.params, impl) ?? Promise.resolve([]));
-        for (const b of await make({ params, platform, simd128: features.simd128 })) {
+        for (const b of await make({ params, platform, features })) {
           if (isWasmCore(b)) {
             buildInfo ??= b.buildInfo;
             clockSource ??= b;
