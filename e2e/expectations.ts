@@ -4,7 +4,7 @@
  * words, so that `expect(…).toEqual([])` fails with the list.
  */
 import { readFileSync } from 'node:fs';
-import type { Validation } from '../web/core/schema.ts';
+import type { ResultDocument, Validation } from '../web/core/schema.ts';
 
 /** How many vectors the build exported per algorithm (web/core/vectors/wycheproof.json). */
 export function exportedVectorCounts(): Record<string, number> {
@@ -33,5 +33,32 @@ export function validationProblems(validation: Validation[], vectorCounts: Recor
     for (const impl of ['rustcrypto-wasm', 'webcrypto']) if (!rows.some((r) => r.implementation === impl)) problems.push(`${alg}: ${impl} was not validated`);
     for (const r of rows) if (r.crossCheck !== 'agree') problems.push(`${alg}: ${r.implementation}/${r.variant} cross-check ${r.crossCheck}`);
   }
+  return problems;
+}
+
+/** The run of the newer AEADs both suites make: one size, every implementation that offers them. */
+export const NEWER_AEADS_RUN = '/?preset=quick&sizes=1k&rounds=1&reruns=0&samples=5&algorithms=aegis-128l,aegis-256-tag256,aes-128-gcm-siv,aes-256-ocb3,xchacha20-poly1305&autorun=1';
+
+/**
+ * The newer AEADs in a browser: each validated in exactly the implementations that offer it —
+ * libaegis (relaxed-SIMD build where the engine validates relaxed SIMD), libsodium.js for the
+ * 256-bit-tag AEGIS and XChaCha, noble for GCM-SIV, no Web Crypto AES-OCB in any browser —
+ * all passing every vector and agreeing, and every validated implementation × id timed.
+ */
+export function newerAeadProblems(validation: Validation[], doc: ResultDocument): string[] {
+  const problems = validationProblems(validation).filter((p) => !p.includes('was not validated'));
+  const who = (id: string) => [...new Set(validation.filter((v) => v.algorithm === id).map((v) => `${v.implementation}/${v.variant}`))].sort().join(' ');
+  const libaegis = doc.environment.wasm.relaxedSimd ? 'libaegis-wasm/relaxed-simd' : 'libaegis-wasm/simd128';
+  const expected: Record<string, string[]> = {
+    'aegis-128l': [libaegis, 'rustcrypto-wasm/simd128'],
+    'aegis-256-tag256': [libaegis, 'libsodium/wasm', 'rustcrypto-wasm/simd128'],
+    'aes-128-gcm-siv': ['noble/js', 'rustcrypto-wasm/simd128'],
+    'aes-256-ocb3': ['rustcrypto-wasm/simd128'],
+    'xchacha20-poly1305': ['libsodium/wasm', 'noble/js', 'rustcrypto-wasm/simd128'],
+  };
+  for (const [id, impls] of Object.entries(expected)) if (who(id) !== impls.join(' ')) problems.push(`${id}: validated by ${who(id) || 'nothing'}, expected ${impls.join(' ')}`);
+  for (const v of validation) if (v.crossCheck === 'disagree') problems.push(`${v.implementation}/${v.variant}/${v.algorithm} disagrees`);
+  const timed = new Set(doc.cases.map((c) => `${c.implementation}/${c.variant}/${c.algorithm}`));
+  for (const v of validation) if (!timed.has(`${v.implementation}/${v.variant}/${v.algorithm}`)) problems.push(`${v.implementation}/${v.variant}/${v.algorithm} was validated but not timed`);
   return problems;
 }

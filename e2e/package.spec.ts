@@ -40,8 +40,9 @@ console.log(JSON.stringify({ ok: validateResult(doc).ok, algorithms: ALGORITHMS.
   const { offered, ...rest } = out;
   const all = ALGORITHMS.length; // the package exposes the repository's own table
   expect(rest).toEqual({ ok: true, algorithms: all, cases: 6, runtime: 'node', excluded: 0, impls: ['node-crypto', 'rustcrypto-wasm'], m: 2 });
-  // Both WASM builds with every algorithm, noble's four and OpenSSL's five in Node.
-  expect(offered).toEqual(expect.arrayContaining([`rustcrypto-wasm:${all}`, 'noble:4', 'node-crypto:5']));
+  // Both WASM builds with every algorithm; noble's six, libsodium's four, OpenSSL's seven in
+  // Node (AES-OCB included), libaegis's strict-SIMD build with its four AEGIS ids.
+  expect(offered).toEqual(expect.arrayContaining([`rustcrypto-wasm:${all}`, 'noble:6', 'libsodium:4', 'node-crypto:7', 'libaegis-wasm:4']));
   expect(offered.filter((o: string) => o === `rustcrypto-wasm:${all}`)).toHaveLength(2);
 });
 

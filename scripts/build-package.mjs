@@ -22,7 +22,7 @@ const core = (name) => ({ types: `./dist/web/core/${name}.d.ts`, default: `./dis
 const pkg = {
   name: 'aeadbench',
   version: root.version,
-  description: 'Measure AEAD ciphers (RustCrypto in WebAssembly, Web Crypto, @noble/ciphers, node:crypto) where your code runs: browsers and Node.',
+  description: 'Measure AEAD ciphers (RustCrypto and libaegis in WebAssembly, Web Crypto, @noble/ciphers, libsodium.js, node:crypto) where your code runs: browsers and Node.',
   license: root.license,
   type: 'module',
   sideEffects: false,
@@ -43,10 +43,15 @@ const pkg = {
   },
   bin: { aeadbench: './dist/cli/main.js' },
   files: ['dist', 'site', 'README.md'],
-  dependencies: { valibot: root.dependencies.valibot, '@noble/ciphers': root.dependencies['@noble/ciphers'] },
+  dependencies: {
+    valibot: root.dependencies.valibot,
+    '@noble/ciphers': root.dependencies['@noble/ciphers'],
+    // Imported only when a run asks for the libsodium implementation.
+    'libsodium-wrappers': root.dependencies['libsodium-wrappers'],
+  },
   peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'], 'selenium-webdriver': root.dependencies['selenium-webdriver'] },
   peerDependenciesMeta: { 'playwright-core': { optional: true }, 'selenium-webdriver': { optional: true } },
-  keywords: ['aead', 'benchmark', 'webassembly', 'webcrypto', 'aes-gcm', 'chacha20-poly1305', 'ascon', 'rustcrypto'],
+  keywords: ['aead', 'benchmark', 'webassembly', 'webcrypto', 'aes-gcm', 'chacha20-poly1305', 'ascon', 'aegis', 'aes-gcm-siv', 'ocb', 'rustcrypto', 'libsodium'],
 };
 writeFileSync(`${OUT}/package.json`, JSON.stringify(pkg, null, 2) + '\n');
 const readme = readFileSync('README.md', 'utf8');

@@ -13,7 +13,7 @@ import { type WebKitSession, startWebKit } from '../../cli/webkit.ts';
 import { type Proc, startNode } from '../../collector/test/spawn.ts';
 import type { Automation } from '../../web/core/automation.ts';
 import { validateResult } from '../../web/core/schema.ts';
-import { validationProblems } from '../expectations.ts';
+import { NEWER_AEADS_RUN, newerAeadProblems, validationProblems } from '../expectations.ts';
 
 const SMALL_RUN = '/?preset=quick&sizes=64,16k&rounds=1&reruns=0&autorun=1';
 const RUN_1K = '/?preset=quick&sizes=1k&rounds=1&reruns=0&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1';
@@ -79,6 +79,13 @@ describe('in WebKit', () => {
     // WebKit's Web Crypto has no ChaCha20-Poly1305 (Chromium's has).
     expect(validation.some((v) => v.algorithm === 'chacha20-poly1305' && v.implementation === 'webcrypto')).toBe(false);
   });
+
+  it('the newer AEADs validate in every implementation that offers them, and are timed', async () => {
+    await open(NEWER_AEADS_RUN);
+    const s = await finished();
+    expect(s.status).toBe('done');
+    expect(newerAeadProblems(s.validation, s.result!)).toEqual([]);
+  }, 180_000);
 
   it('cancel stops the run and keeps what finished', async () => {
     await open('/?preset=standard&autorun=1');

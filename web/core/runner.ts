@@ -5,7 +5,7 @@
  * rotated every round so drift spreads evenly, and unstable cases are re-run.
  * @module
  */
-import { implementationSupports, overheadBytes } from './algorithms.ts';
+import { ALGORITHM_IDS, implementationSupports, overheadBytes } from './algorithms.ts';
 import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
@@ -286,7 +286,8 @@ export interface Available {
 export async function detectAvailable(createWorker: () => WorkerHandle, params: RunParams): Promise<{ available: Available[]; wasm: Environment['wasm']; timerResolutionMs: number }> {
   const handle = createWorker();
   try {
-    const info = await connect<WorkerApi>(handle).init({ ...params, wasm: 'both' });
+    // Every algorithm, so that no implementation is skipped for having nothing to do.
+    const info = await connect<WorkerApi>(handle).init({ ...params, algorithms: [...ALGORITHM_IDS], wasm: 'both' });
     return { available: info.available, wasm: info.wasm, timerResolutionMs: info.timerResolutionMs };
   } finally {
     handle.terminate();

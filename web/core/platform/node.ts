@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Cores, WasmVariant } from '../backends/rustcrypto-wasm.ts';
 import { nodeCrypto } from '../backends/node-crypto.ts';
 import type { Platform } from '../worker/api.ts';
+import type { WycheproofVector } from '../validate.ts';
 import baselineInfo from '../wasm/baseline/build-info.js';
 import simd128Info from '../wasm/simd128/build-info.js';
 import libaegisSimd128Info from '../wasm/libaegis-simd128/build-info.js';
@@ -33,8 +34,9 @@ export const nodePlatform: Platform = {
   async loadBuildInfo(variant) {
     return BUILD_INFO[variant];
   },
-  async loadVectors() {
-    return JSON.parse(readFileSync(new URL('../vectors/wycheproof.json', import.meta.url), 'utf8')).vectors;
+  async loadVectors(algorithms) {
+    const all: WycheproofVector[] = JSON.parse(readFileSync(new URL('../vectors/wycheproof.json', import.meta.url), 'utf8')).vectors;
+    return all.filter((v) => (algorithms as readonly string[]).includes(v.algorithm));
   },
   async extraBackends(_params, implementation) {
     return implementation === 'node-crypto' ? [nodeCrypto()] : [];

@@ -17,7 +17,8 @@ export interface Platform {
   runtime: 'browser' | 'node';
   loadCores: CoresLoader;
   loadBuildInfo: BuildInfoLoader;
-  loadVectors(): Promise<WycheproofVector[]>;
+  /** The test vectors of these algorithms (a browser fetches only their files). */
+  loadVectors(algorithms: readonly AlgorithmId[]): Promise<WycheproofVector[]>;
   /** Backends of an implementation only this platform has (node:crypto in Node), asked for by id. */
   extraBackends?(params: RunParams, implementation: ImplementationId): Promise<Backend[]>;
 }
@@ -177,7 +178,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
     },
 
     async validate(algorithms: AlgorithmId[]) {
-      return validateBackends(backends, algorithms, await platform.loadVectors());
+      return validateBackends(backends, algorithms, await platform.loadVectors(algorithms));
     },
 
     /**
