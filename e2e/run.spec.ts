@@ -30,6 +30,10 @@ test('a quick run completes and its result validates against the schema', async 
   await expect(page.getByTestId('interference')).toContainText('of its best speed');
   await expect(page.getByTestId('results-table')).toBeVisible();
   await expect(page.getByTestId('results-table').locator('tbody tr')).toHaveCount(doc.cases.length);
+  // Memory and code per algorithm of the run, the code measured at build time.
+  await page.getByTestId('footprint').locator('summary').click();
+  await expect(page.getByTestId('footprint').locator('tbody tr')).toHaveCount(new Set(doc.cases.map((c) => c.algorithm)).size);
+  await expect(page.getByTestId('footprint')).toContainText('KiB');
 });
 
 test('every implementation passes its Wycheproof vectors in the real browser, and WASM and Web Crypto AES-GCM agree byte for byte', async ({ page, browserName }) => {

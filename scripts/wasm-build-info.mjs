@@ -18,6 +18,7 @@ for (const name of ['aes-gcm', 'aes', 'ghash', 'polyval', 'chacha20poly1305', 'c
 }
 const rows = [];
 const RUSTFLAGS = { baseline: '' };
+const codeSize = JSON.parse(readFileSync(join(outDir, 'code-size.json'), 'utf8'));
 const variants = readdirSync(outDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 for (const variant of variants) {
   const dir = join(outDir, variant);
@@ -33,6 +34,8 @@ for (const variant of variants) {
     crates,
     wasmBytes: wasm.length,
     wasmGzipBytes: gzipSync(wasm, { level: 9 }).length,
+    // What each algorithm's code weighs on its own (scripts/code-size.mjs, simd128 flags).
+    codeBytesPerAlgorithm: codeSize.algorithms,
     ...module,
   };
   writeFileSync(join(dir, 'build-info.json'), JSON.stringify(info, null, 2) + '\n');

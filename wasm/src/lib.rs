@@ -12,6 +12,9 @@ pub mod bench;
 pub mod cbc_hmac;
 pub mod error;
 
+// The JS surface is a feature (on by default) so that a build without it (the per-algorithm
+// code-size probes in `size-probe/`) keeps nothing but what one algorithm needs.
+#[cfg(feature = "js")]
 use wasm_bindgen::prelude::*;
 
 pub use algorithm::Algorithm;
@@ -20,26 +23,26 @@ pub use error::Error;
 
 /// The error thrown to JS: `kind` is a stable code (`authentication-failed`,
 /// `invalid-key-length`, …), `message` says what was wrong and with which value.
-#[wasm_bindgen]
+#[cfg_attr(feature = "js", wasm_bindgen)]
 #[derive(Debug)]
 pub struct AeadError {
     kind: &'static str,
     message: String,
 }
 
-#[wasm_bindgen]
+#[cfg_attr(feature = "js", wasm_bindgen)]
 impl AeadError {
-    #[wasm_bindgen(getter)]
+    #[cfg_attr(feature = "js", wasm_bindgen(getter))]
     pub fn kind(&self) -> String {
         self.kind.to_owned()
     }
 
-    #[wasm_bindgen(getter)]
+    #[cfg_attr(feature = "js", wasm_bindgen(getter))]
     pub fn message(&self) -> String {
         self.message.clone()
     }
 
-    #[wasm_bindgen(js_name = toString)]
+    #[cfg_attr(feature = "js", wasm_bindgen(js_name = toString))]
     pub fn to_js_string(&self) -> String {
         format!("AeadError({}): {}", self.kind, self.message)
     }
@@ -52,19 +55,19 @@ impl From<Error> for AeadError {
 }
 
 /// Encrypts and returns ciphertext ‖ tag.
-#[wasm_bindgen]
+#[cfg_attr(feature = "js", wasm_bindgen)]
 pub fn encrypt(algorithm: &str, key: &[u8], nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, AeadError> {
     Ok(algorithm::encrypt(Algorithm::from_id(algorithm)?, key, nonce, aad, plaintext)?)
 }
 
 /// Verifies and decrypts ciphertext ‖ tag; returns the plaintext.
-#[wasm_bindgen]
+#[cfg_attr(feature = "js", wasm_bindgen)]
 pub fn decrypt(algorithm: &str, key: &[u8], nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, AeadError> {
     Ok(algorithm::decrypt(Algorithm::from_id(algorithm)?, key, nonce, aad, sealed)?)
 }
 
 /// The algorithm table as JSON: id, crate, key/nonce/tag bytes, keyed state bytes.
-#[wasm_bindgen]
+#[cfg_attr(feature = "js", wasm_bindgen)]
 pub fn algorithms() -> String {
     let rows: Vec<String> = Algorithm::ALL
         .iter()
@@ -86,7 +89,7 @@ pub fn algorithms() -> String {
 
 /// How this module was compiled: target features and the backend each crate selected, derived
 /// from the same cfgs the crates read (see each crate's backend selection).
-#[wasm_bindgen(js_name = buildInfo)]
+#[cfg_attr(feature = "js", wasm_bindgen(js_name = buildInfo))]
 pub fn build_info() -> String {
     let simd128 = cfg!(target_feature = "simd128");
     let wasm = cfg!(target_arch = "wasm32");
@@ -142,15 +145,15 @@ pub fn build_info() -> String {
 }
 
 /// A prepared benchmark case whose `run` times operations inside WASM.
-#[wasm_bindgen(js_name = Bench)]
+#[cfg_attr(feature = "js", wasm_bindgen(js_name = Bench))]
 #[derive(Debug)]
 pub struct WasmBench(bench::Bench);
 
-#[wasm_bindgen(js_class = Bench)]
+#[cfg_attr(feature = "js", wasm_bindgen(js_class = Bench))]
 impl WasmBench {
     /// Keys the cipher and fills the buffers once: `operation` is `encrypt`, `decrypt` or
     /// `forged-decrypt`.
-    #[wasm_bindgen(constructor)]
+    #[cfg_attr(feature = "js", wasm_bindgen(constructor))]
     pub fn new(algorithm: &str, operation: &str, size_bytes: u32, aad_bytes: u32) -> Result<WasmBench, AeadError> {
         let algorithm = Algorithm::from_id(algorithm)?;
         let operation = Operation::from_id(operation)?;
@@ -162,25 +165,25 @@ impl WasmBench {
         Ok(self.0.run(iterations)?)
     }
 
-    #[wasm_bindgen(getter, js_name = bufferBytes)]
+    #[cfg_attr(feature = "js", wasm_bindgen(getter, js_name = bufferBytes))]
     pub fn buffer_bytes(&self) -> u32 {
         self.0.buffer_bytes() as u32
     }
 
-    #[wasm_bindgen(getter, js_name = stateBytes)]
+    #[cfg_attr(feature = "js", wasm_bindgen(getter, js_name = stateBytes))]
     pub fn state_bytes(&self) -> u32 {
         self.0.algorithm().state_bytes() as u32
     }
 }
 
 /// A raw block cipher (`aes-128`, `twofish-128`, `serpent-128`) timed one block per call.
-#[wasm_bindgen(js_name = BlockBench)]
+#[cfg_attr(feature = "js", wasm_bindgen(js_name = BlockBench))]
 #[derive(Debug)]
 pub struct WasmBlockBench(bench::BlockCipher);
 
-#[wasm_bindgen(js_class = BlockBench)]
+#[cfg_attr(feature = "js", wasm_bindgen(js_class = BlockBench))]
 impl WasmBlockBench {
-    #[wasm_bindgen(constructor)]
+    #[cfg_attr(feature = "js", wasm_bindgen(constructor))]
     pub fn new(cipher: &str) -> Result<WasmBlockBench, AeadError> {
         Ok(WasmBlockBench(bench::BlockCipher::new(cipher)?))
     }
@@ -190,7 +193,7 @@ impl WasmBlockBench {
         self.0.run(iterations)
     }
 
-    #[wasm_bindgen(getter, js_name = stateBytes)]
+    #[cfg_attr(feature = "js", wasm_bindgen(getter, js_name = stateBytes))]
     pub fn state_bytes(&self) -> u32 {
         self.0.state_bytes() as u32
     }
@@ -198,13 +201,13 @@ impl WasmBlockBench {
 
 /// Runs `iterations` × `CLOCK_CHAIN_OPS` dependent single-cycle operations (see
 /// `bench::clock_chain`); time it to estimate the clock. Returns a value to consume.
-#[wasm_bindgen(js_name = clockChain)]
+#[cfg_attr(feature = "js", wasm_bindgen(js_name = clockChain))]
 pub fn clock_chain(iterations: u32, seed: u32) -> u32 {
     bench::clock_chain(iterations, seed)
 }
 
 /// Dependent single-cycle operations per iteration of `clockChain`.
-#[wasm_bindgen(js_name = clockChainOps)]
+#[cfg_attr(feature = "js", wasm_bindgen(js_name = clockChainOps))]
 pub fn clock_chain_ops() -> u32 {
     bench::CLOCK_CHAIN_OPS
 }
