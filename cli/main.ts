@@ -7,6 +7,7 @@
  * In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
  * @module
  */
+import { verdict } from '../web/core/verdict.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { toCsv } from '../web/core/csv.ts';
@@ -92,6 +93,8 @@ async function run(argv: string[]): Promise<number> {
   const checked = validateResult(doc);
   if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.join('; ')}`);
   console.log(resultsTable(doc));
+  // The verdict the page shows first, in the same words (web/core/verdict.ts).
+  console.log(['', 'Verdict:', ...verdict(doc).sentences.map((x) => `  - ${x}`)].join('\n'));
   if (values.json) writeFileSync(values.json, JSON.stringify(doc, null, 2));
   if (values.csv) writeFileSync(values.csv, toCsv(doc));
   const failed = doc.validation.filter((v) => v.excluded);

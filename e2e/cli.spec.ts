@@ -22,6 +22,7 @@ for (const target of ['chromium', 'firefox', 'node'] as const) {
     expect(doc.environment.runtime).toBe(target === 'node' ? 'node' : 'browser');
     if (target === 'node') expect(doc.cases.some((c: { implementation: string }) => c.implementation === 'node-crypto')).toBe(true);
     expect(r.stdout).toContain('MB/s'); // the results table
+    expect(r.stdout).toMatch(/Verdict:\n  - Fastest for small messages/); // and the verdict
     expect(doc.validation.filter((v: { excluded: boolean }) => v.excluded)).toEqual([]);
   });
 }

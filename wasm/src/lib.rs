@@ -115,12 +115,13 @@ pub fn build_info() -> String {
         "cpu-detected (SHA-NI/ARMv8 SHA2, soft fallback)"
     };
     // The aegis crate's own switch (its build.rs): pure Rust (AES-NI/ARMv8 when compiled for
-    // them, else the table-based softaes), or libaegis in C, prebuilt for wasm32 or built by cc.
+    // them, else softaes's constant-time bitsliced round), or libaegis in C, prebuilt for wasm32
+    // (a vector-permute AES round in SIMD) or built by cc.
     let aegis = if cfg!(feature = "aegis-pure-rust") {
         if cfg!(any(all(target_arch = "x86_64", target_feature = "aes"), all(target_arch = "aarch64", target_feature = "aes"))) {
             "pure-rust (AES instructions)"
         } else {
-            "pure-rust (softaes tables)"
+            "pure-rust (softaes, bitsliced)"
         }
     } else if wasm && cfg!(feature = "aegis-relaxed-simd") {
         "libaegis (C), prebuilt wasm32 relaxed SIMD"

@@ -88,6 +88,42 @@ export const IMPLEMENTATIONS = Object.freeze([
 ] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[] }[]);
 
 export type ImplementationId = (typeof IMPLEMENTATIONS)[number]['id'];
+
+/**
+ * What kind of code does the work, which decides both speed and safety: AES instructions run
+ * in constant time at hardware speed; constant-time software (bitsliced or vector-permute AES,
+ * software GHASH/POLYVAL, ChaCha, Ascon) is slower but leaks nothing through timing; table-based
+ * software AES is fast in JavaScript but its secret-indexed lookups can leak the key through
+ * cache timing to code sharing the CPU.
+ */
+export const IMPLEMENTATION_CLASSES = Object.freeze({
+  hardware: { label: 'hardware AES', short: 'hw', why: 'AES instructions (AES-NI, ARMv8 Crypto) where the CPU has them: fastest, constant time.' },
+  'constant-time': { label: 'constant-time software', short: 'ct', why: 'No secret-dependent lookups or branches (bitsliced or vector-permute AES, ChaCha, Ascon): slower than hardware, safe on shared machines.' },
+  table: { label: 'table-based software', short: 'tbl', why: 'AES through lookup tables indexed by secret bytes: quick in software, but cache timing can leak the key to code on the same CPU.' },
+} as const);
+export type ImplementationClass = keyof typeof IMPLEMENTATION_CLASSES;
+
+/** The class of one implementation × algorithm (see IMPLEMENTATION_CLASSES). */
+export function implementationClass(impl: ImplementationId, alg: AlgorithmId): ImplementationClass {
+  const aesBased = alg.startsWith('aes-') || alg.startsWith('aegis-') || alg === 'twofish-128-gcm' || alg === 'serpent-128-gcm';
+  switch (impl) {
+    case 'webcrypto':
+    case 'node-crypto':
+      // The platform's native crypto (BoringSSL, NSS, CommonCrypto, OpenSSL) uses AES instructions where present; its ChaCha is constant-time code.
+      return aesBased ? 'hardware' : 'constant-time';
+    case 'noble':
+      // noble's AES (GCM, GCM-SIV) is T-table based; its ChaCha is constant-time.
+      return aesBased ? 'table' : 'constant-time';
+    case 'libsodium':
+      // libsodium.js has no AES instructions in WASM; its AEGIS runs a table-based software AES round.
+      return alg.startsWith('aegis-') ? 'table' : 'constant-time';
+    case 'rustcrypto-wasm':
+      // Fixsliced AES, soft GHASH/POLYVAL, bitsliced softaes for AEGIS, bitsliced Serpent; Twofish's key-dependent S-boxes are tables.
+      return alg === 'twofish-128-gcm' ? 'table' : 'constant-time';
+    case 'libaegis-wasm':
+      return 'constant-time'; // a vector-permute (swizzle) AES round in SIMD
+  }
+}
 export const IMPLEMENTATION_IDS = IMPLEMENTATIONS.map((i) => i.id) as readonly ImplementationId[] as [ImplementationId, ...ImplementationId[]];
 
 export const OPERATIONS = Object.freeze(['encrypt', 'decrypt', 'forged-decrypt'] as const);

@@ -41,7 +41,7 @@ describe.each(VARIANTS)('WASM cores, %s build', (variant) => {
     expect(info.target).toBe('wasm32');
     // Which AEGIS each build carries: the aegis crate in pure Rust, or its prebuilt libaegis.
     expect(info.backends.aegis).toBe(
-      variant === 'libaegis-simd128' ? 'libaegis (C), prebuilt wasm32 SIMD' : variant === 'libaegis-relaxed-simd' ? 'libaegis (C), prebuilt wasm32 relaxed SIMD' : 'pure-rust (softaes tables)',
+      variant === 'libaegis-simd128' ? 'libaegis (C), prebuilt wasm32 SIMD' : variant === 'libaegis-relaxed-simd' ? 'libaegis (C), prebuilt wasm32 relaxed SIMD' : 'pure-rust (softaes, bitsliced)',
     );
     const table = JSON.parse(cores.algorithms()) as { id: string; stateBytes: number }[];
     expect(table.map((a) => a.id)).toEqual(ALGORITHM_IDS);

@@ -1,0 +1,117 @@
+// The verdict's rules on synthetic documents of known answer: a device with hardware AES, one
+// without, a noisy run, and a run without Web Crypto.
+import { describe, expect, it } from 'vitest';
+import { KiB, MiB } from '../algorithms.ts';
+import { toCaseResult } from '../runner.ts';
+import type { CaseResult } from '../schema.ts';
+import { verdict } from '../verdict.ts';
+
+const SIZES = [64, KiB, 16 * KiB, MiB];
+type Model = { impl: CaseResult['implementation']; variant: string; alg: CaseResult['algorithm']; fixedNs: number; perByteNs: number };
+
+/** Cases whose time is fixed + size × per-byte, sampled in shared cycles, with ±`jitter` noise. */
+function run(models: Model[], o: { jitter?: number; independent?: boolean } = {}): { cases: CaseResult[] } {
+  const jitter = o.jitter ?? 0.01;
+  let seed = 7;
+  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  const cases: CaseResult[] = [];
+  for (const size of SIZES) {
+    // One machine-wide swing per cycle, shared by the cases of a size (what pairing cancels).
+    const swing = Array.from({ length: 12 }, () => 1 + 0.3 * Math.abs(rand()));
+    for (const m of models) {
+      const t = m.fixedNs + size * m.perByteNs;
+      const samples = swing.map((s) => t * (o.independent ? 1 + jitter * rand() * 3 : s * (1 + jitter * rand())));
+      const c = { key: 'k', implementation: m.impl, variant: m.variant, algorithm: m.alg, operation: 'encrypt' as const, sizeBytes: size, aadBytes: 0 };
+      cases.push(toCaseResult(c, { key: 'k', samples, cycles: swing.map((_, i) => size * 100 + i), iterations: 10, interruptions: 0, stateBytes: null, reruns: 0 }, { cvThreshold: 0.035 }));
+    }
+  }
+  return { cases };
+}
+
+const wasmGcm: Model = { impl: 'rustcrypto-wasm', variant: 'simd128', alg: 'aes-128-gcm', fixedNs: 600, perByteNs: 10 };
+const wasmChacha: Model = { impl: 'rustcrypto-wasm', variant: 'simd128', alg: 'chacha20-poly1305', fixedNs: 300, perByteNs: 2.3 };
+
+describe('verdict', () => {
+  it('a device with hardware AES: Web Crypto wins large messages, overtakes WASM at a stated size, and AES instructions are likely', () => {
+    const web: Model = { impl: 'webcrypto', variant: 'sequential', alg: 'aes-128-gcm', fixedNs: 25_000, perByteNs: 0.6 };
+    const v = verdict(run([wasmGcm, wasmChacha, web]));
+    expect(v.fastest.map((f) => [f.sizeClass, `${f.winner.implementation}/${f.winner.algorithm}`])).toEqual([
+      ['small', 'rustcrypto-wasm/chacha20-poly1305'],
+      // 16 KiB: ChaCha 38.0 µs against Web Crypto's 34.8 µs.
+      ['medium', 'webcrypto/aes-128-gcm'],
+      ['large', 'webcrypto/aes-128-gcm'],
+    ]);
+    expect(v.fastest.every((f) => f.certainty === 'sure')).toBe(true);
+    expect(v.fastest[2]!.margin!.paired).toBe(true);
+    // 1 MiB: WASM GCM 10.5 ms vs Web Crypto 0.65 ms; 16 KiB: 164 µs vs 35 µs; 1 KiB: 10.8 µs vs 25.6 µs.
+    expect(v.crossover).toMatchObject({ algorithm: 'aes-128-gcm', kind: 'overtakes', atBytes: 16 * KiB, certainty: 'sure' });
+    expect(v.hardwareAes.likely).toBe(true);
+    expect(v.hardwareAes.why).toContain('AES instructions');
+    // The cost model of the large-message winner recovers its fixed and per-byte cost, within
+    // the machine's swing (every sample is slowed 0–30 %).
+    expect(v.cost!.contender.implementation).toBe('webcrypto');
+    expect(v.cost!.fixedUs).toBeGreaterThan(25 * 0.97);
+    expect(v.cost!.fixedUs).toBeLessThan(25 * 1.32);
+    expect(v.cost!.perByteNs).toBeGreaterThan(0.6 * 0.97);
+    expect(v.cost!.perByteNs).toBeLessThan(0.6 * 1.32);
+    expect(v.sentences.join(' ')).toContain('Web Crypto overtakes WASM for AES-128-GCM from 16 KiB on');
+  });
+
+  it('a device without hardware AES: Web Crypto is barely faster than software, ChaCha wins, and the verdict says no AES instructions', () => {
+    const web: Model = { impl: 'webcrypto', variant: 'sequential', alg: 'aes-128-gcm', fixedNs: 25_000, perByteNs: 9 };
+    const v = verdict(run([wasmGcm, wasmChacha, web]));
+    expect(v.fastest.find((f) => f.sizeClass === 'large')!.winner.algorithm).toBe('chacha20-poly1305');
+    expect(v.hardwareAes.likely).toBe(false);
+    expect(v.hardwareAes.why).toContain('ChaCha20-Poly1305 is the safer choice');
+    expect(v.hardwareAes.ratio!.value).toBeCloseTo(10.5 / 9.4, 1);
+  });
+
+  it('a noisy run does not name a winner it cannot tell apart', () => {
+    const twin: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 310 };
+    const v = verdict(run([wasmChacha, twin], { jitter: 0.4, independent: true }));
+    for (const f of v.fastest) expect(f.certainty).not.toBe('sure');
+    expect(v.fastest.some((f) => f.certainty === 'noisy')).toBe(true);
+    expect(v.sentences[0]).toMatch(/too noisy to be sure|too close to call/);
+  });
+
+  it('a run without Web Crypto says it cannot tell about AES instructions, and names no crossover', () => {
+    const v = verdict(run([wasmGcm, wasmChacha]));
+    expect(v.crossover).toBeNull();
+    expect(v.hardwareAes).toMatchObject({ likely: null, ratio: null });
+    expect(v.hardwareAes.why).toContain('not measured');
+    expect(v.fastest).toHaveLength(3);
+  });
+
+  it('reads one operation and one AAD size, and ignores Web Crypto pipelined (a concurrency figure)', () => {
+    const web: Model = { impl: 'webcrypto', variant: 'pipelined', alg: 'aes-128-gcm', fixedNs: 100, perByteNs: 0.1 };
+    const v = verdict(run([wasmGcm, wasmChacha, web]));
+    expect(v.operation).toBe('encrypt');
+    expect(v.fastest.every((f) => f.winner.implementation !== 'webcrypto')).toBe(true);
+  });
+});
+
+describe('implementation classes', () => {
+  it('name hardware, constant-time and table-based code as the implementations are built', async () => {
+    const { implementationClass, IMPLEMENTATIONS } = await import('../algorithms.ts');
+    expect(implementationClass('webcrypto', 'aes-128-gcm')).toBe('hardware');
+    expect(implementationClass('node-crypto', 'aes-128-ocb3')).toBe('hardware');
+    expect(implementationClass('webcrypto', 'chacha20-poly1305')).toBe('constant-time');
+    expect(implementationClass('rustcrypto-wasm', 'aes-128-gcm')).toBe('constant-time');
+    expect(implementationClass('rustcrypto-wasm', 'twofish-128-gcm')).toBe('table');
+    expect(implementationClass('noble', 'aes-256-gcm-siv')).toBe('table');
+    expect(implementationClass('noble', 'xchacha20-poly1305')).toBe('constant-time');
+    expect(implementationClass('libsodium', 'aegis-128l-tag256')).toBe('table');
+    expect(implementationClass('libaegis-wasm', 'aegis-256')).toBe('constant-time');
+    // Every implementation × algorithm it offers has a class.
+    for (const i of IMPLEMENTATIONS) for (const a of i.algorithms) expect(['hardware', 'constant-time', 'table']).toContain(implementationClass(i.id, a));
+  });
+
+  it('travel in the CSV export', async () => {
+    const { toCsv } = await import('../csv.ts');
+    const { sampleDocument } = await import('./fixtures.ts');
+    const [header, row] = toCsv(sampleDocument() as never).split('\n');
+    const at = header!.split(',').indexOf('implementationClass');
+    expect(at).toBeGreaterThan(0);
+    expect(row!.split(',')[at]).toBe('constant-time');
+  });
+});

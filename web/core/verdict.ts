@@ -1,0 +1,251 @@
+/**
+ * The verdict: what a run says in plain words, computed from its result document alone (pure
+ * functions, so the page, the CLI and the tests read the same answer). Which implementation is
+ * fastest for small (≤ 1 KiB), medium and large (≥ 1 MiB) messages; what one message costs in
+ * fixed time and per byte; from which size Web Crypto overtakes WASM; whether this device likely
+ * has AES instructions, and why. Every statement says how sure it is: a paired ratio's 95 %
+ * interval that excludes 1, or that the run was too noisy or too close to say.
+ * @module
+ */
+import { type AlgorithmId, IMPLEMENTATIONS, KiB, MiB, algorithm } from './algorithms.ts';
+import { formatSize } from './params.ts';
+import type { CaseResult, ResultDocument } from './schema.ts';
+import { type CostModel, fitCostModel } from './scenarios/costmodel.ts';
+import { pairedRatio } from './stats.ts';
+
+export type SizeClass = 'small' | 'medium' | 'large';
+export const SIZE_CLASSES: readonly { id: SizeClass; label: string; holds: (bytes: number) => boolean }[] = [
+  { id: 'small', label: 'small messages (≤ 1 KiB)', holds: (b) => b <= KiB },
+  { id: 'medium', label: 'medium messages (1 KiB – 1 MiB)', holds: (b) => b > KiB && b < MiB },
+  { id: 'large', label: 'large messages (≥ 1 MiB)', holds: (b) => b >= MiB },
+];
+/** Web Crypto's AES-GCM this many times WASM's software AES-GCM needs AES instructions. */
+export const HARDWARE_AES_RATIO = 3;
+/** At most this ratio, Web Crypto's AES is no faster than constant-time software. */
+export const SOFTWARE_AES_RATIO = 1.5;
+
+/** How far a statement can be trusted. */
+export type Certainty = 'sure' | 'too-close' | 'noisy';
+
+/** time(b) / time(a) at one size, > 1 when a is faster: paired where sampled side by side. */
+export interface Ratio {
+  value: number;
+  low: number;
+  high: number;
+  paired: boolean;
+  sizeBytes: number;
+}
+
+export interface Contender {
+  implementation: CaseResult['implementation'];
+  variant: string;
+  algorithm: AlgorithmId;
+  label: string;
+}
+
+export interface Fastest {
+  sizeClass: SizeClass;
+  sizes: number[];
+  winner: Contender & { mbps: number };
+  runnerUp: (Contender & { mbps: number }) | null;
+  /** The runner-up's time over the winner's, at the class's representative size. */
+  margin: Ratio | null;
+  certainty: Certainty;
+}
+
+export interface Cost {
+  contender: Contender;
+  fixedUs: number;
+  perByteNs: number;
+  r2: number;
+}
+
+export interface Crossover {
+  algorithm: AlgorithmId;
+  /** `overtakes`: from `atBytes` up Web Crypto is faster; `always` / `never`: at every size measured. */
+  kind: 'overtakes' | 'always' | 'never' | 'mixed';
+  atBytes: number | null;
+  ratios: Ratio[];
+  certainty: Certainty;
+}
+
+export interface HardwareAes {
+  likely: boolean | null;
+  ratio: Ratio | null;
+  why: string;
+}
+
+export interface Verdict {
+  operation: CaseResult['operation'];
+  fastest: Fastest[];
+  cost: Cost | null;
+  crossover: Crossover | null;
+  hardwareAes: HardwareAes;
+  /** Every statement in plain words, in the order the page shows them. */
+  sentences: string[];
+}
+
+const key = (c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>) => `${c.implementation}/${c.variant}/${c.algorithm}`;
+
+export function contenderLabel(c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>): string {
+  const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation)?.label ?? c.implementation;
+  return `${algorithm(c.algorithm).label} in ${impl}${c.variant === 'js' || c.variant === 'wasm' || c.variant === 'sequential' ? '' : ` (${c.variant})`}`;
+}
+
+/** time(b) / time(a): paired when the two were sampled side by side, else a ratio of medians with their intervals. */
+export function ratioOf(a: CaseResult, b: CaseResult): Ratio {
+  const p = pairedRatio(b, a);
+  if (p) return { value: p.ratio, low: p.ciLow, high: p.ciHigh, paired: true, sizeBytes: a.sizeBytes };
+  return {
+    value: b.summary.median / a.summary.median,
+    low: b.summary.ciLow / a.summary.ciHigh,
+    high: b.summary.ciHigh / a.summary.ciLow,
+    paired: false,
+    sizeBytes: a.sizeBytes,
+  };
+}
+
+function certaintyOf(r: Ratio | null, cases: CaseResult[]): Certainty {
+  if (!r) return 'too-close';
+  if (r.low > 1 || r.high < 1) return 'sure';
+  return cases.some((c) => c.unstable) ? 'noisy' : 'too-close';
+}
+
+const geoMean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
+
+/** The cases a verdict reads: one operation (encrypt first), the smallest AAD, Web Crypto sequential only. */
+function casesOf(doc: Pick<ResultDocument, 'cases'>): { operation: CaseResult['operation']; cases: CaseResult[] } {
+  const ops = [...new Set(doc.cases.map((c) => c.operation))];
+  const operation = ops.includes('encrypt') ? 'encrypt' : (ops[0] ?? 'encrypt');
+  const ofOp = doc.cases.filter((c) => c.operation === operation);
+  const aad = Math.min(...ofOp.map((c) => c.aadBytes));
+  return { operation, cases: ofOp.filter((c) => c.aadBytes === aad && !(c.implementation === 'webcrypto' && c.variant !== 'sequential')) };
+}
+
+export function fastestBySize(cases: CaseResult[]): Fastest[] {
+  const out: Fastest[] = [];
+  for (const cls of SIZE_CLASSES) {
+    const inClass = cases.filter((c) => cls.holds(c.sizeBytes));
+    const sizes = [...new Set(inClass.map((c) => c.sizeBytes))].sort((a, b) => a - b);
+    if (!sizes.length) continue;
+    const byContender = new Map<string, CaseResult[]>();
+    for (const c of inClass) byContender.set(key(c), [...(byContender.get(key(c)) ?? []), c]);
+    // Only contenders measured at every size of the class compete on the same ground.
+    const scored = [...byContender.values()]
+      .filter((cs) => cs.length === sizes.length)
+      .map((cs) => ({ cs, mbps: geoMean(cs.map((c) => c.bytesPerSecond / 1e6)) }))
+      .sort((a, b) => b.mbps - a.mbps);
+    const [first, second] = scored;
+    if (!first) continue;
+    const contender = (cs: CaseResult[], mbps: number) => ({ implementation: cs[0]!.implementation, variant: cs[0]!.variant, algorithm: cs[0]!.algorithm, label: contenderLabel(cs[0]!), mbps });
+    // The representative size: the class's edge that matters most (smallest small message, largest large one).
+    const at = cls.id === 'small' ? sizes[0]! : cls.id === 'large' ? sizes[sizes.length - 1]! : sizes[sizes.length >> 1]!;
+    const w = first.cs.find((c) => c.sizeBytes === at)!;
+    const r = second?.cs.find((c) => c.sizeBytes === at);
+    const margin = r ? ratioOf(w, r) : null;
+    out.push({
+      sizeClass: cls.id,
+      sizes,
+      winner: contender(first.cs, first.mbps),
+      runnerUp: second ? contender(second.cs, second.mbps) : null,
+      margin,
+      certainty: second ? certaintyOf(margin, [w, r!]) : 'sure',
+    });
+  }
+  return out;
+}
+
+export function costOf(cases: CaseResult[], c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>): Cost | null {
+  const mine = cases.filter((x) => key(x) === key(c));
+  if (new Set(mine.map((x) => x.sizeBytes)).size < 2) return null;
+  let m: CostModel;
+  try {
+    m = fitCostModel(mine.map((x) => ({ sizeBytes: x.sizeBytes, ns: x.summary.median })));
+  } catch {
+    return null;
+  }
+  return { contender: { implementation: c.implementation, variant: c.variant, algorithm: c.algorithm, label: contenderLabel(c) }, fixedUs: Math.max(0, m.fixedNs) / 1e3, perByteNs: m.perByteNs, r2: m.r2 };
+}
+
+/** Web Crypto's AES-GCM against the fastest WASM build of the same id, size by size. */
+export function webCryptoCrossover(cases: CaseResult[]): Crossover | null {
+  for (const alg of ['aes-128-gcm', 'aes-256-gcm'] as const) {
+    const web = cases.filter((c) => c.implementation === 'webcrypto' && c.algorithm === alg);
+    const wasm = cases.filter((c) => c.implementation === 'rustcrypto-wasm' && c.algorithm === alg);
+    const sizes = [...new Set(web.map((c) => c.sizeBytes))].filter((s) => wasm.some((c) => c.sizeBytes === s)).sort((a, b) => a - b);
+    if (!sizes.length) continue;
+    // ratio = WASM time / Web Crypto time: above 1, Web Crypto is faster.
+    const ratios = sizes.map((s) => {
+      const w = web.find((c) => c.sizeBytes === s)!;
+      const best = wasm.filter((c) => c.sizeBytes === s).sort((a, b) => a.summary.median - b.summary.median)[0]!;
+      return ratioOf(w, best);
+    });
+    const faster = ratios.map((r) => r.value > 1);
+    let kind: Crossover['kind'];
+    let atBytes: number | null = null;
+    if (faster.every(Boolean)) kind = 'always';
+    else if (!faster.some(Boolean)) kind = 'never';
+    else {
+      const from = faster.lastIndexOf(false) + 1;
+      kind = from < faster.length && faster.slice(from).every(Boolean) && faster.slice(0, from).every((f) => !f) ? 'overtakes' : 'mixed';
+      atBytes = kind === 'overtakes' ? sizes[from]! : null;
+    }
+    // Sure when the ratios on both sides of the crossover (or all of them) exclude 1.
+    const relevant = kind === 'overtakes' ? ratios.slice(Math.max(0, sizes.indexOf(atBytes!) - 1), sizes.indexOf(atBytes!) + 1) : ratios;
+    const certainty: Certainty = relevant.every((r) => r.low > 1 || r.high < 1) ? 'sure' : cases.some((c) => c.unstable && c.algorithm === alg) ? 'noisy' : 'too-close';
+    return { algorithm: alg, kind, atBytes, ratios, certainty };
+  }
+  return null;
+}
+
+export function hardwareAes(cases: CaseResult[]): HardwareAes {
+  const cross = webCryptoCrossover(cases);
+  if (!cross) return { likely: null, ratio: null, why: 'Web Crypto’s AES-GCM was not measured beside WASM’s, so this run cannot tell.' };
+  const r = cross.ratios[cross.ratios.length - 1]!;
+  const at = formatSize(r.sizeBytes);
+  if (r.low >= HARDWARE_AES_RATIO)
+    return { likely: true, ratio: r, why: `Web Crypto’s AES-GCM is ${r.value.toFixed(1)}× WASM’s constant-time software AES at ${at}: a speed that needs AES instructions (AES-NI, ARMv8 Crypto).` };
+  if (r.high <= SOFTWARE_AES_RATIO)
+    return { likely: false, ratio: r, why: `Web Crypto’s AES-GCM is only ${r.value.toFixed(1)}× WASM’s software AES at ${at}: the platform probably has no AES instructions, or does not use them here. ChaCha20-Poly1305 is the safer choice on such devices.` };
+  return { likely: null, ratio: r, why: `Web Crypto’s AES-GCM is ${r.value.toFixed(1)}× WASM’s at ${at} [${r.low.toFixed(1)}–${r.high.toFixed(1)}]: between software and hardware speed, so this run cannot say.` };
+}
+
+const SURE_WORDS: Record<Certainty, string> = {
+  sure: '',
+  'too-close': ' (too close to call: the 95 % interval includes a tie)',
+  noisy: ' (the run was too noisy to be sure: measured cases are flagged unstable)',
+};
+const times = (r: Ratio) => `${r.value.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}${r.paired ? ', paired' : ''}]`;
+
+export function verdict(doc: Pick<ResultDocument, 'cases'>): Verdict {
+  const { operation, cases } = casesOf(doc);
+  const fastest = fastestBySize(cases);
+  const large = fastest.find((f) => f.sizeClass === 'large') ?? fastest[fastest.length - 1];
+  const cost = large ? costOf(cases, large.winner) : null;
+  const crossover = webCryptoCrossover(cases);
+  const hw = hardwareAes(cases);
+  const sentences: string[] = [];
+  for (const f of fastest) {
+    const cls = SIZE_CLASSES.find((c) => c.id === f.sizeClass)!;
+    sentences.push(
+      `Fastest for ${cls.label}: ${f.winner.label}, ${f.winner.mbps.toFixed(f.winner.mbps < 10 ? 2 : 0)} MB/s` +
+        (f.runnerUp && f.margin ? `, ${times(f.margin)} ahead of ${f.runnerUp.label} at ${formatSize(f.margin.sizeBytes)}` : '') +
+        `${SURE_WORDS[f.certainty]}.`,
+    );
+  }
+  if (cost) sentences.push(`One message with ${cost.contender.label} costs about ${cost.fixedUs.toFixed(cost.fixedUs < 10 ? 2 : 0)} µs plus ${cost.perByteNs.toFixed(2)} ns per byte.`);
+  if (crossover) {
+    const name = algorithm(crossover.algorithm).label;
+    const text =
+      crossover.kind === 'overtakes'
+        ? `Web Crypto overtakes WASM for ${name} from ${formatSize(crossover.atBytes!)} on`
+        : crossover.kind === 'always'
+          ? `Web Crypto is faster than WASM for ${name} at every size measured`
+          : crossover.kind === 'never'
+            ? `WASM is faster than Web Crypto for ${name} at every size measured (its per-call cost outweighs any hardware AES here)`
+            : `Web Crypto and WASM trade places for ${name} from size to size`;
+    sentences.push(`${text}${SURE_WORDS[crossover.certainty]}.`);
+  }
+  sentences.push(hw.why);
+  return { operation, fastest, cost, crossover, hardwareAes: hw, sentences };
+}
