@@ -46,6 +46,18 @@ test('the studies page lists every scenario', async ({ page }) => {
   await page.getByTestId('nav-scenarios').click();
   const list = page.getByTestId('scenario-list');
   for (const id of Object.keys(REDUCED)) await expect(list.locator(`a[href="#/scenario/${id}"]`)).toBeVisible();
+  await expect(list).toContainText('Muhammad Arifin Ilham et al. (2025)');
+});
+
+test('every study page cites its paper by title, authors, venue and year, never by a file name', async ({ page }) => {
+  for (const id of Object.keys(REDUCED)) {
+    await page.goto(`/#/scenario/${id}`);
+    await expect(page.getByTestId('citation')).toContainText('Source: ');
+    await expect(page.locator('body')).not.toContainText(/[0-9]{3}_[0-9a-f]{16}\.txt/);
+  }
+  await page.goto('/#/scenario/key-length');
+  await expect(page.getByTestId('citation')).toContainText('Router: Jurnal Teknik Informatika dan Terapan');
+  await expect(page.getByTestId('citation').locator('a')).toHaveAttribute('href', 'https://doi.org/10.62951/router.v3i4.743');
 });
 
 test('the aes-candidates page measures the three raw block ciphers', async ({ page }) => {

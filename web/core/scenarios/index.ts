@@ -20,9 +20,36 @@ export interface Table {
   note?: string;
 }
 
+/** A study as its text identifies it; missing fields are missing from the text. */
+export interface Citation {
+  title: string;
+  /** The text gives no title: this one describes it, in its abstract's words. */
+  titleIsDescriptive?: boolean;
+  authors: string[];
+  venue: string;
+  year?: number;
+  doi?: string;
+  url?: string;
+  note?: string;
+}
+
+/** "Ilham, Herdiana, Helmiawan and Saeppani (2025)": the short form, for lists and crumbs. */
+export function shortCitation(c: Citation): string {
+  const a = c.authors;
+  const who = a.length === 0 ? 'authors not named' : a.length <= 2 ? a.join(' and ') : `${a[0]} et al.`;
+  return `${who}${c.year ? ` (${c.year})` : ''}`;
+}
+
+/** The full reference: authors, year, “title”, venue, DOI or URL. */
+export function fullCitation(c: Citation): string {
+  const title = c.titleIsDescriptive ? `[untitled in the text: ${c.title}]` : `“${c.title}”`;
+  return [c.authors.length ? c.authors.join(', ') : 'Authors not named in the text', c.year ? `(${c.year})` : '(year not given)', title, c.venue, c.doi ? `doi:${c.doi}` : c.url].filter(Boolean).join('. ').replace(/\.\. /g, '. ') + '.';
+}
+
 export interface Scenario {
   id: string;
   seed: string;
+  citation: Citation;
   title: string;
   /** What the study measured, on what, in one or two lines. */
   setup: string;
@@ -40,6 +67,7 @@ type Figures = any;
 interface Study {
   id: string;
   seed: string;
+  citation: Citation;
   title: string;
   setup: Figures;
   results: Figures;
@@ -99,6 +127,7 @@ const docEncryption: Scenario = (() => {
   return {
     id: s.id,
     seed: s.seed,
+    citation: s.citation,
     title: s.title,
     setup: `${s.setup.platform}; ${s.setup.scenario_1}; ${s.setup.scenario_2}.`,
     published: [
@@ -173,6 +202,7 @@ const aeadVsEtm: Scenario = (() => {
   return {
     id: s.id,
     seed: s.seed,
+    citation: s.citation,
     title: s.title,
     setup: `${s.setup.platform}; ${s.setup.warmup_iterations} warm-up and ${s.setup.measured_iterations} measured iterations per size; ${s.setup.statistic}.`,
     published: [publishedTable(128), publishedTable(256)],
@@ -193,6 +223,7 @@ const keyLength: Scenario = (() => {
   return {
     id: s.id,
     seed: s.seed,
+    citation: s.citation,
     title: s.title,
     setup: `${s.setup.platform}.`,
     published: [
@@ -236,6 +267,7 @@ const aesCandidates: Scenario = (() => {
   return {
     id: 'aes-candidates',
     seed: s.seed,
+    citation: s.citation,
     title: s.title,
     setup: `${s.setup.devices.length} phones (${s.setup.devices.join('; ')}); ${s.setup.key_bits}-bit keys; ${s.setup.runs}; ${s.setup.message}.`,
     published: [
@@ -286,6 +318,7 @@ const lightweightIot: Scenario = (() => {
   return {
     id: s.id,
     seed: s.seed,
+    citation: s.citation,
     title: s.title,
     setup: `${s.setup.platform}; ${s.setup.timer}; AAD: ${s.setup.associated_data}.`,
     published: [
