@@ -1,11 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { ISOLATION_HEADERS, contentSecurityPolicy } from './scripts/headers.ts';
+import { initialJsReport } from './scripts/initial-js.ts';
 
 export default defineConfig({
   root: 'web/app',
   publicDir: '../../public',
-  plugins: [svelte()],
+  plugins: [
+    svelte(),
+    // The first visit's JavaScript, against its budget (scripts/initial-js.ts), after every build.
+    { name: 'initial-js', apply: 'build', closeBundle: () => console.log(initialJsReport(fileURLToPath(new URL('./dist', import.meta.url)))) },
+  ],
   worker: { format: 'es' },
   build: {
     outDir: '../../dist',

@@ -71,7 +71,10 @@ describe('in WebKit', () => {
     for (const c of doc.cases) expect(c.samples.length).toBeGreaterThanOrEqual(5);
     for (const c of doc.cases) expect(c.cycles).toHaveLength(c.samples.length);
     expect(doc.interference!.probeMs.length).toBeGreaterThan(0);
+    await visible('results-table'); // the results view loads on demand
     expect(await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).toHaveLength(doc.cases.length);
+    // The verdict comes first, from the same document.
+    expect(await testId('verdict').getText()).toContain('Fastest for small messages');
   }, 180_000);
 
   it('every implementation passes its Wycheproof vectors, and WASM and Web Crypto AES-GCM agree byte for byte', () => {
