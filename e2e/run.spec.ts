@@ -63,6 +63,12 @@ test('cancel stops the run and keeps what finished', async ({ page }) => {
   await page.goto('/?preset=standard&autorun=1');
   await expect(page.getByTestId('progress')).toBeVisible({ timeout: 60_000 });
   await page.waitForFunction(() => (window.aeadbench?.progress?.done ?? 0) >= 3, null, { timeout: 60_000 });
+  // Live results: finished cases are in the table and the charts while the run goes on.
+  await expect(page.getByTestId('live')).toBeVisible({ timeout: 15_000 });
+  expect(await page.getByTestId('results-table').locator('tbody tr').count()).toBeGreaterThanOrEqual(1);
+  await expect(page.getByTestId('results').locator('svg').first()).toBeVisible();
+  await expect(page.getByTestId('export-json')).toHaveCount(0); // nothing to export until it ends
+  expect(await page.evaluate(() => window.aeadbench!.status)).toBe('running');
   await page.getByTestId('cancel').click();
   const state = await finished(page, 15_000);
   expect(state.status).toBe('cancelled');

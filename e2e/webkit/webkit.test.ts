@@ -93,6 +93,8 @@ describe('in WebKit', () => {
   it('cancel stops the run and keeps what finished', async () => {
     await open('/?preset=standard&autorun=1');
     await until('three cases done', async () => ((await state())?.progress?.done ?? 0) >= 3, 90_000);
+    await visible('live'); // live results while it runs
+    expect((await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).length).toBeGreaterThanOrEqual(1);
     await testId('cancel').click();
     const s = await finished(15_000);
     expect(s.status).toBe('cancelled');

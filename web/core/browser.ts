@@ -8,7 +8,7 @@
  * @module
  */
 import { browserEnvironment, payloadLimitBytes } from './env.ts';
-import { type RunOptions, resolveParams } from './options.ts';
+import { type RunOptions, hooksOf, resolveParams } from './options.ts';
 import { type Available, detectAvailable, startRun } from './runner.ts';
 import { type ScalingCase, type ScalingPoint, measureScaling } from './scaling.ts';
 import { type BlockTiming, measureBlocks } from './blocks.ts';
@@ -42,7 +42,7 @@ export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> 
     createWorker,
     environment: browserEnvironment,
     payloadLimitBytes: payloadLimitBytes(deviceMemory, /Mobi|Android|iPhone|iPad/.test(navigator.userAgent)),
-    hooks: { onProgress: options.onProgress, onValidation: options.onValidation, onCase: options.onCase, onWarning: options.onWarning },
+    hooks: hooksOf(options),
   });
   options.signal?.addEventListener('abort', () => handle.cancel());
   const onVisibility = () => handle.visibility(document.hidden);

@@ -33,7 +33,16 @@ export interface RunHooks {
   onValidation?(v: Validation[]): void;
   onCase?(c: CaseResult): void;
   onWarning?(message: string): void;
+  /**
+   * Live results: the document so far (status 'running'), every case with what was measured
+   * of it, at most every `liveEveryMs` (default 1 s) so the page's drawing does not compete
+   * with the measuring worker.
+   */
+  onPartial?(doc: PartialDocument): void;
 }
+
+/** A run's document while it runs: for display only, never exported or submitted. */
+export type PartialDocument = Omit<ResultDocument, 'status'> & { status: 'running' };
 
 export interface RunOptions {
   createWorker(): WorkerHandle;
@@ -41,6 +50,8 @@ export interface RunOptions {
   /** The largest payload this device may be asked to hold. */
   payloadLimitBytes: number;
   hooks?: RunHooks;
+  /** How often onPartial may fire (ms). */
+  liveEveryMs?: number;
   now?: () => number;
   randomUUID?: () => string;
 }
@@ -131,6 +142,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
         progress.done++;
         const elapsed = now() - measuringStarted.at;
         progress.etaMs = progress.done > 0 ? (elapsed / progress.done) * Math.max(0, progress.total - progress.done) : null;
+        if (ev.measured) live(ev.measured);
       }
       report();
     });
@@ -175,6 +187,29 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       warnings,
       ...(interference.cycles.length ? { interference } : {}),
     };
+  };
+
+  // Live results: this round's samples of each finished case, beside the earlier rounds' ones.
+  const thisRound = new Map<string, MeasuredCase>();
+  let lastPartial = -Infinity;
+  const live = (m: MeasuredCase) => {
+    if (!hooks.onPartial) return;
+    thisRound.set(m.key, m);
+    const t = now();
+    if (t - lastPartial < (o.liveEveryMs ?? 1000)) return;
+    lastPartial = t;
+    hooks.onPartial(partial());
+  };
+  const partial = (): PartialDocument => {
+    const cases: CaseResult[] = [];
+    for (const c of plan) {
+      const before = samples.get(c.key);
+      const now = thisRound.get(c.key);
+      if (!before && !now) continue;
+      const m = { ...(before ?? now!), reruns: before?.reruns ?? 0, samples: [...(before?.samples ?? []), ...(now?.samples ?? [])], cycles: [...(before?.cycles ?? []), ...(now?.cycles ?? [])] };
+      cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs));
+    }
+    return { ...finish('complete', []), status: 'running', cases };
   };
 
   let plan: PlannedCase[] = [];
@@ -225,6 +260,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       remote = spawn();
       await guard(remote.init(params));
       absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), false);
+      thisRound.clear();
       await recordInterference(remote);
     }
     for (let extra = 0; extra < params.maxReruns; extra++) {
@@ -235,6 +271,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       remote = spawn();
       await guard(remote.init(params));
       absorb(await guard(remote.measure(rotate(unstable, extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), true);
+      thisRound.clear();
       await recordInterference(remote);
     }
     worker?.handle.terminate();

@@ -5,7 +5,7 @@
  * `window.aeadbench` and the `aeadbench:ready` / `aeadbench:done` / `aeadbench:error` events.
  */
 import { runBenchmark } from '../../core/browser.ts';
-import type { Progress } from '../../core/runner.ts';
+import type { PartialDocument, Progress } from '../../core/runner.ts';
 import type { Status } from '../../core/automation.ts';
 import { type ResultDocument, type RunParams, type Validation, validateResult } from '../../core/schema.ts';
 
@@ -17,6 +17,8 @@ export class RunState {
   progress = $state.raw<Progress | null>(null);
   validation = $state.raw<Validation[]>([]);
   result = $state.raw<ResultDocument | null>(null);
+  /** Live results while the run measures (about once a second); null once it ends. */
+  partial = $state.raw<PartialDocument | null>(null);
   error = $state<string | null>(null);
   warnings = $state.raw<string[]>([]);
   hiddenDuringRun = $state(false);
@@ -51,6 +53,7 @@ export class RunState {
     this.params = params;
     this.status = 'running';
     this.result = null;
+    this.partial = null;
     this.error = null;
     this.validation = [];
     this.warnings = [];
@@ -71,6 +74,7 @@ export class RunState {
         },
         onValidation: (v) => (this.validation = v),
         onWarning: (w) => (this.warnings = [...this.warnings, w]),
+        onPartial: (d) => (this.partial = d),
       });
       const checked = validateResult(doc);
       if (!checked.ok) throw new Error(`result failed its own schema: ${checked.issues.slice(0, 3).join('; ')}`);
@@ -80,6 +84,7 @@ export class RunState {
       this.error = (e as Error).message;
       this.status = this.status === 'running' && (e as Error).message === 'cancelled' ? 'cancelled' : 'error';
     } finally {
+      this.partial = null;
       this.#abort = null;
       document.removeEventListener('visibilitychange', this.#onVisibility);
       void this.#wakeLock?.release().catch(() => {});

@@ -72,12 +72,7 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
           calls.push({ worker, method: 'measure', keys: cases.map((c) => c.key), firstCycle: m.firstCycle });
           o.onMeasure?.(calls.filter((c) => c.method === 'measure').length);
           if (o.measureDelayMs) await new Promise((r) => setTimeout(r, o.measureDelayMs));
-          // As the real worker does: a case-done event per case, which drives progress and the ETA.
-          for (const c of cases) {
-            emit({ type: 'case-done', key: c.key, medianNs: 1000 });
-            await new Promise((r) => setTimeout(r, 1));
-          }
-          return cases.map((c) => ({
+          const out = cases.map((c) => ({
             key: c.key,
             samples: Array.from({ length: m.samples }, () => 1000 * (1 + (o.spread?.(c.key) ?? 0.001) * noise())),
             cycles: Array.from({ length: m.samples }, (_, i) => (m.firstCycle ?? 0) + i),
@@ -85,6 +80,13 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
             interruptions: 0,
             stateBytes: null,
           }));
+          // As the real worker does: a case-done event per case, with what was measured of it,
+          // which drives progress, the ETA and live results.
+          for (const c of out) {
+            emit({ type: 'case-done', key: c.key, medianNs: 1000, measured: c });
+            await new Promise((r) => setTimeout(r, 1));
+          }
+          return out;
         },
         interference: async () => ({ opsPerProbe: 1000, cycles: [], probeMs: [] }),
       } as never,
@@ -100,6 +102,27 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
 const environment = async () => sampleDocument().environment as unknown as Environment;
 
 describe('startRun (the scheduler) with a fake worker', () => {
+  it('live results: cases appear as they finish, each with the samples measured so far', async () => {
+    const f = fakeWorkers();
+    const partials: { status: string; cases: number; samples: number[] }[] = [];
+    const doc = await startRun(params(), {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+      liveEveryMs: 0,
+      hooks: { onPartial: (d) => partials.push({ status: d.status, cases: d.cases.length, samples: d.cases.map((c) => c.samples.length) }) },
+    }).done;
+    const n = doc.cases.length;
+    expect(partials.every((p) => p.status === 'running')).toBe(true);
+    // The first round adds one case at a time; the second adds samples to every case.
+    expect(partials.slice(0, n).map((p) => p.cases)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    const samplesPerRound = params().samplesPerRound;
+    expect(partials[n - 1]!.samples.every((k) => k === samplesPerRound)).toBe(true);
+    expect(partials.at(-1)!.samples.every((k) => k === 2 * samplesPerRound)).toBe(true);
+    // And the finished document holds the same samples as the last live view.
+    expect(doc.cases.map((c) => c.samples.length)).toEqual(partials.at(-1)!.samples);
+  });
+
   it('runs each round in a fresh worker, rotates the order, and keeps cycle ids unique across rounds', async () => {
     const f = fakeWorkers();
     const doc = await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;

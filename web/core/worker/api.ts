@@ -53,7 +53,8 @@ export interface InterferenceRecord {
 
 export type WorkerEvent =
   | { type: 'case-start'; key: string }
-  | { type: 'case-done'; key: string; medianNs: number }
+  /** `measured`: the case's samples of this round, for live results (the same as measure returns). */
+  | { type: 'case-done'; key: string; medianNs: number; measured?: MeasuredCase }
   | { type: 'case-error'; key: string; message: string };
 
 export function caseKey(c: Omit<PlannedCase, 'key'>): string {
@@ -219,8 +220,9 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           group.forEach((c, i) => {
             const m = measured[i]!;
             const sorted = [...m.samples].sort((x, y) => x - y);
-            emit({ type: 'case-done', key: c.key, medianNs: sorted[sorted.length >> 1]! });
-            out.push({ key: c.key, samples: m.samples, cycles: m.cycles, iterations: m.iterations, interruptions: m.interruptions, stateBytes: prepared[i]!.stateBytes });
+            const result: MeasuredCase = { key: c.key, samples: m.samples, cycles: m.cycles, iterations: m.iterations, interruptions: m.interruptions, stateBytes: prepared[i]!.stateBytes };
+            emit({ type: 'case-done', key: c.key, medianNs: sorted[sorted.length >> 1]!, measured: result });
+            out.push(result);
           });
         } finally {
           for (const p of prepared) p.dispose();
