@@ -62,3 +62,10 @@ export function newerAeadProblems(validation: Validation[], doc: ResultDocument)
   for (const v of validation) if (!timed.has(`${v.implementation}/${v.variant}/${v.algorithm}`)) problems.push(`${v.implementation}/${v.variant}/${v.algorithm} was validated but not timed`);
   return problems;
 }
+
+/** axe-core's violations a visitor would suffer from: the serious and critical ones, in words. */
+export function axeProblems(violations: { id: string; impact?: string | null; help: string; nodes: { target: unknown[] }[] }[]): string[] {
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+}

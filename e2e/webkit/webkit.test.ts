@@ -13,7 +13,8 @@ import { type WebKitSession, startWebKit } from '../../cli/webkit.ts';
 import { type Proc, startNode } from '../../collector/test/spawn.ts';
 import type { Automation } from '../../web/core/automation.ts';
 import { validateResult } from '../../web/core/schema.ts';
-import { NEWER_AEADS_RUN, newerAeadProblems, validationProblems } from '../expectations.ts';
+import { NEWER_AEADS_RUN, axeProblems, newerAeadProblems, validationProblems } from '../expectations.ts';
+import { createRequire } from 'node:module';
 
 const SMALL_RUN = '/?preset=quick&sizes=64,16k&rounds=1&reruns=0&autorun=1';
 const RUN_1K = '/?preset=quick&sizes=1k&rounds=1&reruns=0&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1';
@@ -88,6 +89,26 @@ describe('in WebKit', () => {
     const s = await finished();
     expect(s.status).toBe('done');
     expect(newerAeadProblems(s.validation, s.result!)).toEqual([]);
+  }, 180_000);
+
+  it('axe finds no serious or critical violation on any view', async () => {
+    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+    const views: [string, () => Promise<unknown>][] = [
+      ['/', () => visible('start')],
+      ['/?preset=quick&sizes=64&rounds=1&reruns=0&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1', async () => (await finished(), visible('results-table'))],
+      ['/#/scenarios', () => visible('scenario-list')],
+      ['/#/scenario/key-length', () => visible('citation')],
+      ['/#/crowd', () => visible('nav-crowd')],
+    ];
+    const found: string[] = [];
+    for (const [path, ready] of views) {
+      await open(path);
+      await ready();
+      await driver.executeScript(axeSource);
+      const r = await driver.executeAsyncScript<{ violations: Parameters<typeof axeProblems>[0] }>('const done = arguments[arguments.length - 1]; axe.run().then((r) => done({ violations: r.violations }), (e) => done({ violations: [{ id: "axe-error", impact: "critical", help: String(e), nodes: [] }] }));');
+      found.push(...axeProblems(r.violations).map((p) => `${path}: ${p}`));
+    }
+    expect(found).toEqual([]);
   }, 180_000);
 
   it('cancel stops the run and keeps what finished', async () => {
