@@ -23,6 +23,7 @@ const VIEWS: [string, string, (page: Page) => Promise<void>][] = [
   ['studies', '/#/scenarios', async (page) => void (await expect(page.getByTestId('scenario-list')).toBeVisible())],
   ['a study', '/#/scenario/lightweight-iot', async (page) => void (await expect(page.getByTestId('citation')).toBeVisible())],
   ['crowd', '/#/crowd', async (page) => void (await expect(page.getByTestId('nav-crowd')).toBeVisible())],
+  ['compare', '/#/compare', async (page) => void (await expect(page.getByTestId('compare-file-a')).toBeVisible())],
 ];
 
 for (const scheme of ['light', 'dark'] as const) {
