@@ -14,7 +14,7 @@ import { networkOf } from './client.ts';
 import type { Sql } from './db.ts';
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
-import { type ExportRow, GROUP_BY, type GroupBy, cohortKeysOf, counts, createWriter, crowdStats, exportPage, percentileOf, refreshCohort, sourceCount } from './store.ts';
+import { type ExportRow, GROUP_BY, type GroupBy, cohortKeysOf, counts, createWriter, crowdStats, exportPage, percentileOf, refreshCohort, sourceCount, storedResult } from './store.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
@@ -148,6 +148,16 @@ export function routes(sql: Sql, deps: RouteDeps) {
     const outcome = await writer.submit(reduced);
     if (outcome === 'conflict') return c.json({ error: `run id ${reduced.id} was already submitted with different content` }, 409);
     return c.json({ id: reduced.id, duplicate: outcome === 'duplicate', cases: reduced.cases.length }, outcome === 'created' ? 201 : 200);
+  });
+
+  // A submitted result's permalink: exactly what was stored (coarse environment, cases with
+  // their raw samples), read-only. Reads are rate-limited per client like every GET.
+  api.get('/results/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return c.json({ error: `'${id.slice(0, 60)}' is not a result id (a UUID)` }, 400);
+    const stored = await storedResult(sql, id.toLowerCase());
+    if (!stored) return c.json({ error: `no result ${id} here` }, 404);
+    return c.json(stored, 200, { 'Cache-Control': 'public, max-age=300' });
   });
 
   api.get('/stats', async (c) => {

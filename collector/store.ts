@@ -3,6 +3,7 @@
  * every aggregate is computed in SQL, so a crowd of millions of rows never passes through JS.
  * @module
  */
+import type { StoredResult } from '../web/core/permalink.ts';
 import type { Sql } from './db.ts';
 import { StorageFullError, classifyFault } from './faults.ts';
 import type { Reduced } from './submission.ts';
@@ -357,6 +358,26 @@ export async function exportPage(sql: Sql, afterSeq: number, limit: number): Pro
      LIMIT $2`,
     [afterSeq, limit],
   );
+}
+
+/** One submission as stored — what its permalink serves (shape in web/core/permalink.ts) — or null. */
+export type { StoredResult };
+
+export async function storedResult(sql: Sql, id: string): Promise<StoredResult | null> {
+  const [s] = await sql.query<Omit<StoredResult, 'cases'>>(
+    `SELECT id::text AS id, to_char(received_on, 'YYYY-MM-DD') AS "receivedOn", device_class AS "deviceClass", device_model AS "deviceModel", browser,
+            browser_major AS "browserMajor", engine, os, os_major AS "osMajor", arch, cores, memory_bucket AS "memoryBucket", runtime, isolated,
+            timer_us AS "timerUs", preset, scenario, quarantined
+     FROM submissions WHERE id = $1`,
+    [id],
+  );
+  if (!s) return null;
+  const cases = await sql.query<StoredResult['cases'][number]>(
+    `SELECT algorithm, implementation, variant, operation, size_bytes AS "sizeBytes", aad_bytes AS "aadBytes", samples, outlier
+     FROM cases WHERE submission_id = $1 ORDER BY algorithm, implementation, variant, operation, size_bytes, aad_bytes`,
+    [id],
+  );
+  return { ...s, cases: cases.map((c) => ({ ...c, samples: c.samples.map(Number) })) };
 }
 
 /** Totals kept by the writers (collector_totals): one row read, whatever the crowd's size. */

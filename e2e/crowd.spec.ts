@@ -25,6 +25,23 @@ test('run → review the exact payload → submit → the crowd page shows it wi
   await page.getByTestId('send').click();
   await expect(page.getByTestId('sent')).toBeVisible();
 
+  // Its permalink opens it read-only, in a fresh context (no state shared with this page).
+  const link = (await page.getByTestId('permalink-link').getAttribute('href'))!;
+  expect(link).toContain(`#/result/${state.result!.runId}`);
+  const fresh = await page.context().browser()!.newContext();
+  try {
+    const other = await fresh.newPage();
+    await other.goto(link);
+    await expect(other.getByTestId('permalink-note')).toContainText('desktop result received on');
+    await expect(other.getByTestId('results-table').locator('tbody tr')).toHaveCount(state.result!.cases.length);
+    await expect(other.getByTestId('verdict')).toContainText('Fastest for');
+    await expect(other.getByTestId('submit-panel')).toHaveCount(0); // read-only: nothing to send
+    await other.goto(link.replace(/#\/result\/.*/, '#/result/not-a-uuid'));
+    await expect(other.getByTestId('permalink-error')).toContainText("'not-a-uuid' is not a result id");
+  } finally {
+    await fresh.close();
+  }
+
   await page.getByTestId('nav-crowd').click();
   const crowd = page.getByTestId('crowd');
   await expect(crowd).toBeVisible();

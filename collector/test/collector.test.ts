@@ -19,6 +19,25 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect(await (await app.request('/api/v1/health')).json()).toMatchObject({ submissions: 1, cases: 1 });
   });
 
+  it('serves a submitted result at its permalink, exactly as stored, and names a bad id', async () => {
+    const body = submission({ deviceClass: 'laptop' });
+    expect((await post(app, body)).status).toBe(201);
+    const id = body.result.runId;
+    const r = await app.request(`/api/v1/results/${id}`);
+    expect(r.status).toBe(200);
+    const got = await r.json();
+    expect(got).toMatchObject({ id, deviceClass: 'laptop', browser: 'Chrome', browserMajor: 156, arch: 'x86-64', cores: 2, preset: 'quick', quarantined: false });
+    expect(got.cases).toHaveLength(body.result.cases.length);
+    expect(got.cases[0].samples).toEqual(body.result.cases[0]!.samples);
+    // Only what was stored: no user agent, no address, no timestamp finer than a day.
+    expect(JSON.stringify(got)).not.toMatch(/Mozilla|userAgent|127\.0\.0\.1|createdAt/);
+    expect(got.receivedOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    const bad = await app.request('/api/v1/results/not-a-uuid');
+    expect(bad.status).toBe(400);
+    expect((await bad.json()).error).toContain("'not-a-uuid' is not a result id");
+    expect((await app.request('/api/v1/results/00000000-0000-4000-8000-000000000000')).status).toBe(404);
+  });
+
   it('stores a submission with its device class and coarse environment only', async () => {
     const body = submission({ deviceClass: 'phone' });
     const r = await post(app, body);
@@ -215,7 +234,7 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
   });
 
   it('documents every route in openapi.json', () => {
-    const documented = Object.keys(openapi.paths).map((p) => `/api/v1${p}`);
+    const documented = Object.keys(openapi.paths).map((p) => `/api/v1${p.replace(/\{(\w+)\}/g, ':$1')}`);
     const routes = [...new Set(app.routes.filter((r) => r.path.startsWith('/api/v1/')).map((r) => r.path))];
     expect(routes.length).toBeGreaterThanOrEqual(7);
     for (const r of routes) expect(documented).toContain(r);
