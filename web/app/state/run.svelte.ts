@@ -4,7 +4,10 @@
  * keeps the screen awake on long runs, and publishes Speedometer-style automation hooks:
  * `window.aeadbench` and the `aeadbench:ready` / `aeadbench:done` / `aeadbench:error` events.
  */
-import { runBenchmark } from '../../core/browser.ts';
+import { runBenchmark, runBlocks, runScaling } from '../../core/browser.ts';
+import type { BlockTiming } from '../../core/blocks.ts';
+import { toHex } from '../../core/validate.ts';
+import type { ScalingCase, ScalingPoint } from '../../core/scaling.ts';
 import type { PartialDocument, Progress } from '../../core/runner.ts';
 import type { Status } from '../../core/automation.ts';
 import { type ResultDocument, type RunParams, type Validation, validateResult } from '../../core/schema.ts';
@@ -108,6 +111,50 @@ export class RunState {
       ...(extra.blocks ? { blocks: extra.blocks } : {}),
     };
     this.publish();
+  }
+
+  /**
+   * Multi-core scaling of one case, by the engine's own workers (never a component's); the
+   * curve joins this run's document when `attach` (the run is the study's own).
+   */
+  async scaling(c: ScalingCase, o: { maxWorkers: number; samples?: number; onPoint?: (p: ScalingPoint) => void }, attach: boolean): Promise<ScalingPoint[]> {
+    const points = await runScaling(c, o);
+    if (attach && c.operation === 'encrypt') this.attach({ scaling: { ...c, operation: 'encrypt', points } });
+    return points;
+  }
+
+  /** Raw single-block timings of the AES finalists (seed 003), joined to the document when `attach`. */
+  async blocks(attach: boolean): Promise<BlockTiming[]> {
+    const blocks = await runBlocks();
+    if (attach) this.attach({ blocks });
+    return blocks;
+  }
+
+  /**
+   * Seed 004's unlock token sealed with Ascon-AEAD128 from the WASM cores, opened, then opened
+   * again with one ciphertext bit flipped, which must fail.
+   */
+  async unlockDemo(): Promise<{ token: string; aad: string; sealed: string; opened: string; tampered: string }> {
+    // Loaded on demand: the platform module carries every build's info, not needed on first load.
+    const { browserPlatform } = await import('../../core/platform/browser.ts');
+    const cores = await browserPlatform.loadCores('baseline');
+    const enc = new TextEncoder();
+    const token = `UNLOCK:BIKE-0042:${Math.floor(Date.now() / 1000)}`;
+    const aad = 'ACME:BIKE-0042';
+    const key = crypto.getRandomValues(new Uint8Array(16));
+    const nonce = crypto.getRandomValues(new Uint8Array(16));
+    const sealed = cores.encrypt('ascon-aead128', key, nonce, enc.encode(aad), enc.encode(token));
+    const opened = new TextDecoder().decode(cores.decrypt('ascon-aead128', key, nonce, enc.encode(aad), sealed));
+    const forged = sealed.slice();
+    forged[0]! ^= 1;
+    let tampered: string;
+    try {
+      cores.decrypt('ascon-aead128', key, nonce, enc.encode(aad), forged);
+      tampered = 'ACCEPTED — this must never happen';
+    } catch (e) {
+      tampered = `rejected: ${(e as { message?: string }).message ?? e}`;
+    }
+    return { token, aad, sealed: toHex(sealed), opened, tampered };
   }
 
   cancel() {
