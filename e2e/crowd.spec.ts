@@ -57,6 +57,13 @@ test('run → review the exact payload → submit → the crowd page shows it wi
   // A case nobody has measured shows the empty state.
   await crowd.getByLabel('Payload size').selectOption({ label: '64 MiB' });
   await expect(page.getByTestId('crowd-empty')).toBeVisible();
+
+  // The next run of the same cases is placed among desktops right under its verdict.
+  await page.goto(RUN_1K);
+  await finished(page);
+  await expect(page.getByTestId('standing')).toContainText('Among desktops');
+  await expect(page.getByTestId('standing')).toContainText(/faster than \d+ % of \d+ desktop results/);
+  await expect(page.getByTestId('standing').locator('svg circle')).toHaveCount(await page.getByTestId('standing').locator('li').count());
 });
 
 test('with the collector unreachable, the site says so, keeps the result, and a retry sends it', async ({ page }) => {

@@ -249,3 +249,30 @@ export function verdict(doc: Pick<ResultDocument, 'cases'>): Verdict {
   sentences.push(hw.why);
   return { operation, fastest, cost, crossover, hardwareAes: hw, sentences };
 }
+
+/**
+ * The cases a visitor's device is placed among its class for (with a collector): WASM AES-128-GCM
+ * and ChaCha20-Poly1305 and Web Crypto AES-128-GCM, encrypt, at the largest size up to 1 MiB the
+ * run measured — what every device runs, so the cohorts are full.
+ */
+export function headlineCases(doc: Pick<ResultDocument, 'cases'>): CaseResult[] {
+  const enc = doc.cases.filter((c) => c.operation === 'encrypt' && c.aadBytes === 0 && c.sizeBytes <= MiB);
+  const out: CaseResult[] = [];
+  for (const [impl, alg] of [['rustcrypto-wasm', 'aes-128-gcm'], ['rustcrypto-wasm', 'chacha20-poly1305'], ['webcrypto', 'aes-128-gcm']] as const) {
+    const mine = enc.filter((c) => c.implementation === impl && c.algorithm === alg && (impl !== 'webcrypto' || c.variant === 'sequential'));
+    const best = mine.sort((a, b) => b.sizeBytes - a.sizeBytes || a.summary.median - b.summary.median)[0];
+    if (best) out.push(best);
+  }
+  return out;
+}
+
+/**
+ * A cohort as a strip on a log scale from its 5th to 95th percentile (widened to hold this
+ * device's figure): where the middle half, the median and this device fall, as fractions 0–1.
+ */
+export function stripOf(cohort: { p05: number; q1: number; median: number; q3: number; p95: number }, mine: number): { q1: number; median: number; q3: number; mine: number } {
+  const lo = Math.log(Math.min(cohort.p05, mine) * 0.95);
+  const hi = Math.log(Math.max(cohort.p95, mine) * 1.05);
+  const at = (x: number) => (Math.log(x) - lo) / (hi - lo);
+  return { q1: at(cohort.q1), median: at(cohort.median), q3: at(cohort.q3), mine: at(mine) };
+}

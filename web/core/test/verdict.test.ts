@@ -134,3 +134,27 @@ describe('study citations', () => {
     );
   });
 });
+
+describe('where this device stands', () => {
+  it('picks the headline cases at the largest size up to 1 MiB', async () => {
+    const { headlineCases } = await import('../verdict.ts');
+    const web: Model = { impl: 'webcrypto', variant: 'sequential', alg: 'aes-128-gcm', fixedNs: 25_000, perByteNs: 0.6 };
+    const picked = headlineCases(run([wasmGcm, wasmChacha, web]));
+    expect(picked.map((c) => `${c.implementation}/${c.algorithm}/${c.sizeBytes}`)).toEqual([
+      `rustcrypto-wasm/aes-128-gcm/${MiB}`,
+      `rustcrypto-wasm/chacha20-poly1305/${MiB}`,
+      `webcrypto/aes-128-gcm/${MiB}`,
+    ]);
+  });
+
+  it('draws a cohort strip on a log scale that always holds this device', async () => {
+    const { stripOf } = await import('../verdict.ts');
+    const s = stripOf({ p05: 10, q1: 20, median: 40, q3: 80, p95: 160 }, 40);
+    expect(s.median).toBeCloseTo(0.5, 2); // 40 is the geometric middle of 10 and 160 (the margins differ slightly)
+    expect(s.q1).toBeLessThan(s.median);
+    expect(s.q3).toBeGreaterThan(s.median);
+    const fast = stripOf({ p05: 10, q1: 20, median: 40, q3: 80, p95: 160 }, 1000);
+    expect(fast.mine).toBeGreaterThan(0.9);
+    expect(fast.mine).toBeLessThanOrEqual(1);
+  });
+});
