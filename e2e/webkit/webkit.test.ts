@@ -147,11 +147,31 @@ describe('in WebKit', () => {
     expect(payload.result.environment.engine.name).toBe('WebKit');
     await testId('send').click();
     await visible('sent');
+    const link = (await testId('permalink-link').getAttribute('href'))!;
+    const exported = JSON.stringify((await state())!.result);
     await testId('nav-crowd').click();
     await visible('crowd-table');
     await until('a desktop row', async () => (await testId('crowd-table').getText()).includes('desktop'), 15_000);
     await driver.findElement(By.css('[data-testid="crowd"] select[aria-label="Group by"] option[value="engine"]')).click();
     await until('a WebKit row', async () => (await testId('crowd-table').getText()).includes('WebKit'), 15_000);
+
+    // The permalink opens it read-only in a page loaded afresh.
+    await driver.get(link);
+    await driver.navigate().refresh();
+    await visible('permalink-note');
+    expect(await testId('permalink-note').getText()).toContain('desktop result received on');
+    await visible('results-table');
+    expect(await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).toHaveLength(JSON.parse(exported).cases.length);
+
+    // Compare: the exported document against itself, through the file inputs.
+    const file = join(mkdtempSync(join(tmpdir(), 'aeadbench-webkit-compare-')), 'a.json');
+    writeFileSync(file, exported);
+    await open('/#/compare');
+    await visible('compare-file-a');
+    await testId('compare-file-a').sendKeys(file);
+    await testId('compare-file-b').sendKeys(file);
+    await visible('compare-summary');
+    expect(await testId('compare-summary').getText()).toContain(`${JSON.parse(exported).cases.length} cases compared`);
   }, 180_000);
 
   it('the lightweight-iot study seals the unlock token and rejects a one-bit change', async () => {
