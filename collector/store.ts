@@ -3,6 +3,7 @@
  * every aggregate is computed in SQL, so a crowd of millions of rows never passes through JS.
  * @module
  */
+import type { CohortStats } from '../web/core/crowd.ts';
 import type { StoredResult } from '../web/core/permalink.ts';
 import type { Sql } from './db.ts';
 import { StorageFullError, classifyFault } from './faults.ts';
@@ -245,22 +246,7 @@ const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
   WHERE ${clause} AND NOT c.outlier
   GROUP BY ${GROUP_BY[groupBy]}, s.received_on, coalesce(s.source, s.id::text)`;
 
-export interface CohortStats {
-  /** The cohort's device class, engine or browser (see GroupBy). */
-  group: string;
-  /** Present when grouped by device class (the default). */
-  deviceClass?: string;
-  /** Sources (networks of a day) in the cohort: the statistics are over their medians. */
-  n: number;
-  /** Runs behind those sources. */
-  runs: number;
-  outliers: number;
-  p05: number;
-  q1: number;
-  median: number;
-  q3: number;
-  p95: number;
-}
+export type { CohortStats };
 
 /** Throughput (bytes/s) per device class, over per-source medians: median, quartiles and 5th/95th percentiles. */
 export async function crowdStats(sql: Sql, f: CrowdFilter, groupBy: GroupBy = 'deviceClass'): Promise<CohortStats[]> {

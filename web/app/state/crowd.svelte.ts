@@ -1,18 +1,9 @@
 /** The crowd view's state: the filters, the cohorts they select, and where this run stands. */
+import type { CohortStats } from '../../core/crowd.ts';
 import type { CaseResult } from '../../core/schema.ts';
 import { getJson } from '../lib/collector.ts';
 
-export interface Cohort {
-  group: string;
-  n: number;
-  runs: number;
-  outliers: number;
-  p05: number;
-  q1: number;
-  median: number;
-  q3: number;
-  p95: number;
-}
+export type Cohort = CohortStats;
 export const GROUPS = { deviceClass: 'device class', engine: 'engine', browser: 'browser' } as const;
 
 export class CrowdState {

@@ -8,7 +8,7 @@
  * @module
  */
 import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, checkLengths, pattern, syncRun } from './types.ts';
+import { type Backend, type CaseSpec, type PreparedCase, checkLengths, syncRun } from './types.ts';
 
 type Sodium = typeof import('libsodium-wrappers');
 type Seal = (m: Uint8Array, ad: Uint8Array, nsec: null, npub: Uint8Array, k: Uint8Array) => Uint8Array;
@@ -50,13 +50,8 @@ export async function libsodium(): Promise<Backend & { version: string }> {
       return fns(alg).open(null, sealed, aad, nonce, key);
     },
     async prepare(spec: CaseSpec): Promise<PreparedCase> {
-      const a = algorithm(spec.algorithm);
       const f = fns(spec.algorithm);
-      const key = pattern(a.keyBytes, 1);
-      const nonce = pattern(a.nonceBytes, 2);
-      const aad = pattern(spec.aadBytes, 3);
-      const pt = pattern(spec.sizeBytes, 4);
-      return syncRun(spec.operation, () => f.seal(pt, aad, null, nonce, key), (sealed) => f.open(null, sealed, aad, nonce, key));
+      return syncRun(spec, (i) => f.seal(i.pt, i.aad, null, i.nonce, i.key), (i, sealed) => f.open(null, sealed, i.aad, i.nonce, i.key));
     },
   };
 }

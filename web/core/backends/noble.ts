@@ -7,7 +7,7 @@
 import { gcm, gcmsiv } from '@noble/ciphers/aes.js';
 import { chacha20poly1305, xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { algorithm, type AlgorithmId, implementationSupports, ALGORITHM_IDS } from '../algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, checkLengths, pattern, syncRun } from './types.ts';
+import { type Backend, type CaseSpec, type PreparedCase, checkLengths, syncRun } from './types.ts';
 
 type Factory = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => { encrypt(pt: Uint8Array): Uint8Array; decrypt(ct: Uint8Array): Uint8Array };
 
@@ -40,13 +40,8 @@ export function noble(): Backend {
       return factory(alg)(key, nonce, aad).decrypt(sealed);
     },
     async prepare(spec: CaseSpec): Promise<PreparedCase> {
-      const a = algorithm(spec.algorithm);
       const f = factory(spec.algorithm);
-      const key = pattern(a.keyBytes, 1);
-      const nonce = pattern(a.nonceBytes, 2);
-      const aad = pattern(spec.aadBytes, 3);
-      const pt = pattern(spec.sizeBytes, 4);
-      return syncRun(spec.operation, () => f(key, nonce, aad).encrypt(pt), (sealed) => f(key, nonce, aad).decrypt(sealed));
+      return syncRun(spec, (i) => f(i.key, i.nonce, i.aad).encrypt(i.pt), (i, sealed) => f(i.key, i.nonce, i.aad).decrypt(sealed));
     },
   };
 }

@@ -8,7 +8,7 @@
  */
 import { type CipherGCMTypes, type KeyObject, createCipheriv, createDecipheriv, createHmac, createSecretKey, getCiphers, timingSafeEqual } from 'node:crypto';
 import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, checkLengths, pattern, syncRun } from './types.ts';
+import { type Backend, type CaseSpec, type PreparedCase, caseInputs, checkLengths, syncRun } from './types.ts';
 
 const TAG = 16;
 
@@ -92,12 +92,8 @@ export function nodeCrypto(): Backend {
       return new Uint8Array(keyed(alg, key).open(nonce, aad, sealed));
     },
     async prepare(spec: CaseSpec): Promise<PreparedCase> {
-      const a = algorithm(spec.algorithm);
-      const k = keyed(spec.algorithm, pattern(a.keyBytes, 1));
-      const nonce = pattern(a.nonceBytes, 2);
-      const aad = pattern(spec.aadBytes, 3);
-      const pt = pattern(spec.sizeBytes, 4);
-      return syncRun(spec.operation, () => k.seal(nonce, aad, pt), (sealed) => k.open(nonce, aad, sealed));
+      const k = keyed(spec.algorithm, caseInputs(spec).key);
+      return syncRun(spec, (i) => k.seal(i.nonce, i.aad, i.pt), (i, sealed) => k.open(i.nonce, i.aad, sealed));
     },
   };
 }

@@ -3,7 +3,7 @@
  * and `prepare` for timing, which does the key schedule/import and buffer setup once per case.
  * @module
  */
-import type { AlgorithmId, ImplementationId, Operation } from '../algorithms.ts';
+import { type AlgorithmId, type ImplementationId, type Operation, algorithm } from '../algorithms.ts';
 
 export interface CaseSpec {
   algorithm: AlgorithmId;
@@ -39,6 +39,12 @@ export function pattern(len: number, seed: number): Uint8Array {
   return out;
 }
 
+/** A case's key, nonce, AAD and plaintext: the same fixed filler in every backend and in the WASM bench. */
+export function caseInputs(spec: CaseSpec): { key: Uint8Array; nonce: Uint8Array; aad: Uint8Array; pt: Uint8Array } {
+  const a = algorithm(spec.algorithm);
+  return { key: pattern(a.keyBytes, 1), nonce: pattern(a.nonceBytes, 2), aad: pattern(spec.aadBytes, 3), pt: pattern(spec.sizeBytes, 4) };
+}
+
 /** Our ids fix the nonce length; an implementation that would accept another must not here. */
 export function checkLengths(alg: { id: string; keyBytes: number; nonceBytes: number }, key: Uint8Array, nonce: Uint8Array): void {
   if (key.length !== alg.keyBytes) throw new Error(`key of ${key.length} bytes, expected ${alg.keyBytes}`);
@@ -60,10 +66,14 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
  * operation per iteration, every result consumed, and every forged open required to fail.
  */
 export function syncRun(
-  operation: CaseSpec['operation'],
-  seal: () => Uint8Array,
-  open: (sealed: Uint8Array) => Uint8Array,
+  spec: CaseSpec,
+  sealWith: (i: ReturnType<typeof caseInputs>) => Uint8Array,
+  openWith: (i: ReturnType<typeof caseInputs>, sealed: Uint8Array) => Uint8Array,
 ): { run: (n: number) => void; stateBytes: null; dispose(): void } {
+  const { operation } = spec;
+  const inputs = caseInputs(spec);
+  const seal = () => sealWith(inputs);
+  const open = (sealed: Uint8Array) => openWith(inputs, sealed);
   const sealed = seal();
   const forged = Uint8Array.from(sealed);
   forged[forged.length - 16]! ^= 1; // the tag's first bit, as the WASM bench flips it

@@ -11,7 +11,7 @@
  * @module
  */
 import { ALGORITHM_IDS, PIPELINE_DEPTH, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, checkLengths, concatBytes, pattern } from './types.ts';
+import { type Backend, type CaseSpec, type PreparedCase, caseInputs, checkLengths, concatBytes, pattern } from './types.ts';
 
 type Subtle = SubtleCrypto;
 
@@ -114,11 +114,8 @@ export async function webcrypto(mode: WebCryptoMode, subtle: Subtle | undefined 
       return (await keyFor(need(), alg, key)).open(nonce, aad, sealed);
     },
     async prepare(spec: CaseSpec): Promise<PreparedCase> {
-      const a = algorithm(spec.algorithm);
-      const keyed = await keyFor(need(), spec.algorithm, pattern(a.keyBytes, 1)); // imported once per case
-      const nonce = pattern(a.nonceBytes, 2);
-      const aad = pattern(spec.aadBytes, 3);
-      const pt = pattern(spec.sizeBytes, 4);
+      const { key, nonce, aad, pt } = caseInputs(spec);
+      const keyed = await keyFor(need(), spec.algorithm, key); // imported once per case
       let op: () => Promise<unknown>;
       if (spec.operation === 'encrypt') {
         op = () => keyed.seal(nonce, aad, pt);
