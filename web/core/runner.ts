@@ -192,11 +192,12 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
   // Live results: this round's samples of each finished case, beside the earlier rounds' ones.
   const thisRound = new Map<string, MeasuredCase>();
   let lastPartial = -Infinity;
-  const live = (m: MeasuredCase) => {
+  const live = (m?: MeasuredCase) => {
     if (!hooks.onPartial) return;
-    thisRound.set(m.key, m);
+    if (m) thisRound.set(m.key, m);
     const t = now();
-    if (t - lastPartial < (o.liveEveryMs ?? 1000)) return;
+    // A finished round (no case given) always shows; single cases at most every liveEveryMs.
+    if (m && t - lastPartial < (o.liveEveryMs ?? 1000)) return;
     lastPartial = t;
     hooks.onPartial(partial());
   };
@@ -204,9 +205,9 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     const cases: CaseResult[] = [];
     for (const c of plan) {
       const before = samples.get(c.key);
-      const now = thisRound.get(c.key);
-      if (!before && !now) continue;
-      const m = { ...(before ?? now!), reruns: before?.reruns ?? 0, samples: [...(before?.samples ?? []), ...(now?.samples ?? [])], cycles: [...(before?.cycles ?? []), ...(now?.cycles ?? [])] };
+      const current = thisRound.get(c.key);
+      if (!before && !current) continue;
+      const m = { ...(before ?? current!), reruns: before?.reruns ?? 0, samples: [...(before?.samples ?? []), ...(current?.samples ?? [])], cycles: [...(before?.cycles ?? []), ...(current?.cycles ?? [])] };
       cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs));
     }
     return { ...finish('complete', []), status: 'running', cases };
@@ -261,6 +262,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       await guard(remote.init(params));
       absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), false);
       thisRound.clear();
+      live();
       await recordInterference(remote);
     }
     for (let extra = 0; extra < params.maxReruns; extra++) {
@@ -272,6 +274,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       await guard(remote.init(params));
       absorb(await guard(remote.measure(rotate(unstable, extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), true);
       thisRound.clear();
+      live();
       await recordInterference(remote);
     }
     worker?.handle.terminate();
