@@ -186,7 +186,14 @@ export interface Preset {
   webcrypto?: readonly ('sequential' | 'pipelined')[];
   /** Estimate the clock for cycles per byte. */
   estimateClock?: boolean;
+  /** Re-runs of unstable cases (default: 1 for quick, 2 otherwise). */
+  maxReruns?: number;
 }
+
+/** Every length from 1 to 2,048 bytes: the dense preset's sizes (eBACS-style). */
+export const DENSE_SIZES = Array.from({ length: 2048 }, (_, i) => i + 1);
+/** The most sizes a run may ask for (the dense preset's). */
+export const MAX_SIZES = DENSE_SIZES.length;
 
 /**
  * Seed 000's PDF sizes: `count` sizes drawn log-uniformly from 100 KB to 8 MB by a fixed-seed
@@ -243,6 +250,20 @@ export const PRESETS = Object.freeze({
     rounds: 5,
     samplesPerRound: 10,
     minSampleMs: 10,
+  },
+  dense: {
+    id: 'dense',
+    label: 'Dense (every length to 2 KiB)',
+    description: 'Every length from 1 to 2,048 bytes, five samples each, algorithms interleaved, one warm-up per algorithm: time per operation against length shows the block staircases (AES 16 B, ChaCha 64 B, Ascon 16 B, CBC padding). About half a minute.',
+    algorithms: ['aes-128-gcm', 'chacha20-poly1305', 'ascon-aead128', 'aes-128-cbc-hmac-sha256'],
+    implementations: ['rustcrypto-wasm'],
+    sizes: DENSE_SIZES,
+    operations: ['encrypt'],
+    aadBytes: [0],
+    rounds: 1,
+    samplesPerRound: 5,
+    minSampleMs: 0.5,
+    maxReruns: 0,
   },
   'doc-encryption': {
     id: 'doc-encryption',

@@ -92,7 +92,7 @@ export function presetParams(preset: PresetId = 'quick'): RunParams {
     webcrypto: [...(p.webcrypto ?? ['sequential', 'pipelined'])],
     estimateClock: p.estimateClock ?? false,
     cvThreshold: CV_THRESHOLD,
-    maxReruns: preset === 'quick' ? 1 : 2,
+    maxReruns: p.maxReruns ?? (preset === 'quick' ? 1 : 2),
   };
 }
 

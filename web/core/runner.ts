@@ -197,7 +197,9 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     if (m) thisRound.set(m.key, m);
     const t = now();
     // A finished round (no case given) always shows; single cases at most every liveEveryMs.
-    if (m && t - lastPartial < (o.liveEveryMs ?? 1000)) return;
+    // A second apart, longer for large plans (the dense preset's 8,192 cases: 8 s), so that
+    // summarising and drawing stay a small share of the page's time.
+    if (m && t - lastPartial < (o.liveEveryMs ?? Math.max(1000, plan.length))) return;
     lastPartial = t;
     hooks.onPartial(partial());
   };
@@ -214,6 +216,8 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
   };
 
   let plan: PlannedCase[] = [];
+  /** Thousands of lengths (the dense preset): one warm-up per code path, not per case. */
+  const dense = params.sizes.length > 64;
   const run = async (): Promise<ResultDocument> => {
     report();
     let remote = spawn();
@@ -260,7 +264,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       progress.round = r + 1;
       remote = spawn();
       await guard(remote.init(params));
-      absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), false);
+      absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: dense })), false);
       thisRound.clear();
       live();
       await recordInterference(remote);
@@ -272,7 +276,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       progress.total += unstable.length;
       remote = spawn();
       await guard(remote.init(params));
-      absorb(await guard(remote.measure(rotate(unstable, extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes })), true);
+      absorb(await guard(remote.measure(rotate(unstable, extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: dense })), true);
       thisRound.clear();
       live();
       await recordInterference(remote);

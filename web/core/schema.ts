@@ -4,7 +4,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './algorithms.ts';
+import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZES, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './algorithms.ts';
 import { ENGINE_NAMES } from './env.ts';
 
 /**
@@ -30,7 +30,7 @@ export const RunParamsSchema = v.object({
   preset: v.picklist(PRESET_IDS),
   algorithms: v.pipe(v.array(v.picklist(ALGORITHM_IDS)), v.minLength(1)),
   implementations: v.pipe(v.array(v.picklist(IMPLEMENTATION_IDS)), v.minLength(1)),
-  sizes: v.pipe(v.array(sizeBytes), v.minLength(1), v.maxLength(64)),
+  sizes: v.pipe(v.array(sizeBytes), v.minLength(1), v.maxLength(MAX_SIZES)),
   operations: v.pipe(v.array(v.picklist(OPERATIONS)), v.minLength(1)),
   aadBytes: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20))), v.minLength(1)),
   rounds: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)),

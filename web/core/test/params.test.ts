@@ -45,4 +45,17 @@ describe('URL parameters', () => {
     expect(again).toEqual(params);
     expect(toSearch(presetParams('quick'))).toBe('preset=quick');
   });
+
+  it('the dense preset measures every length from 1 to 2,048 bytes, once, without re-runs; no run asks for more sizes', async () => {
+    const p = presetParams('dense');
+    expect(p.sizes).toHaveLength(2048);
+    expect(p.sizes[0]).toBe(1);
+    expect(p.sizes.at(-1)).toBe(2048);
+    expect([p.rounds, p.maxReruns, p.samplesPerRound]).toEqual([1, 0, 5]);
+    expect(parseParams('preset=dense').params.sizes).toHaveLength(2048);
+    const v = await import('valibot');
+    const { RunParamsSchema } = await import('../schema.ts');
+    expect(v.safeParse(RunParamsSchema, p).success).toBe(true);
+    expect(v.safeParse(RunParamsSchema, { ...p, sizes: [...p.sizes, 2049] }).success).toBe(false);
+  });
 });

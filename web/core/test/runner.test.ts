@@ -56,7 +56,7 @@ describe('planCases', () => {
 
 /** A worker that answers the real RPC with synthetic samples: `spread(key)` sets each case's noise. */
 function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: number; onMeasure?: (n: number) => void } = {}) {
-  const calls: { worker: number; method: string; keys?: string[]; firstCycle?: number }[] = [];
+  const calls: { worker: number; method: string; keys?: string[]; firstCycle?: number; warmOnce?: boolean }[] = [];
   let made = 0;
   const createWorker = (): WorkerHandle => {
     const worker = ++made;
@@ -68,8 +68,8 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
       {
         init: async () => ({ timerResolutionMs: 0.005, clock: null, wasm: { simd128: true, relaxedSimd: false, threads: true }, buildInfo: {}, available: AVAILABLE }),
         validate: async () => [],
-        measure: async (cases: PlannedCase[], m: { samples: number; firstCycle?: number }) => {
-          calls.push({ worker, method: 'measure', keys: cases.map((c) => c.key), firstCycle: m.firstCycle });
+        measure: async (cases: PlannedCase[], m: { samples: number; firstCycle?: number; warmOnce?: boolean }) => {
+          calls.push({ worker, method: 'measure', keys: cases.map((c) => c.key), firstCycle: m.firstCycle, warmOnce: m.warmOnce });
           o.onMeasure?.(calls.filter((c) => c.method === 'measure').length);
           if (o.measureDelayMs) await new Promise((r) => setTimeout(r, o.measureDelayMs));
           const out = cases.map((c) => ({
@@ -102,6 +102,17 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
 const environment = async () => sampleDocument().environment as unknown as Environment;
 
 describe('startRun (the scheduler) with a fake worker', () => {
+  it('a dense run (thousands of lengths) warms each code path once; other runs warm every case', async () => {
+    const dense = fakeWorkers();
+    const denseParams = { ...params(), sizes: Array.from({ length: 100 }, (_, i) => i + 1), rounds: 1 };
+    const doc = await startRun(denseParams, { createWorker: dense.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    expect(doc.cases.length).toBeGreaterThanOrEqual(100);
+    expect(dense.calls.filter((c) => c.method === 'measure').every((c) => c.warmOnce === true)).toBe(true);
+    const normal = fakeWorkers();
+    await startRun(params(), { createWorker: normal.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    expect(normal.calls.filter((c) => c.method === 'measure').every((c) => c.warmOnce === false)).toBe(true);
+  });
+
   it('live results: cases appear as they finish, each with the samples measured so far', async () => {
     const f = fakeWorkers();
     const partials: { status: string; cases: number; samples: number[] }[] = [];

@@ -186,8 +186,13 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      * Measures `cases`, each group of compared cases interleaved (comparisonGroups); cycle ids
      * start at `firstCycle`, so the runner keeps them unique across rounds.
      */
-    async measure(cases: PlannedCase[], o: { samples: number; minSampleMs: number; iterations: Record<string, number>; firstCycle?: number; groupBytes?: number }) {
+    async measure(cases: PlannedCase[], o: { samples: number; minSampleMs: number; iterations: Record<string, number>; firstCycle?: number; groupBytes?: number; warmOnce?: boolean }) {
       const out: MeasuredCase[] = [];
+      // warmOnce (the dense preset: thousands of lengths): each implementation × algorithm ×
+      // operation runs one code path whatever the length, so it is warmed up fully once, in
+      // its first group; later groups only calibrate their batch on the optimised code.
+      const warmed = new Set<string>();
+      const codePath = (c: PlannedCase) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}`;
       let firstCycle = o.firstCycle ?? 0;
       for (const group of comparisonGroups(cases, o.groupBytes)) {
         const prepared: Awaited<ReturnType<Backend['prepare']>>[] = [];
@@ -198,9 +203,11 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             prepared.push(await backend.prepare(c));
           }
           emit({ type: 'case-start', key: group[0]!.key });
+          const warm = o.warmOnce && group.every((c) => warmed.has(codePath(c)));
           const measured = await measureInterleaved(prepared, {
             samples: o.samples,
             minSampleMs: o.minSampleMs,
+            ...(warm ? { warmupMinMs: 0, warmupMaxMs: 0 } : {}),
             timerResolutionMs: resolution,
             iterationsFor: (i) => o.iterations[group[i]!.key],
             firstCycle,
@@ -212,6 +219,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             },
             waitUntilVisible: () => (hiddenNow ? new Promise<void>((r) => visibleWaiters.push(r)) : Promise.resolve()),
           });
+          if (o.warmOnce) for (const c of group) warmed.add(codePath(c));
           firstCycle += Math.max(...measured.map((m) => (m.cycles.length ? m.cycles[m.cycles.length - 1]! + 1 - firstCycle : 0)), 0);
           if (measured[0]?.probeMs) {
             record.cycles.push(...measured[0].cycles);
