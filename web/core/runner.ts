@@ -165,11 +165,12 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     interference.probeMs.push(...r.probeMs);
   };
 
-  const finish = (status: 'complete' | 'cancelled', plan: PlannedCase[]): ResultDocument => {
+  /** The document from the samples measured so far (`measured`: what to read each case's from). */
+  const finish = (status: 'complete' | 'cancelled', plan: PlannedCase[], measured: (key: string) => (MeasuredCase & { reruns: number }) | undefined = (k) => samples.get(k)): ResultDocument => {
     const cases: CaseResult[] = [];
     const slow = interference.cycles.length ? slowCycles(interference) : undefined;
     for (const c of plan) {
-      const m = samples.get(c.key);
+      const m = measured(c.key);
       if (!m) continue;
       cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs, slow));
     }
@@ -204,15 +205,13 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     hooks.onPartial(partial());
   };
   const partial = (): PartialDocument => {
-    const cases: CaseResult[] = [];
-    for (const c of plan) {
-      const before = samples.get(c.key);
-      const current = thisRound.get(c.key);
-      if (!before && !current) continue;
-      const m = { ...(before ?? current!), reruns: before?.reruns ?? 0, samples: [...(before?.samples ?? []), ...(current?.samples ?? [])], cycles: [...(before?.cycles ?? []), ...(current?.cycles ?? [])] };
-      cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs));
-    }
-    return { ...finish('complete', []), status: 'running', cases };
+    const merged = (key: string) => {
+      const before = samples.get(key);
+      const current = thisRound.get(key);
+      if (!before || !current) return before ?? (current && { ...current, reruns: 0 });
+      return { ...before, samples: [...before.samples, ...current.samples], cycles: [...(before.cycles ?? []), ...(current.cycles ?? [])] };
+    };
+    return { ...finish('complete', plan, merged), status: 'running' };
   };
 
   let plan: PlannedCase[] = [];

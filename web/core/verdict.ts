@@ -198,8 +198,8 @@ export function webCryptoCrossover(cases: CaseResult[]): Crossover | null {
   return null;
 }
 
-export function hardwareAes(cases: CaseResult[]): HardwareAes {
-  const cross = webCryptoCrossover(cases);
+/** What Web Crypto's AES-GCM against WASM's at the largest size says about AES instructions. */
+export function hardwareAes(cross: Crossover | null): HardwareAes {
   if (!cross) return { likely: null, ratio: null, why: 'Web Crypto’s AES-GCM was not measured beside WASM’s, so this run cannot tell.' };
   const r = cross.ratios[cross.ratios.length - 1]!;
   const at = formatSize(r.sizeBytes);
@@ -223,7 +223,7 @@ export function verdict(doc: Pick<ResultDocument, 'cases'>): Verdict {
   const large = fastest.find((f) => f.sizeClass === 'large') ?? fastest[fastest.length - 1];
   const cost = large ? costOf(cases, large.winner) : null;
   const crossover = webCryptoCrossover(cases);
-  const hw = hardwareAes(cases);
+  const hw = hardwareAes(crossover);
   const sentences: string[] = [];
   for (const f of fastest) {
     const cls = SIZE_CLASSES.find((c) => c.id === f.sizeClass)!;
