@@ -194,6 +194,11 @@ export interface Preset {
 export const DENSE_SIZES = Array.from({ length: 2048 }, (_, i) => i + 1);
 /** The most sizes a run may ask for (the dense preset's). */
 export const MAX_SIZES = DENSE_SIZES.length;
+/**
+ * A run of more sizes than this is dense: each code path is warmed up once, not per case,
+ * and its results read as a staircase (time per operation against length).
+ */
+export const isDense = (sizeCount: number) => sizeCount > 64;
 
 /**
  * Seed 000's PDF sizes: `count` sizes drawn log-uniformly from 100 KB to 8 MB by a fixed-seed

@@ -5,7 +5,7 @@
  * rotated every round so drift spreads evenly, and unstable cases are re-run.
  * @module
  */
-import { ALGORITHM_IDS, implementationSupports, overheadBytes } from './algorithms.ts';
+import { ALGORITHM_IDS, implementationSupports, isDense, overheadBytes } from './algorithms.ts';
 import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
@@ -216,7 +216,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
 
   let plan: PlannedCase[] = [];
   /** Thousands of lengths (the dense preset): one warm-up per code path, not per case. */
-  const dense = params.sizes.length > 64;
+  const dense = isDense(params.sizes.length);
   const run = async (): Promise<ResultDocument> => {
     report();
     let remote = spawn();
