@@ -1,6 +1,7 @@
 // Phones: at 360 px nothing scrolls sideways — not the page, not a table inside it — on every view.
 import type { Page } from '@playwright/test';
-import { expect, finished, test } from './fixtures.ts';
+import { expect, test } from './fixtures.ts';
+import { VIEWS } from './views.ts';
 
 /** Everything wider than its box: the page itself, and any element that would scroll sideways. */
 async function sideways(page: Page): Promise<string[]> {
@@ -19,22 +20,6 @@ async function sideways(page: Page): Promise<string[]> {
   });
 }
 
-const VIEWS: [string, string, (page: Page) => Promise<void>][] = [
-  ['run form', '/', async (page) => void (await expect(page.getByTestId('start')).toBeEnabled())],
-  [
-    'results',
-    '/?preset=quick&sizes=64,16k&rounds=1&reruns=0&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1',
-    async (page) => {
-      await finished(page);
-      await expect(page.getByTestId('results-table')).toBeVisible();
-      for (const d of await page.locator('details').all()) await d.locator('summary').first().click();
-    },
-  ],
-  ['studies', '/#/scenarios', async (page) => void (await expect(page.getByTestId('scenario-list')).toBeVisible())],
-  ['a study', '/#/scenario/aead-vs-etm', async (page) => void (await expect(page.getByTestId('citation')).toBeVisible())],
-  ['crowd', '/#/crowd', async (page) => void (await expect(page.getByTestId('nav-crowd')).toBeVisible())],
-  ['compare', '/#/compare', async (page) => void (await expect(page.getByTestId('compare-file-a')).toBeVisible())],
-];
 
 for (const [name, path, ready] of VIEWS) {
   test(`at 360 px nothing scrolls sideways: ${name}`, async ({ page }) => {
