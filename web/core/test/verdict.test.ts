@@ -84,8 +84,13 @@ describe('verdict', () => {
 
   it('reads one operation and one AAD size, and ignores Web Crypto pipelined (a concurrency figure)', () => {
     const web: Model = { impl: 'webcrypto', variant: 'pipelined', alg: 'aes-128-gcm', fixedNs: 100, perByteNs: 0.1 };
-    const v = verdict(run([wasmGcm, wasmChacha, web]));
+    const doc = run([wasmGcm, wasmChacha, web]);
+    // Cases that would win every class if they were read: a decrypt, and an encrypt with AAD.
+    const fast = run([{ ...wasmGcm, fixedNs: 1, perByteNs: 0.01 }]).cases;
+    doc.cases.push(...fast.map((c) => ({ ...c, operation: 'decrypt' as const })), ...fast.map((c) => ({ ...c, aadBytes: 64 })));
+    const v = verdict(doc);
     expect(v.operation).toBe('encrypt');
+    expect(v.fastest.map((f) => f.winner.algorithm)).toEqual(['chacha20-poly1305', 'chacha20-poly1305', 'chacha20-poly1305']);
     expect(v.fastest.every((f) => f.winner.implementation !== 'webcrypto')).toBe(true);
   });
 });
