@@ -17,7 +17,6 @@ for (const name of ['aes-gcm', 'aes', 'ghash', 'polyval', 'chacha20poly1305', 'c
   if (m) crates[name] = m[1];
 }
 const rows = [];
-const RUSTFLAGS = { baseline: '' };
 const codeSize = JSON.parse(readFileSync(join(outDir, 'code-size.json'), 'utf8'));
 const variants = readdirSync(outDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 for (const variant of variants) {
@@ -28,7 +27,8 @@ for (const variant of variants) {
   const module = JSON.parse(glue.buildInfo());
   const info = {
     variant,
-    rustflags: RUSTFLAGS[variant] ?? '-C target-feature=+simd128',
+    // As scripts/build-wasm recorded them for this variant.
+    ...JSON.parse(readFileSync(join(dir, 'build-flags.json'), 'utf8')),
     wasmOpt: wasmOptFlags || 'off',
     wasmBindgen: bindgenVersion,
     crates,
