@@ -38,7 +38,8 @@ test('a run from the keyboard alone: start, cancel, start again', async ({ page 
   expect((await finished(page, 15_000)).status).toBe('cancelled');
   // And again: the form is reachable and usable from the keyboard after a cancel.
   await expect(start).toBeEnabled();
-  for (let i = 0; i < 80 && !(await start.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  // The cancel button is gone; the form is above where it was: back up with Shift+Tab.
+  for (let i = 0; i < 80 && !(await start.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Shift+Tab');
   await expect(start).toBeFocused();
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.aeadbench?.status === 'running', null, { timeout: 15_000 });
