@@ -10,6 +10,7 @@
 // --no-liftoff. A cell is the median over rounds of each process's median sample.
 //   ROUNDS=5 SAMPLE_MS=40 npm run bench:cores
 //   ALGORITHMS=aegis-128l,aes-128-gcm,chacha20-poly1305 npm run bench:cores   (default: every general id)
+//   SIZES=64,1024 npm run bench:cores   (bytes; default 64, 1 KiB, 16 KiB, 1 MiB)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { GENERAL_ALGORITHM_IDS } from '../web/core/algorithms.ts';
@@ -19,7 +20,7 @@ const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 25);
 const SAMPLES = Number(process.env.SAMPLES ?? 7);
 const ALGORITHMS: string[] = process.env.ALGORITHMS ? process.env.ALGORITHMS.split(',') : [...GENERAL_ALGORITHM_IDS];
 const isAegis = (c: string) => c.startsWith('aegis-');
-const SIZES = [64, 1024, 16 * 1024, 1024 * 1024];
+const SIZES = process.env.SIZES ? process.env.SIZES.split(',').map(Number) : [64, 1024, 16 * 1024, 1024 * 1024];
 const OPERATIONS = ['encrypt', 'decrypt'];
 const SOFT_CFGS = ['aes_backend="soft"', 'polyval_backend="soft"', 'chacha20_backend="soft"', 'poly1305_backend="soft"', 'sha2_backend="soft"'];
 

@@ -10,6 +10,12 @@ const add = (name, p, f, s) => {
   total.skipped += s;
   console.log(`  ${name.padEnd(8)} ${p} passed, ${f} failed, ${s} skipped`);
 };
+const skipReasons = new Map();
+const skipped = (suite, why) => skipReasons.set(`${suite} ${why}`, (skipReasons.get(`${suite} ${why}`) ?? 0) + 1);
+/** Vitest's JSON names a skipped test but not why: the test's own name is the reason we give. */
+const vitestSkips = (suite, v) => {
+  for (const file of v.testResults ?? []) for (const a of file.assertionResults ?? []) if (a.status === 'skipped' || a.status === 'pending' || a.status === 'todo') skipped(suite, `${a.fullName ?? a.title} (${file.name.replace(/^.*?\/(?=(web|e2e|collector|scripts|cli)\/)/, '')})`);
+};
 const read = (f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : null);
 
 const cargo = read('cargo.txt');
@@ -24,15 +30,36 @@ const vitest = read('vitest.json');
 if (vitest) {
   const v = JSON.parse(vitest);
   add('vitest', v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
+  vitestSkips('vitest', v);
 }
 const webkit = read('webkit.json');
 if (webkit) {
   const v = JSON.parse(webkit);
   add('webkit', v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
+  vitestSkips('webkit', v);
+}
+const bench = read('bench.json');
+if (bench) {
+  const v = JSON.parse(bench);
+  add('bench', v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
+  vitestSkips('bench', v);
 }
 const e2e = read('e2e.json');
 if (e2e) {
-  const s = JSON.parse(e2e).stats;
+  const report = JSON.parse(e2e);
+  const s = report.stats;
   add('e2e', s.expected + s.flaky, s.unexpected, s.skipped);
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === 'skipped') {
+          const note = [...(t.annotations ?? []), ...(t.results ?? []).flatMap((r) => r.annotations ?? [])].find((a) => a.type === 'skip' || a.type === 'fixme');
+          skipped('e2e', `${t.projectName}: ${note?.description || 'no reason given'}`);
+        }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of report.suites ?? []) walk(suite);
 }
 console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+// No skip is silent: each one's reason, counted, under the closing line.
+for (const [why, n] of skipReasons) console.log(`  skipped ${String(n).padStart(3)} × ${why}`);

@@ -75,7 +75,7 @@ describe('in WebKit', () => {
     await visible('results-table'); // the results view loads on demand
     expect(await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).toHaveLength(doc.cases.length);
     // The verdict comes first, from the same document.
-    expect(await testId('verdict').getText()).toContain('Fastest for small messages');
+    expect(await testId('verdict').getText()).toMatch(/(Fastest|Tie) for small messages/);
   }, 180_000);
 
   it('every implementation passes its Wycheproof vectors, and WASM and Web Crypto AES-GCM agree byte for byte', () => {
@@ -224,7 +224,7 @@ describe('the CLI in WebKit', () => {
 
   it("aeadbench run --browser webkit writes a valid result with the driver's WebKitGTK version, and --submit stores it", async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-webkit-')), 'out.json');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--preset', 'quick', '--sizes', '64', '--rounds', '1', '--algorithms', 'ascon-aead128,aes-128-gcm', '--json', out, '--submit', site.url, '--device-class', 'desktop'], { encoding: 'utf8', timeout: 150_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--preset', 'quick', '--sizes', '64', '--rounds', '1', '--json', out, '--submit', site.url, '--device-class', 'desktop'], { encoding: 'utf8', timeout: 150_000 });
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     const checked = validateResult(doc);

@@ -88,6 +88,12 @@ export const IMPLEMENTATIONS = Object.freeze([
 ] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[] }[]);
 
 export type ImplementationId = (typeof IMPLEMENTATIONS)[number]['id'];
+/**
+ * The variants the table lists for one implementation: a backend can only report one of these,
+ * so the name a case carries is the name the collector checks it against. A library's version
+ * (OpenSSL's, say) belongs in the environment, never in the variant.
+ */
+export type VariantOf<I extends ImplementationId> = Extract<(typeof IMPLEMENTATIONS)[number], { id: I }>['variants'][number];
 
 /**
  * What kind of code does the work, which decides both speed and safety: AES instructions run

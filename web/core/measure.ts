@@ -149,9 +149,45 @@ export function makeProbe(chain: (iterations: number, seed: number) => number, t
   };
 }
 
+/** A small seeded generator (mulberry32): the same run parameters give the same orders, so tests can pin them. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A copy of `xs` in a seeded random order (Fisher–Yates). */
+export function shuffled<T>(xs: readonly T[], seed: number): T[] {
+  const out = [...xs];
+  const rand = seededRandom(seed);
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(rand() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
 /**
- * Samples several cases interleaved, A B C, B C A, C A B …: every cycle takes one sample of
- * each, in an order rotated from cycle to cycle, so that each case sees the same machine —
+ * The order of the n cases in cycle `cycle`: balanced and randomised. Within each block of n
+ * cycles every case takes every position once (a rotation), and every block starts from a new
+ * seeded shuffle, so no case always runs right after the same neighbour. A fixed rotation kept
+ * the neighbours fixed, and a case that always follows another inherits its garbage, its cache
+ * state and its page faults on every sample — the same error in every run.
+ */
+export function cycleOrder(n: number, cycle: number): number[] {
+  const base = shuffled(Array.from({ length: n }, (_, i) => i), Math.floor(cycle / n) * 0x9e3779b9 + 1);
+  const k = cycle % n;
+  return [...base.slice(k), ...base.slice(0, k)];
+}
+
+/**
+ * Samples several cases interleaved: every cycle takes one sample of each, in an order that
+ * changes from cycle to cycle (cycleOrder), so that each case sees the same machine —
  * boost, throttling, a neighbour's load — as the others within milliseconds. The ratio of two
  * cases is then taken cycle by cycle (stats.ts pairedRatio), and a slow minute slows both
  * sides of it alike. A cycle in which the page was hidden is discarded for every case, so the
@@ -172,8 +208,8 @@ export async function measureInterleaved(cases: PreparedCase[], o: MeasureOption
     const taken: number[] = [];
     let hidden = false;
     const probed = o.probe?.();
-    for (let k = 0; k < cases.length; k++) {
-      const i = (cycle + k) % cases.length;
+    const order = cycleOrder(cases.length, (o.firstCycle ?? 0) + cycle);
+    for (const i of order) {
       if (o.yieldNow) await o.yieldNow();
       if (o.waitUntilVisible) await o.waitUntilVisible();
       const [t0, dt] = await timed(cases[i]!, batch[i]!, now);

@@ -37,6 +37,7 @@ export async function nodeEnvironment(facts: WorkerFacts): Promise<Environment> 
     engineVersion: ENGINE_VERSION,
     cores: coresInfo(facts.buildInfo),
     runtime: 'node',
+    libraries: { openssl: process.versions.openssl },
     clock: facts.clock ?? null,
   };
 }

@@ -77,6 +77,8 @@ function number(param: string, raw: string, min: number, max: number): number {
 
 /** The parameters a preset implies, before any URL override. */
 export function presetParams(preset: PresetId = 'quick'): RunParams {
+  // Callers from plain JavaScript can pass anything: name the value, never a TypeError.
+  if (!Object.hasOwn(PRESETS, preset)) throw new Error(`Invalid preset: '${String(preset).slice(0, 40)}' is not one of ${PRESET_IDS.join(', ')}`);
   const p: Preset = PRESETS[preset];
   return {
     preset,

@@ -2,13 +2,14 @@
  * The run orchestrator on the page's side. It never touches the DOM (Speedometer's rule): the
  * page passes hooks and reports visibility. Each round runs in a fresh worker (a V8 instance
  * now and then compiles a slower variant for its whole life), cases are interleaved in an order
- * rotated every round so drift spreads evenly, and unstable cases are re-run.
+ * shuffled every round so drift and neighbours spread evenly, and unstable cases are re-run.
  * @module
  */
 import { ALGORITHM_IDS, implementationSupports, isDense, overheadBytes } from './algorithms.ts';
 import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
+import { shuffled } from './measure.ts';
 import { derived, detectModes, isUnstable, summarize, unstableReasons } from './stats.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
@@ -79,7 +80,10 @@ export function planCases(params: RunParams, available: Available[], validation:
   });
   for (const impl of params.implementations) {
     const offered = available.filter((a) => a.implementation === impl);
-    if (offered.length === 0) skipped.push({ what: impl, reason: `${impl} is not available in this environment` });
+    // The worker loads nothing for an implementation with nothing to do in this run (libaegis in
+    // the quick preset, which has no AEGIS id): that is no skip, and saying so would be false.
+    const asked = params.algorithms.some((alg) => implementationSupports(impl, alg));
+    if (offered.length === 0 && asked) skipped.push({ what: impl, reason: `${impl} is not available in this environment` });
     for (const alg of params.algorithms) {
       const variants = offered.filter((a) => a.algorithms.includes(alg));
       // Only what the implementation could offer (the table) but this environment lacks.
@@ -100,11 +104,13 @@ export function planCases(params: RunParams, available: Available[], validation:
   return { plan, skipped };
 }
 
-/** Orders cases for round `r`: a rotation, so each case sits at a different place each round. */
-export function rotate<T>(xs: readonly T[], r: number): T[] {
-  if (xs.length === 0) return [];
-  const k = (r * Math.max(1, Math.floor(xs.length / 3) + 1)) % xs.length;
-  return [...xs.slice(k), ...xs.slice(0, k)];
+/**
+ * Orders cases for round `r`: a seeded shuffle, so each case sits at a different place, beside
+ * different neighbours, and is warmed up at a different moment in every round (a rotation kept
+ * its neighbours, and so whatever they leave behind, the same in every round).
+ */
+export function roundOrder<T>(xs: readonly T[], r: number): T[] {
+  return shuffled(xs, 0x5bd1e995 ^ (r + 1));
 }
 
 /** Cycle ids of round r start at r × this, so that ids never repeat across rounds and re-runs. */
@@ -263,7 +269,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       progress.round = r + 1;
       remote = spawn();
       await guard(remote.init(params));
-      absorb(await guard(remote.measure(rotate(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: dense })), false);
+      absorb(await guard(remote.measure(roundOrder(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: dense })), false);
       thisRound.clear();
       live();
       await recordInterference(remote);
@@ -275,7 +281,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       progress.total += unstable.length;
       remote = spawn();
       await guard(remote.init(params));
-      absorb(await guard(remote.measure(rotate(unstable, extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: dense })), true);
+      absorb(await guard(remote.measure(roundOrder(unstable, params.rounds + extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: dense })), true);
       thisRound.clear();
       live();
       await recordInterference(remote);
@@ -354,6 +360,8 @@ export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number 
     ...(m.cycles && m.cycles.length === m.samples.length ? { cycles: m.cycles } : {}),
     summary,
     ...d,
+    // Every sample times the same batch size, so their mean is total time / total operations.
+    totalBytesPerSecond: derived(summary.mean, c.sizeBytes).bytesPerSecond,
     overheadBytes: overheadBytes(c.algorithm, c.sizeBytes),
     stateBytes: m.stateBytes,
     reruns: m.reruns,

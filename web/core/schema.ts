@@ -66,6 +66,17 @@ export const EnvironmentSchema = v.object({
     backends: v.record(v.string(), shortText),
   }),
   runtime: v.picklist(['browser', 'node']),
+  /**
+   * Versions of the libraries behind a platform's implementations, by name (OpenSSL behind
+   * node:crypto). Kept here, not in a case's variant, so a variant is always a name the
+   * implementation table lists. Absent in older documents.
+   */
+  libraries: v.optional(
+    v.pipe(
+      v.record(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)), shortText),
+      v.check((r) => Object.keys(r).length <= 16, 'at most 16 libraries'),
+    ),
+  ),
   /** The core's clock estimated in WASM (web/core/clock.ts), when the run asked for it. */
   clock: v.optional(v.nullable(v.object({ ghz: positive, spread: positive, trustworthy: v.boolean(), method: shortText }))),
 });
@@ -121,7 +132,14 @@ export const CaseResultSchema = v.object({
    */
   cycles: v.optional(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0))), v.maxLength(10_000))),
   summary: SummarySchema,
+  /** From the median sample: what one typical batch of calls ran at. */
   bytesPerSecond: positive,
+  /**
+   * @2: every byte the timed loop processed over the whole time it took (the samples' mean):
+   * what a caller encrypting message after message gets, slow calls included. Absent in older
+   * documents.
+   */
+  totalBytesPerSecond: v.optional(positive),
   nsPerByte: positive,
   usPerOp: positive,
   opsPerSecond: positive,

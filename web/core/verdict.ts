@@ -3,8 +3,9 @@
  * functions, so the page, the CLI and the tests read the same answer). Which implementation is
  * fastest for small (≤ 1 KiB), medium and large (≥ 1 MiB) messages; what one message costs in
  * fixed time and per byte; from which size Web Crypto overtakes WASM; whether this device likely
- * has AES instructions, and why. Every statement says how sure it is: a paired ratio's 95 %
- * interval that excludes 1, or that the run was too noisy or too close to say.
+ * has AES instructions, and why. Every statement says how sure it is, by one rule
+ * (decision.ts): a ratio's 95 % interval wholly beyond a ±3 % band is a difference, wholly
+ * inside it a tie, and anything else is not decided — too close, or too noisy, to say.
  * @module
  */
 import { type AlgorithmId, IMPLEMENTATIONS, KiB, MiB, algorithm } from './algorithms.ts';
@@ -12,20 +13,27 @@ import { formatSize } from './params.ts';
 import type { CaseResult, ResultDocument } from './schema.ts';
 import { type CostModel, fitCostModel } from './scenarios/costmodel.ts';
 import { pairedRatio } from './stats.ts';
+import { DEFAULT_MARGIN, decide } from './decision.ts';
 
 export type SizeClass = 'small' | 'medium' | 'large';
 export const SIZE_CLASSES: readonly { id: SizeClass; label: string; holds: (bytes: number) => boolean }[] = [
   { id: 'small', label: 'small messages (≤ 1 KiB)', holds: (b) => b <= KiB },
-  { id: 'medium', label: 'medium messages (1 KiB – 1 MiB)', holds: (b) => b > KiB && b < MiB },
+  // Edges that do not overlap: 1 KiB is small, 1 MiB is large.
+  { id: 'medium', label: 'medium messages (over 1 KiB, under 1 MiB)', holds: (b) => b > KiB && b < MiB },
   { id: 'large', label: 'large messages (≥ 1 MiB)', holds: (b) => b >= MiB },
 ];
 /** Web Crypto's AES-GCM this many times WASM's software AES-GCM needs AES instructions. */
 export const HARDWARE_AES_RATIO = 3;
 /** At most this ratio, Web Crypto's AES is no faster than constant-time software. */
 export const SOFTWARE_AES_RATIO = 1.5;
+/** The hardware-AES call reads a size at least this large, where per-call costs no longer dominate. */
+export const HARDWARE_AES_MIN_BYTES = 64 * KiB;
 
-/** How far a statement can be trusted. */
-export type Certainty = 'sure' | 'too-close' | 'noisy';
+/**
+ * How far a statement can be trusted (decision.ts): `sure` a difference beyond the margin,
+ * `tie` equal within it, `too-close` / `noisy` undecided (noisy: measured cases are flagged).
+ */
+export type Certainty = 'sure' | 'tie' | 'too-close' | 'noisy';
 
 /** time(b) / time(a) at one size, > 1 when a is faster: paired where sampled side by side. */
 export interface Ratio {
@@ -46,6 +54,7 @@ export interface Contender {
 export interface Fastest {
   sizeClass: SizeClass;
   sizes: number[];
+  /** `mbps`: the median's MB/s at `margin.sizeBytes` (the class's representative size), or at its only size. */
   winner: Contender & { mbps: number };
   runnerUp: (Contender & { mbps: number }) | null;
   /** The runner-up's time over the winner's, at the class's representative size. */
@@ -107,7 +116,9 @@ export function ratioOf(a: CaseResult, b: CaseResult): Ratio {
 
 function certaintyOf(r: Ratio | null, cases: CaseResult[]): Certainty {
   if (!r) return 'too-close';
-  if (r.low > 1 || r.high < 1) return 'sure';
+  const d = decide(r);
+  if (d === 'different') return 'sure';
+  if (d === 'same') return 'tie';
   return cases.some((c) => c.unstable) ? 'noisy' : 'too-close';
 }
 
@@ -137,17 +148,19 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
       .sort((a, b) => b.mbps - a.mbps);
     const [first, second] = scored;
     if (!first) continue;
-    const contender = (cs: CaseResult[], mbps: number) => ({ implementation: cs[0]!.implementation, variant: cs[0]!.variant, algorithm: cs[0]!.algorithm, label: contenderLabel(cs[0]!), mbps });
     // The representative size: the class's edge that matters most (smallest small message, largest large one).
     const at = cls.id === 'small' ? sizes[0]! : cls.id === 'large' ? sizes[sizes.length - 1]! : sizes[sizes.length >> 1]!;
+    // The figure shown is the median's MB/s at that size, a row of the table (the ranking
+    // above uses every size of the class; a mean over sizes would match no row).
+    const contender = (cs: CaseResult[]) => ({ implementation: cs[0]!.implementation, variant: cs[0]!.variant, algorithm: cs[0]!.algorithm, label: contenderLabel(cs[0]!), mbps: cs.find((c) => c.sizeBytes === at)!.bytesPerSecond / 1e6 });
     const w = first.cs.find((c) => c.sizeBytes === at)!;
     const r = second?.cs.find((c) => c.sizeBytes === at);
     const margin = r ? ratioOf(w, r) : null;
     out.push({
       sizeClass: cls.id,
       sizes,
-      winner: contender(first.cs, first.mbps),
-      runnerUp: second ? contender(second.cs, second.mbps) : null,
+      winner: contender(first.cs),
+      runnerUp: second ? contender(second.cs) : null,
       margin,
       certainty: second ? certaintyOf(margin, [w, r!]) : 'sure',
     });
@@ -192,7 +205,8 @@ export function webCryptoCrossover(cases: CaseResult[]): Crossover | null {
     }
     // Sure when the ratios on both sides of the crossover (or all of them) exclude 1.
     const relevant = kind === 'overtakes' ? ratios.slice(Math.max(0, sizes.indexOf(atBytes!) - 1), sizes.indexOf(atBytes!) + 1) : ratios;
-    const certainty: Certainty = relevant.every((r) => r.low > 1 || r.high < 1) ? 'sure' : cases.some((c) => c.unstable && c.algorithm === alg) ? 'noisy' : 'too-close';
+    const decisions = relevant.map((r) => decide(r));
+    const certainty: Certainty = decisions.every((d) => d === 'different') ? 'sure' : cases.some((c) => c.unstable && c.algorithm === alg) ? 'noisy' : 'too-close';
     return { algorithm: alg, kind, atBytes, ratios, certainty };
   }
   return null;
@@ -203,6 +217,10 @@ export function hardwareAes(cross: Crossover | null): HardwareAes {
   if (!cross) return { likely: null, ratio: null, why: 'Web Crypto’s AES-GCM was not measured beside WASM’s, so this run cannot tell.' };
   const r = cross.ratios[cross.ratios.length - 1]!;
   const at = formatSize(r.sizeBytes);
+  // Below this, both sides pay mostly per-call costs (an await, a key schedule, OpenSSL's
+  // context): a small ratio says nothing about AES instructions.
+  if (r.sizeBytes < HARDWARE_AES_MIN_BYTES)
+    return { likely: null, ratio: r, why: `Not enough evidence about AES instructions: the largest size measured is ${at}, and the call needs Web Crypto’s AES-GCM beside WASM’s at ${formatSize(HARDWARE_AES_MIN_BYTES)} or more.` };
   if (r.low >= HARDWARE_AES_RATIO)
     return { likely: true, ratio: r, why: `Web Crypto’s AES-GCM is ${r.value.toFixed(1)}× WASM’s constant-time software AES at ${at}: a speed that needs AES instructions (AES-NI, ARMv8 Crypto).` };
   if (r.high <= SOFTWARE_AES_RATIO)
@@ -212,6 +230,7 @@ export function hardwareAes(cross: Crossover | null): HardwareAes {
 
 const SURE_WORDS: Record<Certainty, string> = {
   sure: '',
+  tie: ` (a tie: within ±${DEFAULT_MARGIN * 100} %)`,
   'too-close': ' (too close to call: the 95 % interval includes a tie)',
   noisy: ' (the run was too noisy to be sure: measured cases are flagged unstable)',
 };
@@ -227,10 +246,16 @@ export function verdict(doc: Pick<ResultDocument, 'cases'>): Verdict {
   const sentences: string[] = [];
   for (const f of fastest) {
     const cls = SIZE_CLASSES.find((c) => c.id === f.sizeClass)!;
+    const at = formatSize(f.margin?.sizeBytes ?? f.sizes[0]!);
+    const mbps = `${f.winner.mbps.toFixed(f.winner.mbps < 10 ? 2 : 0)} MB/s (median) at ${at}`;
+    const twoModes = cases.some((c) => key(c) === key(f.winner) && c.modes && f.sizes.includes(c.sizeBytes));
+    const caveat = twoModes ? ' Its samples fall in two modes at some sizes: its speed there is not one figure.' : '';
     sentences.push(
-      `Fastest for ${cls.label}: ${f.winner.label}, ${f.winner.mbps.toFixed(f.winner.mbps < 10 ? 2 : 0)} MB/s` +
-        (f.runnerUp && f.margin ? `, ${times(f.margin)} ahead of ${f.runnerUp.label} at ${formatSize(f.margin.sizeBytes)}` : '') +
-        `${SURE_WORDS[f.certainty]}.`,
+      f.certainty === 'tie' && f.runnerUp && f.margin
+        ? `Tie for ${cls.label}: ${f.winner.label} and ${f.runnerUp.label}, within ±${DEFAULT_MARGIN * 100} % at ${at} (${times(f.margin)}); ${mbps}.${caveat}`
+        : `Fastest for ${cls.label}: ${f.winner.label}, ${mbps}` +
+            (f.runnerUp && f.margin ? `, ${times(f.margin)} ahead of ${f.runnerUp.label}` : '') +
+            `${SURE_WORDS[f.certainty]}.${caveat}`,
     );
   }
   if (cost) sentences.push(`One message with ${cost.contender.label} costs about ${cost.fixedUs.toFixed(cost.fixedUs < 10 ? 2 : 0)} µs plus ${cost.perByteNs.toFixed(2)} ns per byte.`);

@@ -81,7 +81,8 @@ export function nodeCrypto(): Backend {
   );
   return {
     implementation: 'node-crypto',
-    variant: `openssl-${process.versions.openssl}`,
+    // OpenSSL's version is in the environment (libraries.openssl), not in the variant's name.
+    variant: 'openssl',
     algorithms,
     async encrypt(alg, key, nonce, aad, pt) {
       checkLengths(algorithm(alg), key, nonce);

@@ -4,7 +4,7 @@
  * beyond the one call.
  * @module
  */
-import { ALGORITHM_IDS, type AlgorithmId, implementationSupports } from '../algorithms.ts';
+import { ALGORITHM_IDS, type AlgorithmId, type VariantOf, implementationSupports } from '../algorithms.ts';
 import type { Backend, CaseSpec, PreparedCase } from './types.ts';
 import { type ClockEstimate, estimateClock } from '../clock.ts';
 
@@ -83,7 +83,8 @@ export async function rustcryptoWasm(
   const offered = (JSON.parse(cores.algorithms()) as { id: string }[]).map((a) => a.id);
   return {
     implementation: 'rustcrypto-wasm',
-    variant,
+    // The libaegis builds share this surface; libaegisWasm below gives them their own identity.
+    variant: variant as VariantOf<'rustcrypto-wasm'>,
     buildInfo,
     estimateClock: (timerResolutionMs) => estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps(), { timerResolutionMs }),
     blockBench(cipher) {

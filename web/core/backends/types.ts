@@ -3,7 +3,7 @@
  * and `prepare` for timing, which does the key schedule/import and buffer setup once per case.
  * @module
  */
-import { type AlgorithmId, type ImplementationId, type Operation, algorithm } from '../algorithms.ts';
+import { type AlgorithmId, type ImplementationId, type Operation, type VariantOf, algorithm } from '../algorithms.ts';
 
 export interface CaseSpec {
   algorithm: AlgorithmId;
@@ -20,9 +20,10 @@ export interface PreparedCase {
   dispose(): void;
 }
 
-export interface Backend {
-  readonly implementation: ImplementationId;
-  readonly variant: string;
+/** One implementation and one of the variants its table row lists (never a free string). */
+type Identity = { [I in ImplementationId]: { readonly implementation: I; readonly variant: VariantOf<I> } }[ImplementationId];
+
+export type Backend = Identity & {
   /** The algorithms this environment really offers through this backend. */
   readonly algorithms: readonly AlgorithmId[];
   /** Returns ciphertext ‖ tag. */
@@ -30,7 +31,7 @@ export interface Backend {
   /** Verifies and decrypts ciphertext ‖ tag; throws on any failure. */
   decrypt(alg: AlgorithmId, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Promise<Uint8Array>;
   prepare(spec: CaseSpec): Promise<PreparedCase>;
-}
+};
 
 /** Deterministic, non-secret filler, the same pattern the WASM bench uses. */
 export function pattern(len: number, seed: number): Uint8Array {

@@ -1,34 +1,45 @@
-// The clock estimate against this machine's own idea of its clock.
-import { readFileSync } from 'node:fs';
+// The clock estimate against the same dependency chain compiled natively, on the same host at
+// the same moment: no assumption about how far this host's CPU boosts above what it reports.
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { estimateClock } from '../clock.ts';
 import { loadCores } from './load-cores.ts';
 
-/** The base clock Linux reports (in a VM: the nominal clock the hypervisor passes through). */
-function cpuinfoGHz(): number {
-  const m = /cpu MHz\s*:\s*([\d.]+)/.exec(readFileSync('/proc/cpuinfo', 'utf8'));
-  if (!m) throw new Error('/proc/cpuinfo has no "cpu MHz" line on this machine');
-  return Number(m[1]) / 1000;
+/** Builds wasm/examples/clock_native.rs for the host (shares bench:cores' native target dir). */
+function nativeChain(): () => number {
+  const targetDir = 'target/bench-native-hw';
+  execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', 'clock_native', '--target-dir', targetDir], { stdio: 'inherit', env: { ...process.env, RUSTFLAGS: '' } });
+  return () => {
+    const { ghz } = JSON.parse(execFileSync(`${targetDir}/release/examples/clock_native`, ['20', '7'], { encoding: 'utf8' })) as { ghz: number[] };
+    return [...ghz].sort((a, b) => a - b)[ghz.length >> 1]!;
+  };
 }
 
 describe('clock estimate', () => {
-  it('agrees with the host clock within the boost range', async () => {
+  it('agrees with the same chain run natively on this core, at the same moment', async () => {
+    const native = nativeChain();
     const cores = await loadCores('simd128');
-    // Up to three tries: on this shared 2-core machine a parallel test file can take the core
-    // away mid-estimate, and the estimate then (rightly) calls itself untrustworthy.
-    let est = await estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps());
-    for (let i = 0; i < 2 && !est.trustworthy; i++) est = await estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps());
-    const base = cpuinfoGHz();
-    console.log(`clock: estimated ${est.ghz.toFixed(3)} GHz (spread ${(est.spread * 100).toFixed(1)} %), /proc/cpuinfo ${base.toFixed(3)} GHz, ratio ${(est.ghz / base).toFixed(2)}`);
-    // Tolerance [0.9, 1.5] × the reported clock, because /proc/cpuinfo (in this VM, always)
-    // gives the base clock while a busy core runs at boost: current x86 server and desktop
-    // parts boost to at most about 1.45× base (EPYC 2.6 → 3.7 GHz). Below 0.9× would mean the
-    // chain takes more cycles than it should. On this machine the same chain compiled natively
-    // gave 3.57 GHz against 3.53 in WASM: WASM adds about 1 % to it.
-    expect(est.ghz / base).toBeGreaterThan(0.9);
-    expect(est.ghz / base).toBeLessThan(1.5);
-    expect(est.trustworthy).toBe(true);
-  });
+    // Three rounds, native and WASM alternating, and the fastest reading of each side: another
+    // process on this shared core can only slow a dependent chain down, never speed it up, so
+    // the fastest reading is the least disturbed one. Boost moves both sides alike.
+    const wasmGhz: number[] = [];
+    const nativeGhz: number[] = [];
+    let trustworthy = false;
+    for (let round = 0; round < 3; round++) {
+      nativeGhz.push(native());
+      const est = await estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps());
+      wasmGhz.push(est.ghz);
+      trustworthy ||= est.trustworthy;
+    }
+    const ratio = Math.max(...wasmGhz) / Math.max(...nativeGhz);
+    console.log(`clock: WASM ${wasmGhz.map((g) => g.toFixed(3)).join(', ')} GHz; native ${nativeGhz.map((g) => g.toFixed(3)).join(', ')} GHz; best WASM / best native ${ratio.toFixed(3)}`);
+    // The same chain, one cycle per operation either way: WASM measured 1 % below native here.
+    // ±15 % leaves room for a core that changed speed between two readings a second apart.
+    expect(ratio).toBeGreaterThan(0.85);
+    expect(ratio).toBeLessThan(1.15);
+    // At least one of three estimates held still enough to call itself trustworthy.
+    expect(trustworthy).toBe(true);
+  }, 300_000);
 
   it('is not fooled by one stray sample', async () => {
     let t = 0;

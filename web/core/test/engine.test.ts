@@ -97,7 +97,7 @@ describe('cross-validation in Node', () => {
     expect(who('aegis-128l')).toEqual(['libaegis-wasm/relaxed-simd', 'libaegis-wasm/simd128', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
     expect(who('aegis-256-tag256')).toEqual(['libaegis-wasm/relaxed-simd', 'libaegis-wasm/simd128', 'libsodium/wasm', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
     expect(who('aes-256-gcm-siv')).toEqual(['noble/js', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
-    expect(who('aes-128-ocb3')).toEqual([expect.stringMatching(/^node-crypto\/openssl-/), 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
+    expect(who('aes-128-ocb3')).toEqual(['node-crypto/openssl', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
     expect(who('xchacha20-poly1305')).toEqual(['libsodium/wasm', 'noble/js', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
     for (const r of results) {
       // At least one valid and one invalid vector each (AES-256-OCB3 has only the RFC's iterated one).
@@ -122,9 +122,10 @@ describe('cross-validation in Node', () => {
 
   it('excludes an implementation whose output differs from its peers', async () => {
     const good = noble();
+    // A variant no table row lists, only so that its validation row can be found below.
     const broken: Backend = {
       ...good,
-      variant: 'broken',
+      variant: 'broken' as never,
       async encrypt(alg, key, nonce, aad, pt) {
         const out = await good.encrypt(alg, key, nonce, aad, pt);
         out[0]! ^= 1;
@@ -184,7 +185,7 @@ describe('timing core', () => {
     expect(m.samples).toHaveLength(3);
   });
 
-  it("samples compared cases interleaved in rotated order, and their paired ratio cancels the machine's swings", async () => {
+  it("samples compared cases interleaved in a balanced, changing order, and their paired ratio cancels the machine's swings", async () => {
     // One clock. Once sampling starts (the first yield), the machine's speed changes every
     // cycle of three samples: every case of a cycle sees the same speed.
     let t = 0;
@@ -203,15 +204,20 @@ describe('timing core', () => {
       dispose() {},
     });
     const m = await measureInterleaved([mk('A', 0.003), mk('B', 0.002), mk('C', 0.001)], {
-      samples: 5,
+      samples: 6,
       minSampleMs: 1,
       timerResolutionMs: 0.005,
       now: () => t,
-      firstCycle: 40,
+      firstCycle: 39,
       yieldNow: async () => void (sampling = true),
     });
-    expect(order.slice(0, 9)).toEqual(['A', 'B', 'C', 'B', 'C', 'A', 'C', 'A', 'B']);
-    for (const x of m) expect(x.cycles).toEqual([40, 41, 42, 43, 44]);
+    // Cycles 39–41 and 42–44 are two blocks: in each, every case runs once in every position.
+    const cycles = [0, 1, 2, 3, 4, 5].map((i) => order.slice(3 * i, 3 * i + 3).join(''));
+    for (const block of [cycles.slice(0, 3), cycles.slice(3, 6)]) {
+      for (const c of block) expect([...c].sort().join('')).toBe('ABC');
+      for (let pos = 0; pos < 3; pos++) expect(new Set(block.map((c) => c[pos])).size).toBe(3);
+    }
+    for (const x of m) expect(x.cycles).toEqual([39, 40, 41, 42, 43, 44]);
     // A's samples swing 2x with the machine; its ratio to B does not move.
     expect(Math.max(...m[0]!.samples) / Math.min(...m[0]!.samples)).toBeGreaterThan(1.5);
     expect(pairedRatio(m[0]!, m[1]!)!.ratio).toBeCloseTo(1.5, 6);

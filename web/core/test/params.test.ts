@@ -2,6 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { ParamError, parseParams, parseSize, presetParams, toSearch } from '../params.ts';
 
 describe('URL parameters', () => {
+  it("refuses an unknown preset from the package's options with a message naming it", async () => {
+    const { resolveParams } = await import('../options.ts');
+    expect(() => resolveParams({ preset: 'nope' as 'quick' })).toThrow("Invalid preset: 'nope' is not one of quick");
+  });
+
   it('defaults to the quick preset', () => {
     const { params, autorun } = parseParams('');
     expect(params.preset).toBe('quick');

@@ -5,7 +5,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { Environment, Validation } from '../schema.ts';
 import { presetParams } from '../params.ts';
-import { type Available, type WorkerHandle, planCases, startRun } from '../runner.ts';
+import { type Available, type WorkerHandle, planCases, startRun, toCaseResult } from '../runner.ts';
 import type { PlannedCase } from '../worker/api.ts';
 import { serve } from '../worker/rpc.ts';
 import { sampleDocument } from './fixtures.ts';
@@ -28,6 +28,17 @@ const params = (o: Partial<ReturnType<typeof presetParams>> = {}) => ({
   ...o,
 });
 
+describe('toCaseResult', () => {
+  it('reports what a caller gets beside the median: total bytes over total time, slow batches included', () => {
+    const c = { key: 'k', implementation: 'webcrypto' as const, variant: 'sequential', algorithm: 'aes-128-gcm' as const, operation: 'encrypt' as const, sizeBytes: 16384, aadBytes: 0 };
+    // Nine batches at 10 µs per call and one at 40 µs (a GC pause): the median ignores it, a caller does not.
+    const samples = [...Array(9).fill(10_000), 40_000];
+    const r = toCaseResult(c, { key: 'k', samples, iterations: 10, interruptions: 0, stateBytes: null, reruns: 0 }, { cvThreshold: 0.035 });
+    expect(r.bytesPerSecond).toBeCloseTo(16384 / 10e-6, 0);
+    expect(r.totalBytesPerSecond!).toBeCloseTo((16384 * 10) / (9 * 10e-6 + 40e-6), 0);
+  });
+});
+
 describe('planCases', () => {
   it('plans every offered implementation × algorithm × size, and says what it skips and why', () => {
     const { plan, skipped } = planCases(params({ sizes: [64, 1024, 1 << 26], implementations: ['rustcrypto-wasm', 'webcrypto', 'noble'] }), AVAILABLE, [], 1 << 20);
@@ -44,6 +55,14 @@ describe('planCases', () => {
       { what: 'webcrypto chacha20-poly1305', reason: 'webcrypto does not offer chacha20-poly1305 here' },
       { what: 'noble', reason: 'noble is not available in this environment' },
     ]);
+  });
+
+  it('reports no skip for an implementation that has nothing to do in the chosen algorithms', () => {
+    // libaegis offers only AEGIS ids; a run without them (the quick preset) loads nothing of it.
+    const { skipped } = planCases(params({ implementations: ['rustcrypto-wasm', 'libaegis-wasm'] }), AVAILABLE, [], 1 << 20);
+    expect(skipped).toEqual([]);
+    const { skipped: asked } = planCases(params({ algorithms: ['aegis-128l'], implementations: ['libaegis-wasm'] }), AVAILABLE, [], 1 << 20);
+    expect(asked).toEqual([{ what: 'libaegis-wasm', reason: 'libaegis-wasm is not available in this environment' }]);
   });
 
   it('leaves out an implementation that failed validation for that algorithm only', () => {
@@ -134,7 +153,7 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(doc.cases.map((c) => c.samples.length)).toEqual(partials.at(-1)!.samples);
   });
 
-  it('runs each round in a fresh worker, rotates the order, and keeps cycle ids unique across rounds', async () => {
+  it('runs each round in a fresh worker, shuffles the order, and keeps cycle ids unique across rounds', async () => {
     const f = fakeWorkers();
     const doc = await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
     expect(doc.status).toBe('complete');
@@ -142,7 +161,7 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(rounds).toHaveLength(2);
     expect(new Set(rounds.map((r) => r.worker)).size).toBe(2); // one worker per round
     expect(f.made()).toBe(3); // and one for validation
-    expect(rounds[0]!.keys).not.toEqual(rounds[1]!.keys); // rotated
+    expect(rounds[0]!.keys).not.toEqual(rounds[1]!.keys); // shuffled anew
     expect([...rounds[0]!.keys!].sort()).toEqual([...rounds[1]!.keys!].sort());
     for (const c of doc.cases) {
       expect(c.samples).toHaveLength(10);

@@ -74,6 +74,30 @@ describe('verdict', () => {
     expect(v.sentences[0]).toMatch(/too noisy to be sure|too close to call/);
   });
 
+  it('calls two contenders within ±3 % a tie, not a winner', () => {
+    // The same ChaCha twice under two names, 1 % apart, sampled side by side with little noise.
+    const twin: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 303, perByteNs: 2.323 };
+    const v = verdict(run([wasmChacha, twin], { jitter: 0.002 }));
+    expect(v.fastest.map((f) => f.certainty)).toEqual(['tie', 'tie', 'tie']);
+    expect(v.sentences[0]).toMatch(/^Tie for small messages \(≤ 1 KiB\): /);
+  });
+
+  it("names the statistic and size of the winner's figure, a figure of the table's own row", () => {
+    const v = verdict(run([wasmGcm, wasmChacha]));
+    const small = v.fastest.find((f) => f.sizeClass === 'small')!;
+    const row = run([wasmGcm, wasmChacha]).cases.find((c) => c.algorithm === 'chacha20-poly1305' && c.sizeBytes === 64)!;
+    expect(small.winner.mbps).toBeCloseTo(row.bytesPerSecond / 1e6, 9);
+    expect(v.sentences[0]).toContain(`${small.winner.mbps.toFixed(0)} MB/s (median) at 64 B`);
+  });
+
+  it('makes no hardware-AES call from small messages only', () => {
+    const web: Model = { impl: 'webcrypto', variant: 'sequential', alg: 'aes-128-gcm', fixedNs: 4000, perByteNs: 0.6 };
+    const small = run([wasmGcm, web]);
+    const v = verdict({ cases: small.cases.filter((c) => c.sizeBytes <= KiB) });
+    expect(v.hardwareAes.likely).toBeNull();
+    expect(v.hardwareAes.why).toContain('Not enough evidence about AES instructions: the largest size measured is 1 KiB');
+  });
+
   it('a run without Web Crypto says it cannot tell about AES instructions, and names no crossover', () => {
     const v = verdict(run([wasmGcm, wasmChacha]));
     expect(v.crossover).toBeNull();

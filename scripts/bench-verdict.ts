@@ -1,0 +1,87 @@
+/**
+ * `npm run bench:verdict`: does the verdict hold still? N fresh-browser runs per engine (default
+ * 5) of the quick preset, each run's verdict broken into claims — the winner per size class
+ * with its certainty (decision.ts), Web Crypto's crossover, the hardware-AES call — and for
+ * each claim how many runs agree with the most common answer. Also per engine: the share of
+ * cases flagged unstable, wall time per run, and Web Crypto AES-128-GCM against AES-256-GCM at
+ * the largest size (paired; an order bias showed as AES-256 20–35 % "faster" at 1 MiB).
+ *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' npm run bench:verdict
+ */
+import { runInBrowser } from '../cli/browser-run.ts';
+import type { BrowserName } from './browsers.ts';
+import type { ResultDocument } from '../web/core/schema.ts';
+import { formatSize } from '../web/core/params.ts';
+import { decide } from '../web/core/decision.ts';
+import { ratioOf, verdict } from '../web/core/verdict.ts';
+import { median } from '../web/core/stats.ts';
+
+const RUNS = Number(process.env.RUNS ?? 5);
+const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',') as BrowserName[];
+const SEARCH = process.env.SEARCH ?? 'preset=quick';
+
+/** A run's verdict as named claims, each one short answer that two runs can agree on or not. */
+function claims(doc: ResultDocument): Map<string, string> {
+  const v = verdict(doc);
+  const out = new Map<string, string>();
+  for (const f of v.fastest) {
+    const who = f.certainty === 'tie' && f.runnerUp ? [f.winner.label, f.runnerUp.label].sort().join(' = ') : f.winner.label;
+    out.set(`fastest, ${f.sizeClass}`, `${who} (${f.certainty})`);
+  }
+  if (v.crossover) out.set('Web Crypto crossover', `${v.crossover.algorithm} ${v.crossover.kind}${v.crossover.atBytes ? ` at ${formatSize(v.crossover.atBytes)}` : ''} (${v.crossover.certainty})`);
+  out.set('hardware AES', String(v.hardwareAes.likely));
+  return out;
+}
+
+/** Web Crypto AES-128-GCM time / AES-256-GCM time at the run's largest size: below 1, AES-128 is faster. */
+function aes128vs256(doc: ResultDocument) {
+  const web = doc.cases.filter((c) => c.implementation === 'webcrypto' && c.variant === 'sequential' && c.operation === 'encrypt' && c.aadBytes === 0);
+  const size = Math.max(...web.map((c) => c.sizeBytes));
+  const a = web.find((c) => c.algorithm === 'aes-128-gcm' && c.sizeBytes === size);
+  const b = web.find((c) => c.algorithm === 'aes-256-gcm' && c.sizeBytes === size);
+  if (!a || !b) return null;
+  // ratioOf(b, a) = time(a) / time(b): AES-128's time over AES-256's.
+  const r = ratioOf(b, a);
+  return { size, ratio: r, decision: decide(r) };
+}
+
+console.log(`bench:verdict — ${RUNS} fresh-browser runs per engine of ${SEARCH}`);
+for (const browser of BROWSERS) {
+  const docs: ResultDocument[] = [];
+  const wall: number[] = [];
+  try {
+    for (let k = 0; k < RUNS; k++) {
+      const t = performance.now();
+      docs.push(await runInBrowser({ browser, search: SEARCH }));
+      wall.push((performance.now() - t) / 1000);
+      process.stderr.write(`${browser} run ${k + 1}/${RUNS}: ${wall.at(-1)!.toFixed(1)} s\n`);
+    }
+  } catch (e) {
+    // A missing engine is reported, never silently dropped.
+    console.log(`\n${browser}: not measured — ${(e as Error).message.split('\n')[0]}`);
+    continue;
+  }
+  const d0 = docs[0]!;
+  console.log(`\n${browser} ${d0.environment.browser.name} ${d0.environment.browser.version}: wall time per run median ${median(wall).toFixed(1)} s (${Math.min(...wall).toFixed(1)}–${Math.max(...wall).toFixed(1)}); engine time median ${(median(docs.map((d) => d.durationMs)) / 1000).toFixed(1)} s`);
+  const all = docs.map(claims);
+  const names = [...new Set(all.flatMap((m) => [...m.keys()]))];
+  let steady = 0;
+  for (const name of names) {
+    const answers = all.map((m) => m.get(name) ?? '(no claim)');
+    const counts = new Map<string, number>();
+    for (const a of answers) counts.set(a, (counts.get(a) ?? 0) + 1);
+    const [top, n] = [...counts.entries()].sort((x, y) => y[1] - x[1])[0]!;
+    if (n === docs.length) steady++;
+    console.log(`  claim ${name.padEnd(24)} ${n}/${docs.length} agree: ${top}${counts.size > 1 ? `   (others: ${[...counts.entries()].filter(([a]) => a !== top).map(([a, c]) => `${c}× ${a}`).join('; ')})` : ''}`);
+  }
+  console.log(`  claims identical in every run: ${steady} of ${names.length}`);
+  const flagged = docs.map((d) => d.cases.filter((c) => c.unstable).length / Math.max(1, d.cases.length));
+  console.log(`  cases flagged unstable: median ${(median(flagged) * 100).toFixed(0)} % (${flagged.map((f) => `${(f * 100).toFixed(0)} %`).join(', ')})`);
+  const aes = docs.map(aes128vs256);
+  if (aes.every(Boolean))
+    console.log(
+      `  Web Crypto AES-128-GCM / AES-256-GCM time at ${formatSize(aes[0]!.size)} (below 1: AES-128 faster): ` +
+        aes.map((x) => `${x!.ratio.value.toFixed(3)} [${x!.ratio.low.toFixed(3)}–${x!.ratio.high.toFixed(3)}] ${x!.decision.toUpperCase()}`).join(', '),
+    );
+  else console.log('  Web Crypto AES-128-GCM and AES-256-GCM were not both measured');
+}
+console.log('\ntargets: every claim identical in ≥ 9 of 10 runs (Chromium, Firefox), ≥ 8 of 10 (WebKit); ≤ 10 % flagged; AES-128 time ≤ AES-256 time × 1.05 at 1 MiB');

@@ -1,0 +1,38 @@
+// A smoke run of every `npm run bench:*` script, at tiny sizes, inside `npm test`: a benchmark
+// nobody runs breaks silently (bench:collector once did, for weeks). Each runs through npm, as
+// its users start it, and must exit 0 and print its figures. The figures themselves are not
+// judged here: these are seconds-long runs on a shared machine; targets live in the benchmarks.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const scripts = Object.keys((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts).filter((s) => s.startsWith('bench:'));
+
+/** Per benchmark: the environment that makes it tiny, and what its output must contain. */
+const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> = {
+  'bench:cores': { env: { ROUNDS: '1', SAMPLE_MS: '2', SAMPLES: '2', SIZES: '64,1024', ALGORITHMS: 'aes-128-gcm,aegis-128l' }, prints: [/bench:cores — MB\/s/, /aes-128-gcm\s+encrypt\s+64 B\s+\d/, /best WASM build \/ native soft: min \d/] },
+  'bench:harness': { env: { RUNS: '1', SIZE: '16k', ROUNDS: '1', QUICK: 'preset=quick&sizes=64&rounds=1&reruns=0&algorithms=aes-128-gcm' }, prints: [/bench:harness/, /engine\/bare/, /WASM AES-128-GCM 16 KiB\s+\d/] },
+  'bench:collector': { env: { DURATION: '1', CONNECTIONS: '2', ROWS: '2000' }, prints: [/PGlite\s+1 case\(s\)\/submission:\s+\d+ submissions\/s/, /PostgreSQL\s+84 case\(s\)\/submission:\s+\d+ submissions\/s/, /PGlite\s+largest accepted submission .* \d+ CPU ms/, /PostgreSQL\s+largest accepted submission .* \d+ CPU ms/, /statistics over 2000 case rows/] },
+  'bench:stability': { env: { RUNS: '2', BROWSERS: 'chromium', SEARCH: 'preset=quick&algorithms=aes-128-gcm,chacha20-poly1305&implementations=rustcrypto-wasm,webcrypto&webcrypto=sequential&operations=encrypt&sizes=1k&rounds=1&reruns=0' }, prints: [/WASM AES-128-GCM vs Web Crypto AES-128-GCM\s+1024/, /flags: \d+ of \d+ cases unstable/] },
+  'bench:tiers': { env: { REPS: '1' }, prints: [/Node aes-128-gcm\/encrypt\/16384/, /Chromium aes-128-gcm\/encrypt\/16384/] },
+  'bench:verdict': { env: { RUNS: '2', BROWSERS: 'chromium', SEARCH: 'preset=quick&sizes=64,1M&rounds=1&reruns=0&algorithms=aes-128-gcm,aes-256-gcm,chacha20-poly1305&operations=encrypt' }, prints: [/claim fastest, small\s+\d\/2 agree/, /claims identical in every run: \d+ of \d+/, /AES-128-GCM \/ AES-256-GCM time at 1 MiB/] },
+  'bench:peers': { env: { SIZES: '64', ROUNDS: '1' }, prints: [/bench:peers —/, /chacha20-poly1305\s+encrypt\s+64 B\s+rustcrypto-wasm/] },
+};
+
+describe('benchmarks', () => {
+  it('every bench:* script has a smoke run here', () => {
+    expect(scripts.filter((s) => !SMOKE[s])).toEqual([]);
+  });
+
+  for (const name of scripts.filter((s) => SMOKE[s])) {
+    it(`${name} smoke run: exits 0 and prints its figures`, () => {
+      const { env, prints } = SMOKE[name]!;
+      const r = spawnSync('npm', ['run', '--silent', name], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 600_000, maxBuffer: 64 << 20 });
+      const out = `${r.stdout}\n${r.stderr}`;
+      expect(r.status, `${name} exited ${r.status} (${r.signal ?? 'no signal'}):\n${out.slice(-4000)}`).toBe(0);
+      for (const p of prints) expect(out, `${name} did not print ${p}`).toMatch(p);
+      // The figures, in the log of npm test: a smoke run is read as well as counted.
+      console.log(`${name} smoke run:\n${r.stdout.trim().split('\n').slice(-25).join('\n')}`);
+    }, 660_000);
+  }
+});
