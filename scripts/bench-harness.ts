@@ -36,6 +36,9 @@ await page.waitForFunction(() => document.body.dataset.ready === 'true');
 
 const engineMedians: Record<string, number[]> = {};
 const bareMedians: Record<string, number[]> = {};
+/** Mean ns per operation: total time over total operations, what a caller waits for. */
+const engineMeans: Record<string, number[]> = {};
+const bareMeans: Record<string, number[]> = {};
 const search = `preset=quick&algorithms=aes-128-gcm,chacha20-poly1305&implementations=rustcrypto-wasm,webcrypto&webcrypto=sequential&sizes=${SIZE}&rounds=${ROUNDS}&samples=6&reruns=0&minSampleMs=20`;
 for (let run = 0; run < RUNS; run++) {
   for (const order of run % 2 ? ['engine', 'bare'] : ['bare', 'engine']) {
@@ -44,6 +47,7 @@ for (let run = 0; run < RUNS; run++) {
       for (const c of CASES) {
         const r = doc.cases.find((x) => x.algorithm === c.algorithm && x.implementation === c.impl)!;
         (engineMedians[c.label] ??= []).push(r.summary.median);
+        (engineMeans[c.label] ??= []).push(r.summary.mean);
       }
     } else {
       for (const c of CASES) {
@@ -52,6 +56,7 @@ for (let run = 0; run < RUNS; run++) {
         const iterations = Math.max(1, Math.round((atOneMiB * (1 << 20)) / SIZE_BYTES));
         const samples = await page.evaluate((spec) => window.harness!.bare(spec), { kind: c.kind, algorithm: c.algorithm, sizeBytes: SIZE_BYTES, iterations, samples: 30, warmupMs: 300 });
         (bareMedians[c.label] ??= []).push(median(samples));
+        (bareMeans[c.label] ??= []).push(samples.reduce((a, x) => a + x, 0) / samples.length);
       }
     }
   }
@@ -72,6 +77,12 @@ for (const c of CASES) {
   const xs = engineMedians[c.label]!;
   const spread = (Math.max(...xs) - Math.min(...xs)) / e;
   console.log(c.label.padEnd(44) + (SIZE_BYTES / e * 1e3).toFixed(1).padStart(12) + (SIZE_BYTES / b * 1e3).toFixed(1).padStart(12) + (b / e).toFixed(3).padStart(13) + `${(spread * 100).toFixed(1)} %`.padStart(14));
+}
+console.log(`\nthe same, as total bytes / total time of each loop (the samples' mean; the engine's totalBytesPerSecond)`);
+for (const c of CASES) {
+  const e = median(engineMeans[c.label]!);
+  const b = median(bareMeans[c.label]!);
+  console.log(c.label.padEnd(44) + (SIZE_BYTES / e * 1e3).toFixed(1).padStart(12) + (SIZE_BYTES / b * 1e3).toFixed(1).padStart(12) + (b / e).toFixed(3).padStart(13));
 }
 console.log(`\n${QUICK}: ${quick.cases.length} cases, wall time ${quickWallS.toFixed(1)} s (engine's own durationMs ${(quick.durationMs / 1000).toFixed(1)} s; target ≤ 30 s)`);
 console.log('targets: engine/bare ≥ 0.97; 1 MiB spread over runs ≤ 3 %');
