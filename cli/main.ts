@@ -7,6 +7,7 @@
  * In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
  * @module
  */
+import { CASE_PRECISION, medianPrecision } from '../web/core/stop-rule.ts';
 import { verdict } from '../web/core/verdict.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -34,11 +35,13 @@ function progressLine(p: Progress): string {
 }
 
 export function resultsTable(doc: ResultDocument): string {
-  const rows = doc.cases.map((c) => [c.algorithm, `${c.implementation} (${c.variant})`, c.operation, formatSize(c.sizeBytes), (c.bytesPerSecond / 1e6).toFixed(1), c.usPerOp.toFixed(3), `${(c.summary.robustCv * 100).toFixed(1)}%${c.unstable ? ' !' : ''}`]);
-  const head = ['algorithm', 'implementation', 'op', 'size', 'MB/s', 'µs/op', 'spread'];
+  const mbps = (b: number | undefined) => (b === undefined ? '–' : (b / 1e6).toFixed(1));
+  const rows = doc.cases.map((c) => [c.algorithm, `${c.implementation} (${c.variant})`, c.operation, formatSize(c.sizeBytes), mbps(c.bytesPerSecond), mbps(c.totalBytesPerSecond), c.usPerOp.toFixed(3), `±${(medianPrecision(c) * 100).toFixed(1)}%${c.unstable ? ' ⚠' : ''}`]);
+  const head = ['algorithm', 'implementation', 'op', 'size', 'MB/s median', 'MB/s all calls', 'µs/op', 'median ±'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((x, i) => (i >= 3 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ');
-  return [line(head), ...rows.map(line)].join('\n');
+  const legend = `median ±: reach of the median's 95 % interval; ⚠ not resolved within the run's budget (beyond ±${CASE_PRECISION * 100} %)`;
+  return [line(head), ...rows.map(line), legend].join('\n');
 }
 
 async function run(argv: string[]): Promise<number> {

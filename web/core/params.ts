@@ -31,7 +31,7 @@ export class ParamError extends Error {
 }
 
 /** Parameters the URL may carry; anything else is reported, not silently ignored. */
-export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'autorun'] as const;
+export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'autorun'] as const;
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1 << 20, mb: 1 << 20, mib: 1 << 20 };
 
@@ -94,7 +94,8 @@ export function presetParams(preset: PresetId = 'quick'): RunParams {
     webcrypto: [...(p.webcrypto ?? ['sequential', 'pipelined'])],
     estimateClock: p.estimateClock ?? false,
     cvThreshold: CV_THRESHOLD,
-    maxReruns: p.maxReruns ?? (preset === 'quick' ? 1 : 2),
+    maxReruns: p.maxReruns ?? 2,
+    ...(p.budgetMs !== undefined ? { budgetMs: p.budgetMs } : {}),
   };
 }
 
@@ -137,6 +138,7 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
   if (raw.webcrypto) p.webcrypto = list('webcrypto', raw.webcrypto, ['sequential', 'pipelined'] as const);
   if (raw.cv) p.cvThreshold = number('cv', raw.cv, 0, 10);
   if (raw.reruns) p.maxReruns = integer('reruns', raw.reruns, 0, 10);
+  if (raw.budget) p.budgetMs = Math.round(number('budget', raw.budget.replace(/s$/, ''), 1, 3600) * 1000);
   const autorun = raw.autorun !== undefined && raw.autorun !== '0' && raw.autorun !== 'false';
   const checked = v.safeParse(RunParamsSchema, p);
   if (!checked.success) throw new Error(`Invalid parameters: ${checked.issues.map(formatIssue).join('; ')}`);
@@ -161,6 +163,7 @@ export function toSearch(params: RunParams, extra: Record<string, string> = {}):
   if (!same(params.webcrypto, base.webcrypto)) q.set('webcrypto', params.webcrypto.join(','));
   if (params.cvThreshold !== base.cvThreshold) q.set('cv', String(params.cvThreshold));
   if (params.maxReruns !== base.maxReruns) q.set('reruns', String(params.maxReruns));
+  if (params.budgetMs !== base.budgetMs && params.budgetMs !== undefined) q.set('budget', `${params.budgetMs / 1000}s`);
   for (const [k, val] of Object.entries(extra)) q.set(k, val);
   return q.toString();
 }

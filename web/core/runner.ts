@@ -10,7 +10,9 @@ import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
 import { shuffled } from './measure.ts';
-import { derived, detectModes, isUnstable, summarize, unstableReasons } from './stats.ts';
+import { derived, detectModes, summarize, unstableReasons } from './stats.ts';
+import { caseResolved, pendingCases } from './stop-rule.ts';
+import { verdict } from './verdict.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
 import type { WorkerFacts } from './env.ts';
@@ -265,23 +267,45 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     progress.phase = 'measuring';
     progress.total = plan.length * params.rounds;
     measuringStarted.at = now();
+    // What a round costs, to fit extra rounds in the budget: a fresh worker's start, then per case.
+    let startMs = 0;
+    let measureMs = 0;
     for (let r = 0; r < params.rounds; r++) {
       progress.round = r + 1;
+      const t0 = now();
       remote = spawn();
       await guard(remote.init(params));
-      absorb(await guard(remote.measure(roundOrder(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: dense })), false);
+      const t1 = now();
+      startMs = Math.max(startMs, t1 - t0);
+      absorb(await guard(remote.measure(roundOrder(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), false);
+      measureMs += now() - t1;
       thisRound.clear();
       live();
       await recordInterference(remote);
     }
+    // The stop rule (stop-rule.ts): extra rounds of only what is unresolved — cases whose median
+    // is not pinned down, and both sides of each undecided claim — while the budget lasts.
+    // A case of a small extra round costs more than one of a full round (its code paths are
+    // warmed for fewer cases): a quarter more to start with, then what the extra rounds cost.
+    let perCaseMs = (1.25 * measureMs) / Math.max(1, plan.length * params.rounds);
+    const deadline = params.budgetMs === undefined ? Infinity : startedAt + params.budgetMs;
     for (let extra = 0; extra < params.maxReruns; extra++) {
-      const unstable = plan.filter((c) => isUnstable(summarize(samples.get(c.key)!.samples), params.cvThreshold));
-      if (unstable.length === 0) break;
+      const pending = pendingCases(finish('complete', plan));
+      // Claims' cases first (they decide what the visitor reads), then lone unresolved cases.
+      const claimKeys = new Set(verdict(finish('complete', plan)).claims.filter((c) => c.decision === 'unknown').flatMap((c) => c.cases));
+      let targets = [...plan.filter((c) => claimKeys.has(c.key)), ...plan.filter((c) => pending.has(c.key) && !claimKeys.has(c.key))];
+      if (targets.length === 0) break;
+      // Only what fits in what is left of the budget (a round costs about what the first ones did per case).
+      const fits = Math.floor((deadline - now() - startMs) / Math.max(perCaseMs, 1e-3));
+      if (fits < Math.min(2, targets.length)) break;
+      targets = targets.slice(0, fits);
       progress.phase = 'rerunning';
-      progress.total += unstable.length;
+      progress.total += targets.length;
       remote = spawn();
       await guard(remote.init(params));
-      absorb(await guard(remote.measure(roundOrder(unstable, params.rounds + extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: dense })), true);
+      const t1 = now();
+      absorb(await guard(remote.measure(roundOrder(targets, params.rounds + extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), true);
+      perCaseMs = Math.max(perCaseMs, (now() - t1) / targets.length);
       thisRound.clear();
       live();
       await recordInterference(remote);
@@ -347,7 +371,9 @@ export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number 
   const summary = summarize(m.samples);
   const d = derived(summary.median, c.sizeBytes);
   const slowShare = slow ? slowSampleShare(m, slow) : 0;
-  const reasons = unstableReasons(m.samples, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs, slowShare });
+  // Flagged only when unresolved (stop-rule.ts); the other reasons say what kept it so.
+  const unresolved = !caseResolved({ summary });
+  const reasons = unresolved ? (['unresolved', ...unstableReasons(m.samples, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs, slowShare })] as const) : [];
   return {
     algorithm: c.algorithm,
     implementation: c.implementation,
@@ -365,8 +391,8 @@ export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number 
     overheadBytes: overheadBytes(c.algorithm, c.sizeBytes),
     stateBytes: m.stateBytes,
     reruns: m.reruns,
-    unstable: reasons.length > 0,
-    unstableReasons: reasons,
+    unstable: unresolved,
+    unstableReasons: [...reasons],
     modes: detectModes(m.samples),
     interruptions: m.interruptions,
   };

@@ -16,7 +16,13 @@ import { ENGINE_NAMES } from './env.ts';
 export const SCHEMA_VERSION = 'aeadbench/result@2';
 /** Every version this engine reads (the collector accepts, `compare` compares). */
 export const SCHEMA_VERSIONS = ['aeadbench/result@1', SCHEMA_VERSION] as const;
-export const UNSTABLE_REASONS = ['modes', 'interference', 'spread', 'timer', 'too-few-samples'] as const;
+/** Why a case is flagged. `unresolved` is the flag's rule (run/stop-rule.ts); the rest say what made it so. */
+export const UNSTABLE_REASONS = ['unresolved', 'modes', 'interference', 'spread', 'timer', 'too-few-samples'] as const;
+
+/** One case's identity as a string: the same key in the planner, the worker, the stop rule and the verdict. */
+export function caseKey(c: { implementation: string; variant: string; algorithm: string; operation: string; sizeBytes: number; aadBytes: number }): string {
+  return `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+}
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.finite(), v.minValue(0));
@@ -43,6 +49,12 @@ export const RunParamsSchema = v.object({
   /** Re-run a case whose CV exceeds this, up to `maxReruns` extra rounds, then flag it. */
   cvThreshold: v.pipe(v.number(), v.minValue(0), v.maxValue(10)),
   maxReruns: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10)),
+  /**
+   * @2: the run's time budget (ms, from start to end). After its rounds, a run re-measures only
+   * what is not yet resolved (run/stop-rule.ts), in extra rounds of at most `maxReruns`, while
+   * the next one fits in what is left of this. Absent: no time limit, only `maxReruns`.
+   */
+  budgetMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(3_600_000))),
 });
 export type RunParams = v.InferOutput<typeof RunParamsSchema>;
 

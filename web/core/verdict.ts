@@ -13,7 +13,8 @@ import { formatSize } from './params.ts';
 import type { CaseResult, ResultDocument } from './schema.ts';
 import { type CostModel, fitCostModel } from './scenarios/costmodel.ts';
 import { pairedRatio } from './stats.ts';
-import { DEFAULT_MARGIN, decide } from './decision.ts';
+import { DEFAULT_MARGIN, type Decision, decide } from './decision.ts';
+import { caseKey } from './schema.ts';
 
 export type SizeClass = 'small' | 'medium' | 'large';
 export const SIZE_CLASSES: readonly { id: SizeClass; label: string; holds: (bytes: number) => boolean }[] = [
@@ -42,6 +43,8 @@ export interface Ratio {
   high: number;
   paired: boolean;
   sizeBytes: number;
+  /** The two cases compared (caseKey), a's then b's. */
+  cases: [string, string];
 }
 
 export interface Contender {
@@ -84,8 +87,22 @@ export interface HardwareAes {
   why: string;
 }
 
+/**
+ * One thing the verdict asserts, in a form two runs can agree on: its decision, a short answer
+ * that is the same string whenever two runs say the same thing, and the cases that decide it
+ * (the stop rule re-measures those while it is undecided).
+ */
+export interface Claim {
+  /** `fastest/small`, `fastest/medium`, `fastest/large`, `crossover`, `hardware-aes`. */
+  id: string;
+  decision: Decision;
+  answer: string;
+  cases: string[];
+}
+
 export interface Verdict {
   operation: CaseResult['operation'];
+  claims: Claim[];
   fastest: Fastest[];
   cost: Cost | null;
   crossover: Crossover | null;
@@ -104,13 +121,15 @@ export function contenderLabel(c: Pick<CaseResult, 'implementation' | 'variant' 
 /** time(b) / time(a): paired when the two were sampled side by side, else a ratio of medians with their intervals. */
 export function ratioOf(a: CaseResult, b: CaseResult): Ratio {
   const p = pairedRatio(b, a);
-  if (p) return { value: p.ratio, low: p.ciLow, high: p.ciHigh, paired: true, sizeBytes: a.sizeBytes };
+  const cases: [string, string] = [caseKey(a), caseKey(b)];
+  if (p) return { value: p.ratio, low: p.ciLow, high: p.ciHigh, paired: true, sizeBytes: a.sizeBytes, cases };
   return {
     value: b.summary.median / a.summary.median,
     low: b.summary.ciLow / a.summary.ciHigh,
     high: b.summary.ciHigh / a.summary.ciLow,
     paired: false,
     sizeBytes: a.sizeBytes,
+    cases,
   };
 }
 
@@ -122,7 +141,6 @@ function certaintyOf(r: Ratio | null, cases: CaseResult[]): Certainty {
   return cases.some((c) => c.unstable) ? 'noisy' : 'too-close';
 }
 
-const geoMean = (xs: number[]) => Math.exp(xs.reduce((s, x) => s + Math.log(x), 0) / xs.length);
 
 /** The cases a verdict reads: one operation (encrypt first), the smallest AAD, Web Crypto sequential only. */
 function casesOf(doc: Pick<ResultDocument, 'cases'>): { operation: CaseResult['operation']; cases: CaseResult[] } {
@@ -141,15 +159,16 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
     if (!sizes.length) continue;
     const byContender = new Map<string, CaseResult[]>();
     for (const c of inClass) byContender.set(key(c), [...(byContender.get(key(c)) ?? []), c]);
-    // Only contenders measured at every size of the class compete on the same ground.
+    // The representative size: the class's edge that matters most (smallest small message, largest large one).
+    const at = cls.id === 'small' ? sizes[0]! : cls.id === 'large' ? sizes[sizes.length - 1]! : sizes[sizes.length >> 1]!;
+    // Only contenders measured at every size of the class compete on the same ground; they are
+    // ranked at the representative size, where the claim is decided and its figure shown.
     const scored = [...byContender.values()]
       .filter((cs) => cs.length === sizes.length)
-      .map((cs) => ({ cs, mbps: geoMean(cs.map((c) => c.bytesPerSecond / 1e6)) }))
+      .map((cs) => ({ cs, mbps: cs.find((c) => c.sizeBytes === at)!.bytesPerSecond / 1e6 }))
       .sort((a, b) => b.mbps - a.mbps);
     const [first, second] = scored;
     if (!first) continue;
-    // The representative size: the class's edge that matters most (smallest small message, largest large one).
-    const at = cls.id === 'small' ? sizes[0]! : cls.id === 'large' ? sizes[sizes.length - 1]! : sizes[sizes.length >> 1]!;
     // The figure shown is the median's MB/s at that size, a row of the table (the ranking
     // above uses every size of the class; a mean over sizes would match no row).
     const contender = (cs: CaseResult[]) => ({ implementation: cs[0]!.implementation, variant: cs[0]!.variant, algorithm: cs[0]!.algorithm, label: contenderLabel(cs[0]!), mbps: cs.find((c) => c.sizeBytes === at)!.bytesPerSecond / 1e6 });
@@ -193,20 +212,24 @@ export function webCryptoCrossover(cases: CaseResult[]): Crossover | null {
       const best = wasm.filter((c) => c.sizeBytes === s).sort((a, b) => a.summary.median - b.summary.median)[0]!;
       return ratioOf(w, best);
     });
-    const faster = ratios.map((r) => r.value > 1);
+    // Each size decided by the one rule: Web Crypto faster, WASM faster, a tie, or undecided.
+    const state = ratios.map((r) => {
+      const d = decide(r);
+      return d === 'different' ? (r.value > 1 ? 'web' : 'wasm') : d;
+    });
+    const webFrom = state.length - [...state].reverse().findIndex((x) => x !== 'web');
+    const from = state.every((x) => x === 'web') ? 0 : webFrom;
     let kind: Crossover['kind'];
     let atBytes: number | null = null;
-    if (faster.every(Boolean)) kind = 'always';
-    else if (!faster.some(Boolean)) kind = 'never';
-    else {
-      const from = faster.lastIndexOf(false) + 1;
-      kind = from < faster.length && faster.slice(from).every(Boolean) && faster.slice(0, from).every((f) => !f) ? 'overtakes' : 'mixed';
-      atBytes = kind === 'overtakes' ? sizes[from]! : null;
-    }
-    // Sure when the ratios on both sides of the crossover (or all of them) exclude 1.
-    const relevant = kind === 'overtakes' ? ratios.slice(Math.max(0, sizes.indexOf(atBytes!) - 1), sizes.indexOf(atBytes!) + 1) : ratios;
-    const decisions = relevant.map((r) => decide(r));
-    const certainty: Certainty = decisions.every((d) => d === 'different') ? 'sure' : cases.some((c) => c.unstable && c.algorithm === alg) ? 'noisy' : 'too-close';
+    if (from === 0) kind = 'always';
+    else if (!state.includes('web')) kind = 'never';
+    else if (from < state.length && state.slice(0, from).every((x) => x !== 'web')) {
+      kind = 'overtakes';
+      atBytes = sizes[from]!;
+    } else kind = 'mixed';
+    // Sure when no size it rests on is undecided: around the crossover, or every size otherwise.
+    const relevant = kind === 'overtakes' ? state.slice(Math.max(0, from - 1), from + 1) : state;
+    const certainty: Certainty = relevant.every((x) => x !== 'unknown') ? 'sure' : cases.some((c) => c.unstable && c.algorithm === alg) ? 'noisy' : 'too-close';
     return { algorithm: alg, kind, atBytes, ratios, certainty };
   }
   return null;
@@ -267,12 +290,33 @@ export function verdict(doc: Pick<ResultDocument, 'cases'>): Verdict {
         : crossover.kind === 'always'
           ? `Web Crypto is faster than WASM for ${name} at every size measured`
           : crossover.kind === 'never'
-            ? `WASM is faster than Web Crypto for ${name} at every size measured (its per-call cost outweighs any hardware AES here)`
+            ? `Web Crypto is not faster than WASM for ${name} at any size measured (its per-call cost outweighs any hardware AES here)`
             : `Web Crypto and WASM trade places for ${name} from size to size`;
     sentences.push(`${text}${SURE_WORDS[crossover.certainty]}.`);
   }
   sentences.push(hw.why);
-  return { operation, fastest, cost, crossover, hardwareAes: hw, sentences };
+  return { operation, claims: claimsOf(fastest, crossover, hw), fastest, cost, crossover, hardwareAes: hw, sentences };
+}
+
+const decisionOf = (c: Certainty): Decision => (c === 'sure' ? 'different' : c === 'tie' ? 'same' : 'unknown');
+
+/** The verdict's statements as claims (see Claim): what bench:verdict counts and the stop rule decides. */
+function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareAes): Claim[] {
+  const out: Claim[] = [];
+  for (const f of fastest) {
+    const decision = f.runnerUp ? decisionOf(f.certainty) : 'different';
+    const answer = decision === 'different' ? f.winner.label : decision === 'same' ? [f.winner.label, f.runnerUp!.label].sort().join(' = ') : 'undecided';
+    out.push({ id: `fastest/${f.sizeClass}`, decision, answer, cases: f.margin ? [...f.margin.cases] : [] });
+  }
+  if (crossover) {
+    const decision = decisionOf(crossover.certainty);
+    const answer = decision === 'unknown' ? 'undecided' : `${crossover.algorithm} ${crossover.kind}${crossover.atBytes ? ` at ${formatSize(crossover.atBytes)}` : ''}`;
+    const undecided = crossover.ratios.filter((r) => decide(r) === 'unknown');
+    out.push({ id: 'crossover', decision, answer, cases: undecided.flatMap((r) => r.cases) });
+  }
+  const undecided = hw.likely === null && hw.ratio !== null && hw.ratio.sizeBytes >= HARDWARE_AES_MIN_BYTES;
+  out.push({ id: 'hardware-aes', decision: undecided ? 'unknown' : 'different', answer: hw.likely === null ? (undecided ? 'undecided' : 'not enough evidence') : hw.likely ? 'AES instructions' : 'no AES instructions', cases: undecided ? [...hw.ratio!.cases] : [] });
+  return out;
 }
 
 /**

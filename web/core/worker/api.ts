@@ -57,9 +57,7 @@ export type WorkerEvent =
   | { type: 'case-done'; key: string; medianNs: number; measured?: MeasuredCase }
   | { type: 'case-error'; key: string; message: string };
 
-export function caseKey(c: Omit<PlannedCase, 'key'>): string {
-  return `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
-}
+export { caseKey } from '../schema.ts';
 
 /**
  * The cases that are compared with each other — the same operation, size and AAD, across
@@ -188,9 +186,10 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      */
     async measure(cases: PlannedCase[], o: { samples: number; minSampleMs: number; iterations: Record<string, number>; firstCycle?: number; groupBytes?: number; warmOnce?: boolean }) {
       const out: MeasuredCase[] = [];
-      // warmOnce (the dense preset: thousands of lengths): each implementation × algorithm ×
-      // operation runs one code path whatever the length, so it is warmed up fully once, in
-      // its first group; later groups only calibrate their batch on the optimised code.
+      // warmOnce (every run since the stop rule; first the dense preset's thousands of lengths):
+      // each implementation × algorithm × operation runs one code path whatever the length, so
+      // it is warmed up fully once, in its first group; later groups only calibrate their batch
+      // on the optimised code (calibration runs each case, touching its buffers, before timing).
       const warmed = new Set<string>();
       const codePath = (c: PlannedCase) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}`;
       let firstCycle = o.firstCycle ?? 0;

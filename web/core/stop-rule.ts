@@ -1,0 +1,40 @@
+/**
+ * The stop rule: after a run's rounds, what is still worth measuring, and when a case counts as
+ * resolved. One rule for the site, the package and the CLI (they all run through runner.ts).
+ *
+ * Two things can be unresolved:
+ *  - a case, whose median is not yet pinned down: its 95 % interval (stats.ts medianCI) reaches
+ *    further than ±CASE_PRECISION from it;
+ *  - a claim of the verdict (verdict.ts Claim) that is neither SAME nor DIFFERENT yet
+ *    (decision.ts): both of the cases it compares.
+ * The runner re-measures exactly these, interleaved in a fresh worker, while the run's budget
+ * lasts, so time is spent on what is undecided and not on what is already clear (tachometer
+ * samples the same way, until each interval is clear of its horizons). A case still unresolved
+ * when the budget is spent is flagged: that, and only that, is what ⚠ means.
+ * @module
+ */
+import type { CaseResult, ResultDocument } from './schema.ts';
+import { caseKey } from './schema.ts';
+import { verdict } from './verdict.ts';
+
+/** A case is resolved when its median's 95 % interval lies within ±5 % of it. */
+export const CASE_PRECISION = 0.05;
+
+/** How far the median's 95 % interval reaches from it, as a fraction of it: the flag's statistic. */
+export function medianPrecision(c: Pick<CaseResult, 'summary'>): number {
+  const { median, ciLow, ciHigh } = c.summary;
+  if (!(median > 0)) return Infinity;
+  return Math.max(median - ciLow, ciHigh - median) / median;
+}
+
+export function caseResolved(c: Pick<CaseResult, 'summary'>): boolean {
+  return medianPrecision(c) <= CASE_PRECISION;
+}
+
+/** The keys of every case the stop rule would measure again: unresolved cases and both sides of undecided claims. */
+export function pendingCases(doc: Pick<ResultDocument, 'cases'>): Set<string> {
+  const out = new Set<string>();
+  for (const c of doc.cases) if (!caseResolved(c)) out.add(caseKey(c));
+  for (const claim of verdict(doc).claims) if (claim.decision === 'unknown') for (const k of claim.cases) out.add(k);
+  return out;
+}
