@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
-import { compareResults, compareTable } from './compare.ts';
+import { compareExitCode, compareResults, compareTable } from './compare.ts';
 
 /** A document whose one case has the given ns/op samples (summaries are recomputed anyway). */
 function doc(samples: number[]): ResultDocument {
@@ -23,9 +23,28 @@ describe('compare', () => {
     expect(compareResults(v1, v2).cases[0]!.verdict).toBe('faster');
   });
 
-  it('equal runs are within noise', () => {
+  it('equal runs are SAME, and exit 0', () => {
     const r = compareResults(doc(steady(1000)), doc(steady(1000)));
     expect(r.cases).toEqual([expect.objectContaining({ verdict: 'same', ratio: 1 })]);
+    expect(compareExitCode(r)).toBe(0);
+  });
+
+  it('a 1.5 % difference with tight intervals is SAME within the default ±3 % margin, not a slowdown', () => {
+    // Two runs of identical code on a busy machine: intervals that do not overlap, 1.5 % apart.
+    const r = compareResults(doc(steady(1000)), doc(steady(1015)));
+    expect(r.cases[0]!.verdict).toBe('same');
+    expect(compareExitCode(r)).toBe(0);
+  });
+
+  it('takes the margin it is given: 5 % slower is SLOWER at 2 %, SAME at 10 %', () => {
+    expect(compareResults(doc(steady(1000)), doc(steady(1050)), { margin: 0.02 }).cases[0]!.verdict).toBe('slower');
+    expect(compareResults(doc(steady(1000)), doc(steady(1050)), { margin: 0.1 }).cases[0]!.verdict).toBe('same');
+  });
+
+  it('no case in common is exit 3, not a pass', () => {
+    const b = doc(steady(1000));
+    b.cases = [];
+    expect(compareExitCode(compareResults(doc(steady(1000)), b))).toBe(3);
   });
 
   it('a faster B beyond both intervals is marked faster', () => {
@@ -38,12 +57,14 @@ describe('compare', () => {
     const r = compareResults(doc(steady(1000)), doc(steady(1300)));
     expect(r.cases[0]!.verdict).toBe('slower');
     expect(compareTable(r)).toContain('▼ SLOWER');
+    expect(compareExitCode(r)).toBe(1);
   });
 
-  it('a large difference with overlapping intervals is noisy, not proven', () => {
+  it('a large difference with an interval across the margin is UNKNOWN, exit 2: not proven either way', () => {
     const wide = [500, 700, 900, 1000, 1100, 1300, 1500, 1700];
     const r = compareResults(doc(wide), doc(wide.map((x) => x * 1.2)));
-    expect(r.cases[0]!.verdict).toBe('noisy');
+    expect(r.cases[0]!.verdict).toBe('unknown');
+    expect(compareExitCode(r)).toBe(2);
   });
 
   it('reports cases present in only one document', () => {
@@ -54,4 +75,40 @@ describe('compare', () => {
     expect(r.onlyInA).toHaveLength(1);
     expect(r.onlyInB).toHaveLength(1);
   });
+});
+
+describe('aeadbench compare (the command)', () => {
+  const cli = async (...args: string[]) => {
+    const { spawnSync } = await import('node:child_process');
+    return spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'compare', ...args], { encoding: 'utf8', timeout: 60_000 });
+  };
+  const files = async (a: ResultDocument, b: ResultDocument) => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-compare-'));
+    writeFileSync(join(dir, 'a.json'), JSON.stringify(a));
+    writeFileSync(join(dir, 'b.json'), JSON.stringify(b));
+    return [join(dir, 'a.json'), join(dir, 'b.json')] as const;
+  };
+
+  it('exits 0 on SAME, 1 on SLOWER beyond --margin, 3 on a bad margin or nothing in common', async () => {
+    const [a, same] = await files(doc(steady(1000)), doc(steady(1015)));
+    expect((await cli(a, same)).status).toBe(0);
+    const [, slower] = await files(doc(steady(1000)), doc(steady(1050)));
+    let r = await cli(a, slower, '--margin', '2%');
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toContain('▼ SLOWER');
+    expect(r.stdout).toContain('margin of ±2 %');
+    expect((await cli(a, slower, '--margin', '10%')).status).toBe(0);
+    r = await cli(a, slower, '--margin', 'lots');
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain("Invalid --margin: 'lots'");
+    const empty = doc(steady(1000));
+    empty.cases = [];
+    const [, none] = await files(doc(steady(1000)), empty);
+    r = await cli(a, none);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('nothing to compare');
+  }, 120_000);
 });

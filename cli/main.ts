@@ -17,14 +17,19 @@ import type { Progress } from '../web/core/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { BROWSER_NAMES } from '../scripts/browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
-import { compareResults, compareTable } from './compare.ts';
+import { compareExitCode, compareResults, compareTable } from './compare.ts';
 import { DEVICE_CLASSES, type DeviceClass, submitResult } from '../web/core/submit.ts';
 
 const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webkit|node [--preset quick|standard|full]
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
                      [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
                      [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
-       aeadbench compare A.json B.json      ratio of B to A per case; exit 1 on a proven slowdown`;
+       aeadbench compare A.json B.json [--margin 3%]
+                     throughput of B over A per case, FASTER / SAME / SLOWER / UNKNOWN against the margin
+
+exit codes: 0 done (compare: nothing slower beyond the margin); 1 a case failed validation (run),
+            or something is SLOWER (compare); 2 a comparison stayed UNKNOWN (compare);
+            3 bad input or an error (a bad flag, a missing browser, no case measured or in common)`;
 
 function progressLine(p: Progress): string {
   const width = 30;
@@ -32,6 +37,15 @@ function progressLine(p: Progress): string {
   const bar = '█'.repeat(Math.round(frac * width)).padEnd(width, '░');
   const eta = p.etaMs != null ? ` ${Math.ceil(p.etaMs / 1000)} s left` : '';
   return `\r${bar} ${p.done}/${p.total} ${p.phase}${eta}`.padEnd(80);
+}
+
+const PLAIN_PROGRESS_EVERY_MS = 5000;
+
+/** One progress line for a log: engine, phase, cases, the case being measured, elapsed and estimate. */
+export function plainProgressLine(engine: string, p: Progress, elapsedMs: number): string {
+  const what = p.phase === 'rerunning' ? 'undecided cases measured again' : 'cases';
+  const eta = p.etaMs != null && p.phase !== 'done' ? `, about ${Math.ceil(p.etaMs / 1000)} s left` : '';
+  return `[${engine}] ${p.phase} ${p.done}/${p.total} ${what}, ${(elapsedMs / 1000).toFixed(0)} s elapsed${eta}${p.current ? ` (${p.current})` : ''}`;
 }
 
 export function resultsTable(doc: ResultDocument): string {
@@ -83,7 +97,15 @@ async function run(argv: string[]): Promise<number> {
     throw new CliError(e instanceof ParamError ? `Invalid --${e.param}: '${e.value}' (${e.detail})` : (e as Error).message);
   }
   const tty = process.stderr.isTTY;
-  const onProgress = (p: Progress) => process.stderr.write(tty ? progressLine(p) : '');
+  // Not on a terminal (a CI log): a plain line every few seconds, so the log shows the run is alive.
+  const started = Date.now();
+  let lastLine = -Infinity;
+  const onProgress = (p: Progress) => {
+    if (tty) return void process.stderr.write(progressLine(p));
+    if (Date.now() - lastLine < PLAIN_PROGRESS_EVERY_MS && p.phase !== 'done') return;
+    lastLine = Date.now();
+    process.stderr.write(`${plainProgressLine(values.browser!, p, Date.now() - started)}\n`);
+  };
   let doc: ResultDocument;
   if (values.browser === 'node') {
     const { runBenchmark } = await import('../web/core/node.ts');
@@ -102,6 +124,8 @@ async function run(argv: string[]): Promise<number> {
   if (values.csv) writeFileSync(values.csv, toCsv(doc));
   const failed = doc.validation.filter((v) => v.excluded);
   for (const f of failed) console.error(`FAILED: ${f.implementation} (${f.variant}) ${f.algorithm}: ${f.errors.join('; ')}`);
+  // A run that measured nothing is no green light for CI.
+  if (doc.cases.length === 0) throw new CliError(`no case was measured${doc.skipped.length ? `: ${doc.skipped.map((s) => `${s.what} (${s.reason})`).join('; ')}` : ''}${values.json ? `; the result is in ${values.json}` : ''}`);
   if (values.submit) {
     try {
       const r = await submitResult(values.submit, doc, { deviceClass: deviceClass as DeviceClass });
@@ -115,8 +139,16 @@ async function run(argv: string[]): Promise<number> {
   return failed.length ? 1 : 0;
 }
 
+/** `5%`, `5 %` or `0.05`: the equivalence margin as a fraction. */
+export function parseMargin(text: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
+  const value = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN;
+  if (!(value >= 0 && value < 1)) throw new CliError(`Invalid --margin: '${text}' (expected a percentage like 3% or a fraction like 0.03, below 100 %)`);
+  return value;
+}
+
 function compare(argv: string[]): number {
-  const { positionals } = parseArgs({ args: argv, allowPositionals: true, strict: true });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { margin: { type: 'string' } } });
   if (positionals.length !== 2) throw new CliError(`compare takes two result files, got ${positionals.length}\n${USAGE}`);
   const [a, b] = positionals.map((file) => {
     let json: unknown;
@@ -129,9 +161,10 @@ function compare(argv: string[]): number {
     if (!checked.ok) throw new CliError(`${file} is not a result document: ${checked.issues.slice(0, 3).join('; ')}`);
     return checked.value;
   }) as [ResultDocument, ResultDocument];
-  const r = compareResults(a, b);
+  const r = compareResults(a, b, { margin: values.margin === undefined ? undefined : parseMargin(values.margin) });
   console.log(compareTable(r));
-  return r.cases.some((c) => c.verdict === 'slower') ? 1 : 0;
+  if (r.cases.length === 0) throw new CliError(`nothing to compare: ${a.cases.length ? '' : 'A has no case; '}${b.cases.length ? '' : 'B has no case; '}no case of A is in B`);
+  return compareExitCode(r);
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -140,7 +173,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'compare') return compare(rest);
   if (command === undefined || command === '--help' || command === 'help') {
     console.log(USAGE);
-    return command === undefined ? 2 : 0;
+    return command === undefined ? 3 : 0;
   }
   throw new CliError(`unknown command '${command}'\n${USAGE}`);
 }
@@ -149,6 +182,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e) => {
     console.error(`aeadbench: ${e instanceof CliError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (e as Error).message : (e as Error).stack}`);
-    process.exit(2);
+    // 3, not 2: 2 is compare's UNKNOWN, and a CI job must tell an error from an undecided answer.
+    process.exit(3);
   },
 );

@@ -22,6 +22,8 @@ for (const target of ['chromium', 'firefox', 'node'] as const) {
     expect(doc.environment.runtime).toBe(target === 'node' ? 'node' : 'browser');
     if (target === 'node') expect(doc.cases.some((c: { implementation: string }) => c.implementation === 'node-crypto')).toBe(true);
     expect(r.stdout).toContain('MB/s'); // the results table
+    // Not on a terminal: plain progress lines a CI log keeps.
+    expect(r.stderr).toMatch(new RegExp(`^\\[${target}\\] \\w+ \\d+/\\d+ .* s elapsed`, 'm'));
     expect(r.stdout).toMatch(/Verdict:\n  - (Fastest|Tie) for small messages/); // and the verdict
     expect(doc.validation.filter((v: { excluded: boolean }) => v.excluded)).toEqual([]);
   });
@@ -30,25 +32,25 @@ for (const target of ['chromium', 'firefox', 'node'] as const) {
 test('a missing browser is a clear error with a non-zero exit', async ({ browserName }) => {
   test.skip(browserName !== 'chromium', 'CLI error paths are checked once');
   const r = cli('run', '--browser', 'firefox', '--executable', '/nonexistent/firefox');
-  expect(r.status).toBe(2);
+  expect(r.status).toBe(3);
   expect(r.stderr).toContain('firefox not found; tried /nonexistent/firefox');
   expect(r.stderr).toContain('apt-get install firefox-esr');
   // Without --executable, every place looked in is named (Edge is not installed here).
   const edge = cli('run', '--browser', 'edge');
-  expect(edge.status).toBe(2);
+  expect(edge.status).toBe(3);
   expect(edge.stderr).toContain('edge not found; tried /opt/microsoft/msedge/msedge, /usr/bin/microsoft-edge-stable, /usr/bin/microsoft-edge');
 });
 
 test('a bad flag is a clear error with a non-zero exit', async ({ browserName }) => {
   test.skip(browserName !== 'chromium', 'CLI error paths are checked once');
   let r = cli('run', '--browser', 'safari');
-  expect(r.status).toBe(2);
+  expect(r.status).toBe(3);
   expect(r.stderr).toContain("Invalid --browser: 'safari'");
   r = cli('run', '--browser', 'node', '--sizes', '64,abc');
-  expect(r.status).toBe(2);
+  expect(r.status).toBe(3);
   expect(r.stderr).toContain("'64,abc'");
   r = cli('frobnicate');
-  expect(r.status).toBe(2);
+  expect(r.status).toBe(3);
   expect(r.stderr).toContain("unknown command 'frobnicate'");
 });
 

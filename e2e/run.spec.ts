@@ -98,3 +98,33 @@ test('the mobile viewport renders the results without horizontal scrolling', asy
   expect(overflow).toBeLessThanOrEqual(1);
   await page.screenshot({ path: test.info().outputPath('mobile.png'), fullPage: true });
 });
+
+for (const [width, height] of [
+  [1280, 800],
+  [360, 800],
+] as const) {
+  test(`at ${width}×${height} Start is on the first screen, and the live verdict is in view within 10 s of it`, async ({ page }) => {
+    await page.setViewportSize({ width, height });
+    await page.goto('/?preset=quick');
+    const start = page.getByTestId('start');
+    const b = (await start.boundingBox())!;
+    expect(b.y + b.height).toBeLessThanOrEqual(height);
+    await start.click();
+    await expect(page.getByTestId('verdict')).toBeInViewport({ timeout: 10_000 });
+    await page.getByTestId('cancel').click();
+    await expect(page.getByTestId('cancelled')).toBeVisible();
+  });
+}
+
+test('cancel keeps every row that was on screen, and its message counts them', async ({ page }) => {
+  await page.goto('/?preset=quick');
+  await page.getByTestId('start').click();
+  const rows = page.getByTestId('results-table').locator('tbody tr');
+  await expect.poll(() => rows.count(), { timeout: 20_000 }).toBeGreaterThan(3);
+  const shown = await rows.count();
+  await page.getByTestId('cancel').click();
+  await expect(page.getByTestId('cancelled')).toBeVisible();
+  const kept = await rows.count();
+  expect(kept).toBeGreaterThanOrEqual(shown);
+  await expect(page.getByTestId('cancelled')).toContainText(`Run cancelled. ${kept} cases finished before it stopped and are kept below.`);
+});

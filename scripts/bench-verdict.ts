@@ -3,7 +3,7 @@
  * 5) of the quick preset, each run's verdict broken into claims — the winner per size class
  * with its certainty (decision.ts), Web Crypto's crossover, the hardware-AES call — and for
  * each claim how many runs agree with the most common answer. Also per engine: the share of
- * cases flagged unstable, wall time per run, and Web Crypto AES-128-GCM against AES-256-GCM at
+ * cases flagged unstable, wall time per run, the A/A check, and Web Crypto AES-128-GCM against AES-256-GCM at
  * the largest size (paired; an order bias showed as AES-256 20–35 % "faster" at 1 MiB).
  *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' npm run bench:verdict
  */
@@ -76,6 +76,11 @@ for (const browser of BROWSERS) {
   console.log(`  claims identical in every run: ${steady} of ${names.length}`);
   const flagged = docs.map((d) => d.cases.filter((c) => c.unstable).length / Math.max(1, d.cases.length));
   console.log(`  cases flagged unstable: median ${(median(flagged) * 100).toFixed(0)} % (${flagged.map((f) => `${(f * 100).toFixed(0)} %`).join(', ')})`);
+  const aa = docs.map((d) => d.aaCheck);
+  console.log(
+    `  A/A check (the same case twice, must be SAME): ${aa.filter((x) => x?.decision === 'same').length}/${docs.length} SAME` +
+      (aa[0] ? ` — ${aa[0].implementation} ${aa[0].algorithm} ${formatSize(aa[0].sizeBytes)}: ${aa.map((x) => (x ? `${x.ratio.toFixed(3)} [${x.low.toFixed(3)}–${x.high.toFixed(3)}] ${x.decision.toUpperCase()}` : 'none')).join(', ')}` : ''),
+  );
   const aes = docs.map(aes128vs256);
   if (aes.every(Boolean))
     console.log(

@@ -258,7 +258,7 @@ describe('the CLI in WebKit', () => {
 
   it('a MiniBrowser that is not there names the path tried', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--executable', '/nonexistent/MiniBrowser'], { encoding: 'utf8', timeout: 60_000 });
-    expect(r.status).toBe(2);
+    expect(r.status).toBe(3);
     expect(r.stderr).toContain('MiniBrowser not found; tried /nonexistent/MiniBrowser');
     expect(r.stderr).toContain('apt-get install webkit2gtk-driver xvfb');
   }, 60_000);

@@ -10,8 +10,9 @@ import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
 import { shuffled } from './measure.ts';
-import { derived, detectModes, summarize, unstableReasons } from './stats.ts';
-import { caseResolved, pendingCases } from './stop-rule.ts';
+import { derived, detectModes, pairedRatio, summarize, unstableReasons } from './stats.ts';
+import { decide } from './decision.ts';
+import { aaTwinKey, caseResolved, isAaTwin, pendingCases } from './stop-rule.ts';
 import { verdict } from './verdict.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
@@ -115,6 +116,33 @@ export function roundOrder<T>(xs: readonly T[], r: number): T[] {
   return shuffled(xs, 0x5bd1e995 ^ (r + 1));
 }
 
+
+/**
+ * The A/A check: one case measured a second time under another key, interleaved with itself,
+ * as any two compared cases are. The two must come out SAME (decision.ts); when they do not,
+ * the machinery — order, warm-up, buffers, the machine — moved a figure by itself, and every
+ * small difference of the run is suspect. WASM AES-128-GCM at 1 KiB where planned (cheap and
+ * in every run), else the plan's first case.
+ */
+export function aaTwin(plan: readonly PlannedCase[]): PlannedCase | null {
+  const pick =
+    plan.find((c) => c.implementation === 'rustcrypto-wasm' && c.algorithm === 'aes-128-gcm' && c.operation === 'encrypt' && c.sizeBytes === 1024) ??
+    plan.find((c) => c.implementation === 'rustcrypto-wasm') ??
+    plan[0];
+  return pick ? { ...pick, key: aaTwinKey(pick.key) } : null;
+}
+
+/** The A/A check's record, from the original's and the twin's samples (paired: measured side by side). */
+function aaCheckOf(twin: PlannedCase | null, measured: (key: string) => MeasuredCase | undefined): { aaCheck?: NonNullable<ResultDocument['aaCheck']> } {
+  if (!twin) return {};
+  const a = measured(caseKey(twin));
+  const b = measured(twin.key);
+  const p = a && b ? pairedRatio(b, a) : null;
+  if (!p) return {};
+  const r = { value: p.ratio, low: p.ciLow, high: p.ciHigh };
+  return { aaCheck: { implementation: twin.implementation, variant: twin.variant, algorithm: twin.algorithm, operation: twin.operation, sizeBytes: twin.sizeBytes, ratio: r.value, low: r.low, high: r.high, decision: decide(r) } };
+}
+
 /** Cycle ids of round r start at r × this, so that ids never repeat across rounds and re-runs. */
 const CYCLES_PER_ROUND = 1_000_000;
 /**
@@ -138,7 +166,9 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
 
   const progress: Progress = { phase: 'starting', round: 0, rounds: params.rounds, done: 0, total: 0, current: null, etaMs: null };
   const report = () => hooks.onProgress?.({ ...progress });
+  /** When the current phase (the first rounds, or one extra round) began: its rate drives the ETA. */
   const measuringStarted = { at: 0 };
+  const deadline = params.budgetMs === undefined ? Infinity : startedAt + params.budgetMs;
 
   const spawn = () => {
     worker?.handle.terminate();
@@ -146,10 +176,14 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     const remote = connect<WorkerApi>(handle, (e) => {
       const ev = e as WorkerEvent;
       if (ev.type === 'case-start') progress.current = ev.key;
-      if (ev.type === 'case-done') {
+      // The A/A twin is not a case of the result: progress counts what the result will hold.
+      if (ev.type === 'case-done' && !isAaTwin(ev.key)) {
         progress.done++;
-        const elapsed = now() - measuringStarted.at;
-        progress.etaMs = progress.done > 0 ? (elapsed / progress.done) * Math.max(0, progress.total - progress.done) : null;
+        const t = now();
+        const atThisRate = ((t - measuringStarted.at) / progress.done) * Math.max(0, progress.total - progress.done);
+        // With a budget the stop rule goes on measuring what is undecided until it is spent, so
+        // the first pass ends no earlier than its rate says and the run no later than its budget.
+        progress.etaMs = deadline === Infinity ? atThisRate : progress.phase === 'rerunning' ? Math.max(0, Math.min(atThisRate, deadline - t)) : Math.max(atThisRate, deadline - t);
         if (ev.measured) live(ev.measured);
       }
       report();
@@ -195,6 +229,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       skipped,
       warnings,
       ...(interference.cycles.length ? { interference } : {}),
+      ...aaCheckOf(twin, measured),
     };
   };
 
@@ -202,8 +237,14 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
   const thisRound = new Map<string, MeasuredCase>();
   let lastPartial = -Infinity;
   const live = (m?: MeasuredCase) => {
-    if (!hooks.onPartial) return;
+    // Recorded even without a live view: a cancelled run keeps every case that finished.
     if (m) thisRound.set(m.key, m);
+    if (m && hooks.onCase && !isAaTwin(m.key)) {
+      const c = plan.find((x) => x.key === m.key);
+      const sofar = merged(m.key);
+      if (c && sofar) hooks.onCase(toCaseResult(c, sofar, params, environment?.timerResolutionMs));
+    }
+    if (!hooks.onPartial) return;
     const t = now();
     // A finished round (no case given) always shows; single cases at most every liveEveryMs.
     // A second apart, longer for large plans (the dense preset's 8,192 cases: 8 s), so that
@@ -212,17 +253,17 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     lastPartial = t;
     hooks.onPartial(partial());
   };
-  const partial = (): PartialDocument => {
-    const merged = (key: string) => {
-      const before = samples.get(key);
-      const current = thisRound.get(key);
-      if (!before || !current) return before ?? (current && { ...current, reruns: 0 });
-      return { ...before, samples: [...before.samples, ...current.samples], cycles: [...(before.cycles ?? []), ...(current.cycles ?? [])] };
-    };
-    return { ...finish('complete', plan, merged), status: 'running' };
+  /** A case's samples so far: the finished rounds', and this round's if it has finished in it. */
+  const merged = (key: string) => {
+    const before = samples.get(key);
+    const current = thisRound.get(key);
+    if (!before || !current) return before ?? (current && { ...current, reruns: 0 });
+    return { ...before, samples: [...before.samples, ...current.samples], cycles: [...(before.cycles ?? []), ...(current.cycles ?? [])] };
   };
+  const partial = (): PartialDocument => ({ ...finish('complete', plan, merged), status: 'running' });
 
   let plan: PlannedCase[] = [];
+  let twin: PlannedCase | null = null;
   /** Thousands of lengths (the dense preset): one warm-up per code path, not per case. */
   const dense = isDense(params.sizes.length);
   const run = async (): Promise<ResultDocument> => {
@@ -248,6 +289,9 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
 
     const planned = planCases(params, info.available, validation, o.payloadLimitBytes);
     plan.push(...planned.plan);
+    twin = aaTwin(plan);
+    // What the worker measures: the plan, and the A/A twin beside its original.
+    const measured = twin ? [...plan, twin] : plan;
     skipped.push(...planned.skipped);
 
     const iterations: Record<string, number> = {};
@@ -277,7 +321,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       await guard(remote.init(params));
       const t1 = now();
       startMs = Math.max(startMs, t1 - t0);
-      absorb(await guard(remote.measure(roundOrder(plan, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), false);
+      absorb(await guard(remote.measure(roundOrder(measured, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), false);
       measureMs += now() - t1;
       thisRound.clear();
       live();
@@ -288,19 +332,22 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     // A case of a small extra round costs more than one of a full round (its code paths are
     // warmed for fewer cases): a quarter more to start with, then what the extra rounds cost.
     let perCaseMs = (1.25 * measureMs) / Math.max(1, plan.length * params.rounds);
-    const deadline = params.budgetMs === undefined ? Infinity : startedAt + params.budgetMs;
     for (let extra = 0; extra < params.maxReruns; extra++) {
       const pending = pendingCases(finish('complete', plan));
       // Claims' cases first (they decide what the visitor reads), then lone unresolved cases.
       const claimKeys = new Set(verdict(finish('complete', plan)).claims.filter((c) => c.decision === 'unknown').flatMap((c) => c.cases));
-      let targets = [...plan.filter((c) => claimKeys.has(c.key)), ...plan.filter((c) => pending.has(c.key) && !claimKeys.has(c.key))];
+      let targets = [...measured.filter((c) => claimKeys.has(c.key)), ...measured.filter((c) => pending.has(c.key) && !claimKeys.has(c.key))];
       if (targets.length === 0) break;
       // Only what fits in what is left of the budget (a round costs about what the first ones did per case).
       const fits = Math.floor((deadline - now() - startMs) / Math.max(perCaseMs, 1e-3));
       if (fits < Math.min(2, targets.length)) break;
       targets = targets.slice(0, fits);
+      // Each extra round is counted on its own: n of the cases it measures again.
       progress.phase = 'rerunning';
-      progress.total += targets.length;
+      progress.round = params.rounds + extra + 1;
+      progress.done = 0;
+      progress.total = targets.filter((c) => !isAaTwin(c.key)).length;
+      measuringStarted.at = now();
       remote = spawn();
       await guard(remote.init(params));
       const t1 = now();
@@ -317,7 +364,6 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     progress.etaMs = 0;
     report();
     const doc = finish('complete', plan);
-    for (const c of doc.cases) hooks.onCase?.(c);
     return doc;
   };
 
@@ -327,7 +373,8 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     if (cancelled && environment) {
       progress.phase = 'cancelled';
       report();
-      return finish('cancelled', plan);
+      // Every case that finished, in any round, the unfinished round's included: what was on screen.
+      return finish('cancelled', plan, merged);
     }
     throw e;
   });

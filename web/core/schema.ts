@@ -215,6 +215,24 @@ export const ResultDocumentSchema = v.object({
   interference: v.optional(InterferenceSchema),
   scaling: v.optional(v.pipe(v.array(ScalingSchema), v.maxLength(50))),
   blocks: v.optional(v.pipe(v.array(BlockTimingSchema), v.maxLength(3))),
+  /**
+   * @2: the A/A check (runner.ts aaTwin): one case measured twice under two names, interleaved;
+   * `ratio` is the twin's time over the original's with its 95 % interval, and `decision` must
+   * be `same` for the run's small differences to be believed.
+   */
+  aaCheck: v.optional(
+    v.object({
+      implementation: v.picklist(IMPLEMENTATION_IDS),
+      variant: shortText,
+      algorithm: v.picklist(ALGORITHM_IDS),
+      operation: v.picklist(OPERATIONS),
+      sizeBytes,
+      ratio: positive,
+      low: positive,
+      high: positive,
+      decision: v.picklist(['same', 'different', 'unknown']),
+    }),
+  ),
 });
 export type ResultDocument = v.InferOutput<typeof ResultDocumentSchema>;
 

@@ -17,6 +17,10 @@ import type { CaseResult, ResultDocument } from './schema.ts';
 import { caseKey } from './schema.ts';
 import { verdict } from './verdict.ts';
 
+/** The A/A twin's key (runner.ts aaTwin): its original's, marked. */
+export const aaTwinKey = (key: string): string => `${key}#aa`;
+export const isAaTwin = (key: string): boolean => key.endsWith('#aa');
+
 /** A case is resolved when its median's 95 % interval lies within ±5 % of it. */
 export const CASE_PRECISION = 0.05;
 
@@ -32,8 +36,13 @@ export function caseResolved(c: Pick<CaseResult, 'summary'>): boolean {
 }
 
 /** The keys of every case the stop rule would measure again: unresolved cases and both sides of undecided claims. */
-export function pendingCases(doc: Pick<ResultDocument, 'cases'>): Set<string> {
+export function pendingCases(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): Set<string> {
   const out = new Set<string>();
+  // The A/A pair (runner.ts aaTwin) until it is decided: its original, and the twin beside it.
+  if (doc.aaCheck?.decision === 'unknown') {
+    const original = doc.cases.find((c) => c.implementation === doc.aaCheck!.implementation && c.variant === doc.aaCheck!.variant && c.algorithm === doc.aaCheck!.algorithm && c.operation === doc.aaCheck!.operation && c.sizeBytes === doc.aaCheck!.sizeBytes);
+    if (original) out.add(caseKey(original)).add(aaTwinKey(caseKey(original)));
+  }
   for (const c of doc.cases) if (!caseResolved(c)) out.add(caseKey(c));
   for (const claim of verdict(doc).claims) if (claim.decision === 'unknown') for (const k of claim.cases) out.add(k);
   return out;

@@ -259,7 +259,12 @@ const SURE_WORDS: Record<Certainty, string> = {
 };
 const times = (r: Ratio) => `${r.value.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}${r.paired ? ', paired' : ''}]`;
 
-export function verdict(doc: Pick<ResultDocument, 'cases'>): Verdict {
+/**
+ * `live`: the run is still measuring — an undecided statement says so ("measuring…") rather than
+ * "too close to call", since the stop rule is still sampling it.
+ */
+export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'aaCheck'>>, o: { live?: boolean } = {}): Verdict {
+  const words = (c: Certainty) => (o.live && (c === 'too-close' || c === 'noisy') ? ' (measuring…)' : SURE_WORDS[c]);
   const { operation, cases } = casesOf(doc);
   const fastest = fastestBySize(cases);
   const large = fastest.find((f) => f.sizeClass === 'large') ?? fastest[fastest.length - 1];
@@ -278,7 +283,7 @@ export function verdict(doc: Pick<ResultDocument, 'cases'>): Verdict {
         ? `Tie for ${cls.label}: ${f.winner.label} and ${f.runnerUp.label}, within ±${DEFAULT_MARGIN * 100} % at ${at} (${times(f.margin)}); ${mbps}.${caveat}`
         : `Fastest for ${cls.label}: ${f.winner.label}, ${mbps}` +
             (f.runnerUp && f.margin ? `, ${times(f.margin)} ahead of ${f.runnerUp.label}` : '') +
-            `${SURE_WORDS[f.certainty]}.${caveat}`,
+            `${words(f.certainty)}.${caveat}`,
     );
   }
   if (cost) sentences.push(`One message with ${cost.contender.label} costs about ${cost.fixedUs.toFixed(cost.fixedUs < 10 ? 2 : 0)} µs plus ${cost.perByteNs.toFixed(2)} ns per byte.`);
@@ -292,9 +297,14 @@ export function verdict(doc: Pick<ResultDocument, 'cases'>): Verdict {
           : crossover.kind === 'never'
             ? `Web Crypto is not faster than WASM for ${name} at any size measured (its per-call cost outweighs any hardware AES here)`
             : `Web Crypto and WASM trade places for ${name} from size to size`;
-    sentences.push(`${text}${SURE_WORDS[crossover.certainty]}.`);
+    sentences.push(`${text}${words(crossover.certainty)}.`);
   }
   sentences.push(hw.why);
+  const aa = doc.aaCheck;
+  if (aa?.decision === 'different')
+    sentences.push(
+      `Caution: the A/A check failed — ${contenderLabel(aa)} at ${formatSize(aa.sizeBytes)}, measured twice side by side, differed by ${Math.abs((aa.ratio - 1) * 100).toFixed(1)} % [${aa.low.toFixed(3)}–${aa.high.toFixed(3)}]; differences this small elsewhere in this run may come from the device, not the code.`,
+    );
   return { operation, claims: claimsOf(fastest, crossover, hw), fastest, cost, crossover, hardwareAes: hw, sentences };
 }
 

@@ -3,7 +3,7 @@
 // cycles, re-runs of unstable cases only, cancel keeping what finished, and the ETA.
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import type { Environment, Validation } from '../schema.ts';
+import type { Environment, ResultDocument, Validation } from '../schema.ts';
 import { presetParams } from '../params.ts';
 import { type Available, type WorkerHandle, planCases, startRun, toCaseResult } from '../runner.ts';
 import type { PlannedCase } from '../worker/api.ts';
@@ -194,10 +194,62 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(doc.cases.find((x) => x.unstable)?.unstableReasons).toContain('unresolved');
   });
 
+  it('measures an A/A twin beside its original, reports it SAME, and keeps it out of the cases and the progress count', async () => {
+    const f = fakeWorkers();
+    const progress: { done: number; total: number }[] = [];
+    const doc = await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, hooks: { onProgress: (p) => progress.push(p) } }).done;
+    const first = f.calls.find((c) => c.method === 'measure')!;
+    expect(first.keys).toContain('rustcrypto-wasm/simd128/aes-128-gcm/encrypt/1024/0#aa');
+    expect(doc.aaCheck).toMatchObject({ implementation: 'rustcrypto-wasm', algorithm: 'aes-128-gcm', sizeBytes: 1024, decision: 'same' });
+    const keys = doc.cases.map((c) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys.some((k) => k.includes('#'))).toBe(false);
+    const last = progress.at(-1)!;
+    expect(last.done).toBe(last.total);
+  });
+
+  it('a failed A/A check is said in the verdict, as a caution about small differences', async () => {
+    const { verdict } = await import('../verdict.ts');
+    const doc = {
+      ...(sampleDocument() as unknown as ResultDocument),
+      aaCheck: { implementation: 'rustcrypto-wasm', variant: 'simd128', algorithm: 'aes-128-gcm', operation: 'encrypt', sizeBytes: 1024, ratio: 1.08, low: 1.05, high: 1.11, decision: 'different' },
+    } satisfies ResultDocument;
+    expect(verdict(doc).sentences.at(-1)).toContain('Caution: the A/A check failed');
+    expect(verdict(doc).sentences.at(-1)).toContain('differed by 8.0 %');
+  });
+
   it('spends nothing more once everything is resolved', async () => {
     const f = fakeWorkers();
     await startRun(params({ maxReruns: 5 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
     expect(f.calls.filter((c) => c.method === 'measure')).toHaveLength(2);
+  });
+
+  it('cancel in the first round keeps every case that had finished, as they were on screen', async () => {
+    let handle!: ReturnType<typeof startRun>;
+    const seen: string[] = [];
+    const f = fakeWorkers();
+    handle = startRun(params({ rounds: 1 }), {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+      // Cancelled after the third case of the first round finished.
+      hooks: { onCase: (c) => (seen.push(`${c.algorithm}/${c.sizeBytes}`), seen.length === 3 && handle.cancel()) },
+    });
+    const doc = await handle.done;
+    expect(doc.status).toBe('cancelled');
+    expect(doc.cases.length).toBeGreaterThanOrEqual(3);
+    expect(doc.cases.map((c) => `${c.algorithm}/${c.sizeBytes}`)).toEqual(expect.arrayContaining(seen.slice(0, 3)));
+  });
+
+  it('onCase fires as each case finishes, while the run goes on', async () => {
+    const f = fakeWorkers();
+    let doneAt = -1;
+    const calls: number[] = [];
+    const handle = startRun(params({ rounds: 2 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, hooks: { onCase: () => calls.push(doneAt) } });
+    await handle.done.then(() => (doneAt = 1));
+    // Every call came before the run was done, and each case reported once per round.
+    expect(calls.every((x) => x === -1)).toBe(true);
+    expect(calls.length).toBe(6 * 2);
   });
 
   it('cancel stops the run and keeps the rounds that finished', async () => {
