@@ -51,8 +51,9 @@ test('the installed aeadbench command runs in Node and compares two results', as
   expect(run('a.json')).toContain('ascon-aead128');
   run('b.json');
   const r = spawnSync('npx', ['aeadbench', 'compare', 'a.json', 'b.json'], { cwd: project, encoding: 'utf8' });
-  expect(r.stdout).toContain('cases compared');
-  expect([0, 1]).toContain(r.status);
+  expect(r.stdout).toContain('cases compared with a margin of ±3 %');
+  // Two one-round runs: SAME, SLOWER or, with intervals this wide, UNKNOWN — never an error (3).
+  expect([0, 1, 2], r.stderr).toContain(r.status);
 });
 
 test('a Vite page that imports the package runs it in Chromium', async ({ page }) => {
