@@ -19,17 +19,9 @@ const RUNS = Number(process.env.RUNS ?? 5);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',') as BrowserName[];
 const SEARCH = process.env.SEARCH ?? 'preset=quick';
 
-/** A run's verdict as named claims, each one short answer that two runs can agree on or not. */
+/** A run's verdict as its claims (verdict.ts Claim): an answer two runs either share or not; every undecided one reads 'undecided'. */
 function claims(doc: ResultDocument): Map<string, string> {
-  const v = verdict(doc);
-  const out = new Map<string, string>();
-  for (const f of v.fastest) {
-    const who = f.certainty === 'tie' && f.runnerUp ? [f.winner.label, f.runnerUp.label].sort().join(' = ') : f.winner.label;
-    out.set(`fastest, ${f.sizeClass}`, `${who} (${f.certainty})`);
-  }
-  if (v.crossover) out.set('Web Crypto crossover', `${v.crossover.algorithm} ${v.crossover.kind}${v.crossover.atBytes ? ` at ${formatSize(v.crossover.atBytes)}` : ''} (${v.crossover.certainty})`);
-  out.set('hardware AES', String(v.hardwareAes.likely));
-  return out;
+  return new Map(verdict(doc).claims.map((c) => [c.id, `${c.answer} (${c.decision.toUpperCase()})`]));
 }
 
 /** Web Crypto AES-128-GCM time / AES-256-GCM time at the run's largest size: below 1, AES-128 is faster. */

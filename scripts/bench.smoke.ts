@@ -15,7 +15,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
   'bench:collector': { env: { DURATION: '1', CONNECTIONS: '2', ROWS: '2000' }, prints: [/PGlite\s+1 case\(s\)\/submission:\s+\d+ submissions\/s/, /PostgreSQL\s+84 case\(s\)\/submission:\s+\d+ submissions\/s/, /PGlite\s+largest accepted submission .* \d+ CPU ms/, /PostgreSQL\s+largest accepted submission .* \d+ CPU ms/, /statistics over 2000 case rows/] },
   'bench:stability': { env: { RUNS: '2', BROWSERS: 'chromium', SEARCH: 'preset=quick&algorithms=aes-128-gcm,chacha20-poly1305&implementations=rustcrypto-wasm,webcrypto&webcrypto=sequential&operations=encrypt&sizes=1k&rounds=1&reruns=0' }, prints: [/WASM AES-128-GCM vs Web Crypto AES-128-GCM\s+1024/, /flags: \d+ of \d+ cases unstable/] },
   'bench:tiers': { env: { REPS: '1' }, prints: [/Node aes-128-gcm\/encrypt\/16384/, /Chromium aes-128-gcm\/encrypt\/16384/] },
-  'bench:verdict': { env: { RUNS: '2', BROWSERS: 'chromium', SEARCH: 'preset=quick&sizes=64,1M&rounds=1&reruns=0&algorithms=aes-128-gcm,aes-256-gcm,chacha20-poly1305&operations=encrypt' }, prints: [/claim fastest, small\s+\d\/2 agree/, /claims identical in every run: \d+ of \d+/, /A\/A check .*: \d\/2 SAME/, /AES-128-GCM \/ AES-256-GCM time at 1 MiB/] },
+  'bench:verdict': { env: { RUNS: '2', BROWSERS: 'chromium', SEARCH: 'preset=quick&sizes=64,1M&rounds=1&reruns=0&algorithms=aes-128-gcm,aes-256-gcm,chacha20-poly1305&operations=encrypt' }, prints: [/claim fastest\/small\s+\d\/2 agree/, /claims identical in every run: \d+ of \d+/, /A\/A check .*: \d\/2 SAME/, /AES-128-GCM \/ AES-256-GCM time at 1 MiB/] },
   'bench:peers': { env: { SIZES: '64', ROUNDS: '1' }, prints: [/bench:peers —/, /chacha20-poly1305\s+encrypt\s+64 B\s+rustcrypto-wasm/] },
 };
 
