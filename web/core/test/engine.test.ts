@@ -163,6 +163,15 @@ describe('timing core', () => {
     expect(await calibrate(f.prepared, 2, f.now)).toBe(2000);
   });
 
+  it('is not fooled by one slow first call into one-call batches', async () => {
+    // 1 µs per op, but the very first call takes 1 ms (a page fault on fresh buffers).
+    let t = 0;
+    let first = true;
+    const prepared = { run: (n: number) => void ((t += n * 0.001 + (first ? 1 : 0)), (first = false)), stateBytes: null, dispose() {} };
+    const n = await calibrate(prepared, 2, () => t);
+    expect(Math.abs(n / 2000 - 1)).toBeLessThan(0.01); // 2 ms of 1 µs calls, not 1 call
+  });
+
   it('every sample lasts at least 100× the timer resolution', async () => {
     const f = fake(0.0001);
     const m = await measureCase(f.prepared, { samples: 5, minSampleMs: 0.1, timerResolutionMs: 0.02, now: f.now });
