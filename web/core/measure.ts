@@ -78,10 +78,10 @@ export async function calibrate(prepared: PreparedCase, targetMs: number, now: C
     const [, dt, isAsync] = await timed(prepared, n, now);
     if (dt >= targetMs / 4 || n >= 1 << 30) {
       const next = Math.max(isAsync ? ASYNC_MIN_CALLS : 1, Math.ceil((n * targetMs) / Math.max(dt, 1e-6)));
-      // A batch of a few calls that crossed the mark may have been one slow call (a page fault
-      // on fresh buffers, a late compile): every sample would then be one call long, below the
-      // timer's resolution. Time the proposed batch once; if it is far too short, keep growing.
-      if (n <= 4 && checks++ < 3) {
+      // The batch that crossed the mark may have held one slow call (a page fault on fresh
+      // buffers, a late compile, the scheduler): every sample would then be a few calls long,
+      // below the timer's resolution. Time the proposed batch; if it is far too short, keep growing.
+      if (checks++ < 3) {
         const [, check] = await timed(prepared, next, now);
         if (check < targetMs / 2) {
           n = next * 2;
