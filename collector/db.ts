@@ -31,19 +31,19 @@ export interface PgliteOptions {
  */
 export async function openPglite(dataDir?: string, o: PgliteOptions = {}): Promise<Sql> {
   const { PGlite } = await import('@electric-sql/pglite');
-  let release = () => {};
+  let release: () => void | Promise<void> = () => {};
   if (dataDir) {
     if (!existsSync(dataDir)) {
       if (!o.create) throw new Error(`collector data directory '${dataDir}' does not exist (create it, or set COLLECTOR_DATA_CREATE=1)`);
       mkdirSync(dataDir, { recursive: true });
     }
-    release = lockDirectory(dataDir);
+    release = await lockDirectory(dataDir);
   }
   let db: InstanceType<typeof PGlite>;
   try {
     db = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
   } catch (e) {
-    release();
+    await release();
     throw e;
   }
   // PGlite runs in this thread and its calls resolve as microtasks: a loop of queries (an
@@ -72,7 +72,7 @@ export async function openPglite(dataDir?: string, o: PgliteOptions = {}): Promi
       try {
         await db.close();
       } finally {
-        release();
+        await release();
       }
     },
   };

@@ -15,7 +15,7 @@ import type { Sql } from './db.ts';
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
 import { type ExportRow, GROUP_BY, type GroupBy, cohortKeysOf, counts, createWriter, crowdStats, exportPage, percentileOf, refreshCohort, sourceCount, storedResult } from './store.ts';
-import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, reduceSubmission } from './submission.ts';
+import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, checkBodyText, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
 const FilterSchema = v.object({
@@ -135,6 +135,7 @@ export function routes(sql: Sql, deps: RouteDeps) {
     const text = await c.req.text();
     const bytes = Buffer.byteLength(text);
     if (!(await deps.chargeBody(client, bytes))) throw new SubmissionError(429, `a body of ${bytes} bytes exceeds what this client may send now; try again in a minute`);
+    checkBodyText(text);
     let body: unknown;
     try {
       body = JSON.parse(text);

@@ -82,7 +82,9 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     ['a wrong type', () => ({ ...submission(), deviceClass: 5 }), 400, 'deviceClass'],
     ['an unknown device class', () => ({ ...submission(), deviceClass: 'toaster' }), 400, 'deviceClass'],
     ['an unknown algorithm', () => submission({ mutate: (d) => ((d.cases[0] as { algorithm: string }).algorithm = 'rot13') }), 400, 'result.cases.0.algorithm'],
-    ['a size outside the sweep', () => submission({ sizeBytes: 2 ** 31 }), 400, 'result.cases.0.sizeBytes'],
+    // The first bad field is named (the run's sizes come before its cases).
+    ['a size outside the sweep', () => submission({ sizeBytes: 2 ** 31 }), 400, 'result.params.sizes.0: Invalid value: Expected <=67108864 but received 2147483648'],
+    ['a case size outside the sweep', () => submission({ mutate: (d) => (d.cases[0]!.sizeBytes = 2 ** 31) }), 400, 'result.cases.0.sizeBytes'],
     ['throughput above any memory bandwidth', () => submission({ nsPerOp: 0.001 }), 422, 'plausible memory bandwidth'],
     ['a zero sample', () => submission({ mutate: (d) => (d.cases[0]!.samples[1] = 0) }), 422, 'result.cases.0.samples.1'],
     ['a user-agent string', () => submission({ mutate: (d) => (d.environment.userAgent = 'Mozilla/5.0') }), 422, 'userAgent'],

@@ -22,9 +22,12 @@ export interface Proc {
 }
 
 /** Starts `node --import tsx <script> …args` and waits until `readyPath` answers below 500 (any status with `anyStatus`). */
-export async function startNode(script: string, args: string[], env: Record<string, string>, o: { readyPath?: string; port?: number; expectExit?: boolean; anyStatus?: boolean } = {}): Promise<Proc> {
+export async function startNode(script: string, args: string[], env: Record<string, string>, o: { readyPath?: string; port?: number; expectExit?: boolean; anyStatus?: boolean; prefix?: string[] } = {}): Promise<Proc> {
   const port = o.port ?? (await freePort());
-  const proc = spawn(process.execPath, ['--import', 'tsx', script, '--port', String(port), ...args], {
+  // `prefix` runs node under another command (e.g. unshare, to be PID 1 in a namespace).
+  const argv = [process.execPath, '--import', 'tsx', script, '--port', String(port), ...args];
+  const [command, ...rest] = [...(o.prefix ?? []), ...argv];
+  const proc = spawn(command!, rest, {
     env: { ...process.env, COLLECTOR_RATE_PER_MINUTE: '1000000000', COLLECTOR_SOURCE_DAILY_CAP: '1000000000', ...env },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -59,7 +62,7 @@ export async function startNode(script: string, args: string[], env: Record<stri
   throw new Error(`${script} did not become ready on port ${port}: ${stderr.slice(-2000)}`);
 }
 
-export const startCollector = (env: Record<string, string>, o: { expectExit?: boolean; port?: number; anyStatus?: boolean } = {}) => startNode('collector/server.ts', [], env, o);
+export const startCollector = (env: Record<string, string>, o: { expectExit?: boolean; port?: number; anyStatus?: boolean; prefix?: string[] } = {}) => startNode('collector/server.ts', [], env, o);
 
 export interface Reply {
   status: number;

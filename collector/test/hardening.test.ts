@@ -1,0 +1,127 @@
+// What a hostile client costs the collector, and what it cannot make it trust: bodies refused
+// by their shape before any item is visited, a lock and a key directory the collector can
+// vouch for, connections cut at their timeouts.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join, resolve as resolvePath } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { holderAlive, startTimeOf } from '../lock.ts';
+import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, SubmissionError, checkBodyText, reduceSubmission } from '../submission.ts';
+import { BACKENDS, post, submission, useBackend } from './helpers.ts';
+import { http, postJson, startCollector } from './spawn.ts';
+
+/** The refusal a call throws, as status and message. */
+function refusal(f: () => unknown): { status: number; message: string } {
+  try {
+    f();
+  } catch (e) {
+    if (e instanceof SubmissionError) return { status: e.status, message: e.message };
+    throw e;
+  }
+  throw new Error('not refused');
+}
+
+describe('a body is refused by its shape before its items are checked', () => {
+  it('refuses millions of bad samples by their count, naming the count and the limit', () => {
+    const body = submission();
+    body.result.cases[0]!.samples = new Array(300_000).fill(-1);
+    // Under the text bounds, so the parsed shape is what refuses it.
+    const r = refusal(() => reduceSubmission(JSON.parse(JSON.stringify(body))));
+    expect(r).toEqual({ status: 422, message: expect.stringMatching(/^body: an array of 300000 items, at most 100000/) });
+  });
+
+  it('refuses more samples in all than a run makes, before the schema', () => {
+    const body = submission();
+    const c = body.result.cases[0]!;
+    body.result.cases = Array.from({ length: 30 }, () => ({ ...c, samples: new Array(9_000).fill(-1) }));
+    expect(refusal(() => reduceSubmission(body))).toEqual({ status: 422, message: 'result.cases: 270000 samples in all, at most 250000' });
+  });
+
+  it('counts values and containers in the text, and stops counting at the bound', () => {
+    expect(() => checkBodyText(JSON.stringify(submission()))).not.toThrow();
+    expect(refusal(() => checkBodyText(`[${'1,'.repeat(MAX_BODY_VALUES + 1)}1]`)).message).toBe(`body: more than ${MAX_BODY_VALUES} values; a result holds fewer`);
+    expect(refusal(() => checkBodyText('['.repeat(MAX_BODY_CONTAINERS + 1))).message).toBe(`body: more than ${MAX_BODY_CONTAINERS} objects and arrays; a result holds fewer`);
+  });
+
+  it('reports only the first bad sample, not one issue per item', () => {
+    const body = submission();
+    body.result.cases[0]!.samples = new Array(5_000).fill(-1);
+    const r = refusal(() => reduceSubmission(body));
+    expect(r.status).toBe(400);
+    expect(r.message.match(/samples\.\d+/g)).toEqual(['samples.0']);
+  });
+});
+
+describe.each(BACKENDS)('an 8 MiB body of bad samples on %s', (kind) => {
+  let app!: Parameters<typeof post>[0];
+  useBackend(kind, (_, a) => (app = a));
+
+  it('is answered 422 naming its size, and a good body from the same client is still stored', async () => {
+    const bad = submission();
+    bad.result.cases[0]!.samples = new Array(2_790_000).fill(-1); // just under the 8 MiB body limit
+    const text = JSON.stringify(bad);
+    expect(text.length).toBeGreaterThan(8_000_000);
+    const r = await post(app, text, { 'x-test-client': '192.0.2.8' });
+    expect(r.status).toBe(422);
+    expect((await r.json()).error).toMatch(/^body: more than \d+ values/);
+    expect((await post(app, submission(), { 'x-test-client': '192.0.2.8' })).status).toBe(201);
+  });
+});
+
+describe('the PGlite lock names its holder by who it is', () => {
+  const me = { pid: process.pid, host: hostname(), boot: 'b', start: startTimeOf(process.pid) ?? '1', since: 'now' };
+
+  it('calls a lock stale whose pid is ours but whose start is not (an earlier life as PID 1)', () => {
+    expect(holderAlive({ ...me }, me)).toBe(true);
+    expect(holderAlive({ ...me, start: '1' }, me)).toBe(false);
+  });
+
+  it('calls a lock stale after a reboot, or when its pid now runs another process', () => {
+    expect(holderAlive({ ...me, boot: 'other' }, me)).toBe(false);
+    expect(holderAlive({ ...me, pid: process.ppid, start: '1' }, me)).toBe(false);
+    expect(holderAlive({ ...me, pid: process.ppid, start: startTimeOf(process.ppid)! }, me)).toBe(true);
+    expect(holderAlive({ ...me, host: 'elsewhere', pid: 1 }, me)).toBe(true); // cannot be judged from here
+  });
+
+  it('lets one of many processes take over a stale lock at once, and refuses the rest naming it', async () => {
+    const take = 'lockDirectory';
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-race-'));
+    writeFileSync(`${dir}.lock`, JSON.stringify({ pid: 2 ** 22 + 7, host: hostname(), since: 'then' }));
+    // Eight processes race for the stale lock; each says what it got and holds it until killed.
+    const script = `import { ${take} } from ${JSON.stringify(resolvePath('collector/lock.ts'))};
+      try { await ${take}(${JSON.stringify(dir)}); console.log('took'); setInterval(() => {}, 1000); }
+      catch (e) { console.log('refused: ' + e.message); }`;
+    const children = Array.from({ length: 8 }, () => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] }));
+    const runs = await Promise.all(children.map((p) => new Promise<string>((ok) => {
+      let out = '';
+      p.stdout.on('data', (d) => ((out += d), out.includes('\n') && ok(out.trim())));
+      p.on('exit', () => ok(out.trim()));
+    })));
+    for (const p of children) p.kill('SIGKILL');
+    expect(runs.filter((r) => r === 'took')).toHaveLength(1);
+    for (const r of runs.filter((r) => r !== 'took')) expect(r).toMatch(new RegExp(`^refused: PGlite directory ${dir} is in use by process \\d+`));
+  }, 60_000);
+
+  it.runIf(canUnshare())('a collector killed with SIGKILL as PID 1 in a PID namespace starts again by itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-pid1-'));
+    const prefix = ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child'];
+    const first = await startCollector({ COLLECTOR_DATA: dir }, { prefix });
+    expect(JSON.parse(readFileSync(`${dir}.lock`, 'utf8')).pid).toBe(1);
+    // The collector itself (PID 1 inside) is unshare's child; kill -9 it, as an OOM kill would.
+    const inner = Number(execFileSync('pgrep', ['-P', String(first.proc.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
+    process.kill(inner, 'SIGKILL');
+    await first.exited;
+    const second = await startCollector({ COLLECTOR_DATA: dir }, { prefix });
+    expect((await http(`${second.url}/api/v1/health`)).status).toBe(200);
+    expect((await postJson(second.url, submission())).status).toBe(201);
+    await second.kill('SIGKILL'); // unshare's own death takes its child with it (--kill-child)
+  }, 180_000);
+});
+
+/** Whether this host lets us make a PID namespace (root, unshare present); said when not. */
+function canUnshare(): boolean {
+  const ok = spawnSync('unshare', ['--pid', '--fork', '--mount-proc', 'true']).status === 0;
+  if (!ok) console.warn('skipped: the PID-namespace restart test needs unshare --pid (root on Linux)');
+  return ok;
+}
