@@ -11,7 +11,7 @@
  * @module
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, linkSync, lstatSync, mkdirSync, openSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -20,6 +20,8 @@ export interface SourceKeys {
   hash(network: string): string;
   /** Today's UTC date, as the key that hashes are valid for. */
   day(): string;
+  /** Destroys every key but today's. */
+  rotate?(): void;
 }
 
 export function defaultKeyDir(): string {
@@ -33,20 +35,67 @@ export function defaultKeyDir(): string {
   return join(shm ? '/dev/shm' : tmpdir(), 'aeadbench-source-keys');
 }
 
-export function createSourceKeys(o: { keyDir?: string; now?: () => number } = {}): SourceKeys {
+/**
+ * The key directory must be ours before a key is read from it or written to it: whoever could
+ * plant a key could reverse the day's hashes, and a symlinked directory would have us delete
+ * files elsewhere. So: a real directory (not a symlink), owned by this user, closed to everyone
+ * else (0700). A directory that is not is refused, naming what is wrong; it is never repaired.
+ */
+export function checkKeyDir(dir: string): void {
+  let st;
+  try {
+    st = lstatSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    mkdirSync(dir, { mode: 0o700 });
+    st = lstatSync(dir);
+  }
+  const refuse = (why: string) => new Error(`source key directory ${dir} ${why}: remove it (or set COLLECTOR_KEY_DIR) and start again`);
+  if (st.isSymbolicLink()) throw refuse('is a symbolic link');
+  if (!st.isDirectory()) throw refuse('is not a directory');
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw refuse(`belongs to uid ${st.uid}, not to this process (uid ${process.getuid()})`);
+  if ((st.mode & 0o077) !== 0) throw refuse(`is open to others (mode ${(st.mode & 0o777).toString(8)}, expected 700)`);
+}
+
+/** Reads a key file, refusing a symlink (O_NOFOLLOW) and anything but 32 bytes. */
+function readKey(file: string): Buffer {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP') throw new Error(`source key ${file} is a symbolic link: remove it and restart`);
+    throw e;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size !== 32) throw new Error(`source key ${file} is not a 32-byte file: remove it and restart`);
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function createSourceKeys(o: { keyDir?: string; now?: () => number } = {}): SourceKeys & { close(): void } {
   const dir = o.keyDir ?? defaultKeyDir();
   const now = o.now ?? Date.now;
   let current: { day: string; key: Buffer } | null = null;
   const dayOf = () => new Date(now()).toISOString().slice(0, 10);
+  checkKeyDir(dir);
+
+  /** Destroys every key but `keep`'s: from then on their hashes lead nowhere. */
+  const destroyOthers = (keep: string | null) => {
+    checkKeyDir(dir);
+    for (const f of readdirSync(dir)) if (f.endsWith('.key') && f !== `${keep}.key`) rmSync(join(dir, f), { force: true });
+  };
 
   const keyFor = (day: string): Buffer => {
     if (current?.day === day) return current.key;
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    checkKeyDir(dir);
     const file = join(dir, `${day}.key`);
     // The first process of the day makes the key: written whole to a private name, then linked
     // into place, which fails if another process linked its key first (then that one is read).
     const mine = join(dir, `.${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
-    writeFileSync(mine, randomBytes(32), { mode: 0o600 });
+    writeFileSync(mine, randomBytes(32), { mode: 0o600, flag: 'wx' });
     try {
       linkSync(mine, file);
     } catch (e) {
@@ -54,16 +103,36 @@ export function createSourceKeys(o: { keyDir?: string; now?: () => number } = {}
     } finally {
       rmSync(mine, { force: true });
     }
-    const key = readFileSync(file);
-    if (key.length !== 32) throw new Error(`source key ${file} is ${key.length} bytes, expected 32: remove it and restart`);
-    // Destroy every other day's key: from now on its hashes lead nowhere.
-    for (const f of readdirSync(dir)) if (f.endsWith('.key') && f !== `${day}.key`) rmSync(join(dir, f), { force: true });
+    const key = readKey(file);
+    destroyOthers(day);
     current = { day, key };
     return key;
   };
 
+  // At UTC midnight the day's key goes, whether or not a submission arrives to notice the new
+  // day: a quiet night must not keep yesterday's key alive until morning.
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const armMidnight = () => {
+    const t = now();
+    const next = Date.UTC(new Date(t).getUTCFullYear(), new Date(t).getUTCMonth(), new Date(t).getUTCDate() + 1);
+    timer = setTimeout(() => {
+      try {
+        current = null;
+        destroyOthers(dayOf());
+      } catch (e) {
+        console.error(`collector: could not destroy yesterday's source key: ${(e as Error).message}`);
+      }
+      armMidnight();
+    }, Math.max(1000, next - t + 1000));
+    timer.unref?.();
+  };
+  if (!o.now) armMidnight();
+
   return {
     day: dayOf,
     hash: (network) => createHmac('sha256', keyFor(dayOf())).update(network).digest().subarray(0, 16).toString('base64url'),
+    /** Destroys keys of days other than today's now (what the midnight timer does). */
+    rotate: () => ((current = null), destroyOthers(dayOf())),
+    close: () => void (timer && clearTimeout(timer)),
   };
 }

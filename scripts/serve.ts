@@ -5,9 +5,11 @@
  * @module
  */
 import { createReadStream, existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { parseTrustedProxies } from '../collector/client.ts';
+import { SERVER_OPTIONS, guardServer } from '../collector/http-guard.ts';
 import { ISOLATION_HEADERS, contentSecurityPolicy } from './headers.ts';
 
 const TYPES: Record<string, string> = {
@@ -32,6 +34,7 @@ export interface StaticOptions {
 
 export function staticHandler(o: StaticOptions) {
   const root = resolve(o.dir);
+  let realRoot: string | undefined;
   const security = {
     ...ISOLATION_HEADERS,
     'Content-Security-Policy': contentSecurityPolicy(o.collectorOrigin),
@@ -60,11 +63,15 @@ export function staticHandler(o: StaticOptions) {
     let path = normalize(join(root, relative));
     // Inside the root means the root itself or below it: a bare prefix match would let
     // `/..%2fdist-private/x` reach a sibling directory whose name starts with the root's.
-    if (path !== root && !path.startsWith(root + sep)) return fail(res, 403, 'forbidden');
+    const inside = (p: string, r: string) => p === r || p.startsWith(r + sep);
+    if (!inside(path, root)) return fail(res, 403, 'forbidden');
     const found = await statOrNull(path);
     if (found?.isDirectory()) path = join(path, 'index.html');
     const file = found?.isDirectory() ? await statOrNull(path) : found;
     if (!file?.isFile()) return fail(res, 404, `not found: ${url.pathname}`);
+    // A symlink inside the root may point anywhere: serve a file only where it really is under it.
+    const real = await realpath(path).catch(() => null);
+    if (real === null || !inside(real, realRoot ??= await realpath(root))) return fail(res, 404, `not found: ${url.pathname}`);
     const immutable = url.pathname.startsWith('/assets/');
     const stream = createReadStream(path);
     // A file that vanishes or cannot be read between stat and read ends this response only.
@@ -99,7 +106,7 @@ async function statOrNull(path: string) {
 
 export function serveStatic(o: StaticOptions & { port: number; host: string }): Promise<Server> {
   if (!existsSync(join(o.dir, 'index.html'))) throw new Error(`${o.dir}/index.html is missing: build the site first (npx vite build)`);
-  const server = createServer(staticHandler(o));
+  const server = guardServer(createServer(SERVER_OPTIONS, staticHandler(o)), { trustedProxies: parseTrustedProxies(process.env.COLLECTOR_TRUSTED_PROXIES) });
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(o.port, o.host, () => ok(server));

@@ -2,14 +2,16 @@
 // by their shape before any item is visited, a lock and a key directory the collector can
 // vouch for, connections cut at their timeouts.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holderAlive, startTimeOf } from '../lock.ts';
+import { createSourceKeys } from '../source.ts';
 import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, SubmissionError, checkBodyText, reduceSubmission } from '../submission.ts';
 import { BACKENDS, post, submission, useBackend } from './helpers.ts';
-import { http, postJson, startCollector } from './spawn.ts';
+import { http, postJson, startCollector, startNode } from './spawn.ts';
 
 /** The refusal a call throws, as status and message. */
 function refusal(f: () => unknown): { status: number; message: string } {
@@ -125,3 +127,114 @@ function canUnshare(): boolean {
   if (!ok) console.warn('skipped: the PID-namespace restart test needs unshare --pid (root on Linux)');
   return ok;
 }
+
+describe('the source key directory must be ours', () => {
+  const fresh = () => join(mkdtempSync(join(tmpdir(), 'aeadbench-keydir-')), 'keys');
+
+  it('refuses a symlinked directory and leaves the files it points at alone', () => {
+    const target = mkdtempSync(join(tmpdir(), 'aeadbench-elsewhere-'));
+    writeFileSync(join(target, 'precious.key'), 'not ours');
+    const dir = fresh();
+    symlinkSync(target, dir);
+    expect(() => createSourceKeys({ keyDir: dir })).toThrow(`source key directory ${dir} is a symbolic link`);
+    expect(readFileSync(join(target, 'precious.key'), 'utf8')).toBe('not ours');
+  });
+
+  it('refuses a directory open to others, or owned by someone else', () => {
+    const dir = fresh();
+    mkdirSync(dir, { mode: 0o755 });
+    chmodSync(dir, 0o755);
+    expect(() => createSourceKeys({ keyDir: dir })).toThrow(`source key directory ${dir} is open to others (mode 755, expected 700)`);
+    chmodSync(dir, 0o700);
+    if (process.getuid?.() === 0) {
+      chownSync(dir, 65534, 65534);
+      expect(() => createSourceKeys({ keyDir: dir })).toThrow(`source key directory ${dir} belongs to uid 65534`);
+    }
+  });
+
+  it('refuses a planted key that is a symbolic link', () => {
+    const dir = fresh();
+    mkdirSync(dir, { mode: 0o700 });
+    const planted = join(mkdtempSync(join(tmpdir(), 'aeadbench-planted-')), 'k');
+    writeFileSync(planted, Buffer.alloc(32, 7));
+    const now = Date.parse('2026-11-22T10:00:00Z');
+    symlinkSync(planted, join(dir, '2026-11-22.key'));
+    const keys = createSourceKeys({ keyDir: dir, now: () => now });
+    expect(() => keys.hash('192.0.2.0/24')).toThrow(`is a symbolic link: remove it and restart`);
+  });
+
+  it("destroys yesterday's key at the turn of the day, without waiting for a submission", () => {
+    const dir = fresh();
+    let now = Date.parse('2026-11-22T23:59:00Z');
+    const keys = createSourceKeys({ keyDir: dir, now: () => now });
+    keys.hash('192.0.2.0/24');
+    expect(readdirSync(dir)).toEqual(['2026-11-22.key']);
+    now = Date.parse('2026-11-23T00:00:01Z');
+    keys.rotate!(); // what the midnight timer runs
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('slow and greedy clients of the servers we run', () => {
+  /** A site root with an index and a symlink that points out of it. */
+  const siteDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-site-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>t</title>');
+    const secret = join(mkdtempSync(join(tmpdir(), 'aeadbench-secret-')), 'secret.txt');
+    writeFileSync(secret, 'outside the root');
+    symlinkSync(secret, join(dir, 'leak.txt'));
+    return dir;
+  };
+  /** A raw connection from `from` that sends `first` and then nothing; resolves with when it was closed (ms). */
+  const stall = (port: number, first: string, from = '127.0.0.1') =>
+    new Promise<number>((ok) => {
+      const t = performance.now();
+      const s = connect({ port, host: '127.0.0.1', localAddress: from }, () => s.write(first));
+      s.on('error', () => {});
+      s.on('close', () => ok(performance.now() - t));
+      s.resume();
+    });
+
+  it('cuts slow headers at 10 s on the site and a slow upload at 30 s on the collector, while others are served', async () => {
+    const site = await startNode('scripts/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
+    const collector = await startCollector({ COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-slow-')) });
+    try {
+      const headers = stall(site.port, 'GET / HTTP/1.1\r\nHost: x\r\n', '127.0.3.1');
+      const upload = stall(collector.port, 'POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"a":', '127.0.3.2');
+      expect((await http(`${site.url}/`)).status).toBe(200);
+      expect((await postJson(collector.url, submission(), '127.0.3.3')).status).toBe(201);
+      const [headersMs, uploadMs] = await Promise.all([headers, upload]);
+      expect(headersMs).toBeGreaterThan(9_000);
+      expect(headersMs).toBeLessThan(20_000);
+      expect(uploadMs).toBeGreaterThan(29_000);
+      expect(uploadMs).toBeLessThan(45_000);
+    } finally {
+      await site.kill();
+      await collector.kill();
+    }
+  }, 90_000);
+
+  it('serves no file through a symlink that leaves the root', async () => {
+    const site = await startNode('scripts/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
+    try {
+      expect((await http(`${site.url}/`)).status).toBe(200);
+      expect((await http(`${site.url}/leak.txt`)).status).toBe(404);
+    } finally {
+      await site.kill();
+    }
+  }, 60_000);
+
+  it('closes connections past 32 from one address at once, and serves another address meanwhile', async () => {
+    const site = await startNode('scripts/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
+    try {
+      const open = Array.from({ length: 40 }, () => connect({ port: site.port, host: '127.0.0.1', localAddress: '127.0.4.1' }).on('error', () => {}));
+      await Promise.all(open.map((s) => new Promise((r) => (s.once('connect', r), s.once('close', r)))));
+      await new Promise((r) => setTimeout(r, 500));
+      expect(open.filter((s) => s.destroyed || s.readyState !== 'open')).toHaveLength(8);
+      expect((await http(`${site.url}/`, { from: '127.0.4.2' })).status).toBe(200);
+      for (const s of open) s.destroy();
+    } finally {
+      await site.kill();
+    }
+  }, 60_000);
+});
