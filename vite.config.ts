@@ -4,6 +4,12 @@ import { svelte } from '@sveltejs/vite-plugin-svelte';
 import { ISOLATION_HEADERS, contentSecurityPolicy } from './scripts/headers.ts';
 import { initialJsReport } from './scripts/initial-js.ts';
 
+/** The collector's origin when the site is built to submit to another host (VITE_COLLECTOR_URL). */
+const collectorOrigin = () => {
+  const url = process.env.VITE_COLLECTOR_URL;
+  return url ? new URL(url).origin : '';
+};
+
 export default defineConfig({
   root: 'web/app',
   publicDir: '../../public',
@@ -11,6 +17,12 @@ export default defineConfig({
     svelte(),
     // The first visit's JavaScript, against its budget (scripts/initial-js.ts), after every build.
     { name: 'initial-js', apply: 'build', closeBundle: () => console.log(initialJsReport(fileURLToPath(new URL('./dist', import.meta.url)))) },
+    // The same policy in the page itself, for static hosts that send no headers.
+    {
+      name: 'csp-meta',
+      apply: 'build',
+      transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy(collectorOrigin(), { meta: true }) }, injectTo: 'head-prepend' }],
+    },
   ],
   worker: { format: 'es' },
   build: {

@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
-import { addressResolver, limitKeyOf } from './client.ts';
+import { addressResolver, limitKeyOf, networkOf } from './client.ts';
 import type { Sql } from './db.ts';
 import { classifyFault } from './faults.ts';
 import { type RateLimiter, createRateLimiter, createSqlRateLimiter } from './rate-limit.ts';
@@ -57,7 +57,9 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
   // Shared write buckets live in PostgreSQL under the day's keyed hash; otherwise in memory.
   const shared = o.sharedLimits === true && sql.kind === 'postgres';
   const writes: RateLimiter = shared ? createSqlRateLimiter(sql, { perMinute }) : createRateLimiter({ perMinute });
-  const writeKey = (client: Client) => (shared ? sources.hash(`limit:${client.limitKey}`) : client.limitKey);
+  // In PostgreSQL a key outlives the request: it is the network's (/24, /64), not the address's,
+  // under the day's key, so a stored bucket narrows nobody down to one address.
+  const writeKey = (client: Client) => (shared ? sources.hash(`limit:${networkOf(client.address)}`) : client.limitKey);
   const reads = createRateLimiter({ perMinute: perMinute * 20 });
   const resolve = addressResolver(o.trustedProxies ?? []);
   const address = o.clientAddress ?? ((c) => resolve((c.env as { incoming?: IncomingMessage } | undefined)?.incoming));

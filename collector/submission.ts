@@ -12,14 +12,15 @@ import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/en
 import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
 import { derived, summarize } from '../web/core/stats.ts';
 
-import { DEVICE_CLASSES, type DeviceClass } from '../web/core/submit.ts';
+import { DEVICE_CLASSES, DEVICE_FAMILY_NAMES, type DeviceClass } from '../web/core/submit.ts';
 
 export { DEVICE_CLASSES, type DeviceClass };
 
 export const SubmissionSchema = v.object({
   result: ResultDocumentSchema,
   deviceClass: v.picklist(DEVICE_CLASSES),
-  deviceModel: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(80), v.regex(/^[\p{L}\p{N} ._()+\-/]+$/u, 'letters, digits, spaces and . _ ( ) + - / only'))),
+  /** A family from the engine's table, never a model string (free text would be published as is). */
+  deviceModel: v.optional(v.picklist(DEVICE_FAMILY_NAMES, `a device family (${DEVICE_FAMILY_NAMES.join('; ')}), not a model`)),
 });
 export type Submission = v.InferOutput<typeof SubmissionSchema>;
 
@@ -150,8 +151,10 @@ function checkCase(doc: ResultDocument, c: ResultDocument['cases'][number], wher
     ['implementation', c.implementation, p.implementations],
     ['operation', c.operation, p.operations],
     ['sizeBytes', c.sizeBytes, p.sizes],
+    ['aadBytes', c.aadBytes, p.aadBytes],
   ];
-  for (const [field, value, list] of asked) if (!list.includes(value)) throw new SubmissionError(422, `${where}.${field}: ${value} is not in the run's params.${field === 'sizeBytes' ? 'sizes' : field + 's'}`);
+  const paramOf: Record<string, string> = { sizeBytes: 'sizes', aadBytes: 'aadBytes' };
+  for (const [field, value, list] of asked) if (!list.includes(value)) throw new SubmissionError(422, `${where}.${field}: ${value} is not in the run's params.${paramOf[field] ?? field + 's'}`);
   const most = p.samplesPerRound * (p.rounds + p.maxReruns);
   if (c.samples.length > most) throw new SubmissionError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${p.maxReruns} re-runs make at most ${most}`);
 }

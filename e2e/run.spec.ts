@@ -128,3 +128,14 @@ test('cancel keeps every row that was on screen, and its message counts them', a
   expect(kept).toBeGreaterThanOrEqual(shown);
   await expect(page.getByTestId('cancelled')).toContainText(`Run cancelled. ${kept} cases finished before it stopped and are kept below.`);
 });
+
+test('the page forbids forms posting elsewhere, in its header and in a meta policy for header-less hosts', async ({ page }) => {
+  const response = await page.goto('/');
+  const header = (await response!.allHeaders())['content-security-policy'];
+  expect(header).toContain("form-action 'self'");
+  expect(header).toContain("frame-ancestors 'none'");
+  const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  expect(meta).toContain("form-action 'self'");
+  expect(meta).toContain("script-src 'self' 'wasm-unsafe-eval'");
+  expect(meta).not.toContain('frame-ancestors'); // a meta policy may not carry it
+});

@@ -10,8 +10,15 @@ export const ISOLATION_HEADERS = {
   'Cross-Origin-Resource-Policy': 'same-origin',
 };
 
-/** No 'unsafe-eval': WebAssembly needs only 'wasm-unsafe-eval'. Observable Plot sets inline styles. */
-export function contentSecurityPolicy(collectorOrigin = ''): string {
+/**
+ * No 'unsafe-eval': WebAssembly needs only 'wasm-unsafe-eval'. Observable Plot sets inline
+ * styles. No form may post anywhere but here (`form-action`).
+ *
+ * `meta`: the policy as a `<meta>` tag can carry it, for static hosts that send no headers
+ * (the page then relies on coi-serviceworker for isolation). A meta policy may not hold
+ * `frame-ancestors`; only the header can forbid framing.
+ */
+export function contentSecurityPolicy(collectorOrigin = '', o: { meta?: boolean } = {}): string {
   return [
     "default-src 'self'",
     "script-src 'self' 'wasm-unsafe-eval'",
@@ -21,6 +28,7 @@ export function contentSecurityPolicy(collectorOrigin = ''): string {
     "worker-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
-    "frame-ancestors 'none'",
+    "form-action 'self'",
+    ...(o.meta ? [] : ["frame-ancestors 'none'"]),
   ].join('; ');
 }

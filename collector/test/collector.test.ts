@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Sql } from '../db.ts';
 import openapi from '../openapi.json' with { type: 'json' };
 import { refreshCohorts } from '../store.ts';
+import { DEVICE_FAMILY_NAMES } from '../../web/core/submit.ts';
 import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
 
 describe.each(BACKENDS)('collector on %s', (kind) => {
@@ -89,6 +90,8 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     ['a zero sample', () => submission({ mutate: (d) => (d.cases[0]!.samples[1] = 0) }), 422, 'result.cases.0.samples.1'],
     ['a user-agent string', () => submission({ mutate: (d) => (d.environment.userAgent = 'Mozilla/5.0') }), 422, 'userAgent'],
     ['an SQL-looking device model', () => ({ ...submission(), deviceModel: "x'); DROP TABLE submissions; --" }), 400, 'deviceModel'],
+    ['an AAD length the run did not ask for', () => submission({ mutate: (d) => (d.cases[0]!.aadBytes = 13) }), 422, "result.cases.0.aadBytes: 13 is not in the run's params.aadBytes"],
+    ['a device model instead of its family', () => ({ ...submission(), deviceModel: 'Pixel 8' }), 400, 'deviceModel'],
     ['a duplicated case', () => submission({ mutate: (d) => d.cases.push(d.cases[0]!) }), 422, 'appears twice'],
     // Found by the fuzz below: values the schema took but the database's columns refuse.
     ['an impossible core count', () => submission({ mutate: (d) => (d.environment.hardwareConcurrency = 5000) }), 400, 'result.environment.hardwareConcurrency'],
@@ -247,6 +250,10 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
 });
 
 describe('openapi.json', () => {
+  it('lists exactly the device families of the engine table', () => {
+    expect(openapi.components.schemas.Submission.properties.deviceModel.enum).toEqual([...DEVICE_FAMILY_NAMES]);
+  });
+
   it('lists exactly the algorithm ids of the engine table', async () => {
     const { ALGORITHM_IDS } = await import('../../web/core/algorithms.ts');
     for (const path of ['/stats', '/percentile'] as const) {

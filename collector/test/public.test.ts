@@ -196,11 +196,16 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     expect(again.status).toBe(429);
   });
 
-  it('neutralises spreadsheet formulas in the CSV export', async () => {
-    await post(app, { ...submission(), deviceModel: '+SUM(1-2)' });
+  it('keeps a device family, never a model string, so no free text reaches the export', async () => {
+    for (const model of ['+SUM(1-2)', "Anna's Pixel 8", 'Pixel 8']) {
+      const r = await post(app, { ...submission(), deviceModel: model });
+      expect(r.status).toBe(400);
+      expect((await r.json()).error).toContain('deviceModel: a device family (iPhone; iPad;');
+    }
+    expect((await post(app, { ...submission(), deviceModel: 'Google Pixel' })).status).toBe(201);
     const csv = await (await app.request('/api/v1/export.csv')).text();
-    expect(csv).toContain(",'+SUM(1-2),");
-    expect(csv).not.toMatch(/,\+SUM/);
+    expect(csv).toContain(',Google Pixel,');
+    expect(csv).not.toContain('SUM');
   });
 });
 
@@ -213,9 +218,12 @@ describe('write limits shared by several collector processes on one PostgreSQL',
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await post(i % 2 ? b! : a!, submission(), { 'x-test-client': '192.0.2.77' })).status);
     expect(statuses).toEqual([201, 201, 201, 201, 429, 429]);
-    expect((await post(a!, submission(), { 'x-test-client': '192.0.2.78' })).status).toBe(201);
+    // Stored buckets are the network's (/24), not an address's: a neighbour shares it, another network does not.
+    expect((await post(a!, submission(), { 'x-test-client': '192.0.2.78' })).status).toBe(429);
+    expect((await post(a!, submission(), { 'x-test-client': '198.51.100.78' })).status).toBe(201);
     const keys = await sql.query<{ key: string }>('SELECT key FROM rate_buckets');
-    expect(JSON.stringify(keys)).not.toContain('192.0.2');
+    expect(keys).toHaveLength(2);
+    expect(JSON.stringify(keys)).not.toMatch(/192\.0\.2|198\.51/);
     await sql.close();
   });
 });

@@ -10,9 +10,45 @@ import type { ResultDocument } from './schema.ts';
 export const DEVICE_CLASSES = ['phone', 'tablet', 'laptop', 'desktop', 'server'] as const;
 export type DeviceClass = (typeof DEVICE_CLASSES)[number];
 
+/**
+ * What of a device model the crowd may keep: its family, never the model string itself (a
+ * model field is free text: "Anna's Pixel 8"). Each family with the model names that belong
+ * to it, as UA Client Hints and user agents report them (Android's `Build.MODEL`); a model that
+ * matches none is not sent.
+ */
+export const DEVICE_FAMILIES = [
+  ['iPhone', /^iPhone/i],
+  ['iPad', /^iPad/i],
+  ['Mac', /^Mac/i],
+  ['Google Pixel', /^Pixel\b/i],
+  ['Samsung Galaxy', /^(SM-|SC-|SCV|Galaxy\b|Samsung\b)/i],
+  ['Xiaomi, Redmi, POCO', /^(Xiaomi|Redmi|POCO|Mi\s|M2\d{3}[A-Z]|2[0-4]\d{3}[A-Z0-9]{2,}\b)/i],
+  ['OPPO', /^(OPPO|CPH\d)/i],
+  ['realme', /^(realme|RMX\d)/i],
+  ['vivo', /^(vivo|V2\d{3}|I2\d{3})/i],
+  ['OnePlus', /^(OnePlus|ONEPLUS|[A-Z]{2}\d{4}$)/],
+  ['Huawei, Honor', /^(HUAWEI|HONOR|[A-Z]{3}-[A-Z]{1,2}\d{1,2}[A-Z]?$)/i],
+  ['Motorola', /^(moto|Motorola|XT\d{4})/i],
+  ['Infinix, TECNO, itel', /^(Infinix|TECNO|itel)/i],
+  ['Nokia', /^Nokia/i],
+  ['Sony Xperia', /^(Xperia|SO-|XQ-)/i],
+  ['ASUS', /^(ASUS|ROG|ZenFone)/i],
+  ['Lenovo', /^Lenovo/i],
+  ['Nothing', /^(Nothing|A0[56]\d)/i],
+] as const satisfies readonly (readonly [string, RegExp])[];
+export const DEVICE_FAMILY_NAMES = DEVICE_FAMILIES.map(([name]) => name) as unknown as readonly [DeviceFamily, ...DeviceFamily[]];
+export type DeviceFamily = (typeof DEVICE_FAMILIES)[number][0];
+
+/** The family a model string belongs to, or null when it is none we know (then nothing is sent). */
+export function deviceFamily(model: string): DeviceFamily | null {
+  const m = model.trim();
+  if ((DEVICE_FAMILY_NAMES as readonly string[]).includes(m)) return m as DeviceFamily;
+  return DEVICE_FAMILIES.find(([, re]) => re.test(m))?.[0] ?? null;
+}
+
 export interface SubmitOptions {
   deviceClass: DeviceClass;
-  /** Sent only when given (the site sends it only when the visitor ticks the box). */
+  /** A model or a family; only its family is sent (deviceFamily), and only when given. */
   deviceModel?: string;
   fetch?: typeof fetch;
 }
@@ -20,7 +56,8 @@ export interface SubmitOptions {
 export interface SubmissionBody {
   result: ResultDocument;
   deviceClass: DeviceClass;
-  deviceModel?: string;
+  /** The device's family (DEVICE_FAMILIES), never its model string. */
+  deviceModel?: DeviceFamily;
 }
 
 const majorOnly = (version: string) => /^\d+/.exec(version)?.[0] ?? '';
@@ -29,6 +66,7 @@ const memoryBucket = (gib: number | null) => (gib === null ? null : 2 ** Math.ce
 
 export function submissionBody(doc: ResultDocument, o: Pick<SubmitOptions, 'deviceClass' | 'deviceModel'>): SubmissionBody {
   const env = doc.environment;
+  const family = o.deviceModel ? deviceFamily(o.deviceModel) : null;
   return {
     result: {
       ...doc,
@@ -43,7 +81,7 @@ export function submissionBody(doc: ResultDocument, o: Pick<SubmitOptions, 'devi
       },
     },
     deviceClass: o.deviceClass,
-    ...(o.deviceModel ? { deviceModel: o.deviceModel } : {}),
+    ...(family ? { deviceModel: family } : {}),
   };
 }
 
