@@ -170,20 +170,40 @@ export function cohortKeysOf(rs: Reduced[]): CohortKey[] {
  * Recomputes one case's bounds (every device class and '*') from per-source medians and
  * re-flags that case's rows whose verdict changed. One short transaction per case, so writes
  * and reads interleave with a refresh instead of waiting behind a full-table percentile.
+ *
+ * Bounded influence: the fences are drawn from *established* voices only, those of earlier
+ * days that were not flagged, as soon as a cohort has MIN_SOURCES of them. One day's new
+ * voices are judged by fences they took no part in drawing, so a burst of fakes from many
+ * networks (30 /16s) is flagged instead of widening the fences that judge it; and a voice that
+ * was flagged never becomes established, so one network's fakes day after day (a new voice
+ * every day, since sources are daily) never do either. A cohort that has too few established
+ * voices (a new one) is judged by all of its voices, as before. The price: in a narrow cohort
+ * a true, sudden shift (a 10× faster engine) stays flagged until an operator looks.
  */
 export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
   const p = [k.algorithm, k.implementation, k.operation, k.sizeBytes];
   await sql.transaction(async (tx) => {
     await tx.query(
       `WITH voices AS (
-         SELECT s.device_class, count(*) AS runs, percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
+         SELECT s.device_class, s.received_on < current_date AS established, count(*) AS runs,
+                percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
          FROM cases c JOIN submissions s ON s.id = c.submission_id
-         WHERE c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND c.bytes_per_second > 0 AND NOT s.quarantined
-         GROUP BY s.device_class, s.received_on, coalesce(s.source, s.id::text))
+         WHERE c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND c.bytes_per_second > 0
+           AND NOT s.quarantined AND NOT c.outlier
+         GROUP BY s.device_class, s.received_on, coalesce(s.source, s.id::text)),
+       counted AS (
+         SELECT *, count(*) FILTER (WHERE established) OVER (PARTITION BY device_class) AS est_class,
+                   count(*) FILTER (WHERE established) OVER () AS est_all
+         FROM voices),
+       drawn AS (
+         SELECT device_class, count(*) AS n, sum(runs) AS runs,
+                percentile_cont(0.25) WITHIN GROUP (ORDER BY v) AS q1, percentile_cont(0.75) WITHIN GROUP (ORDER BY v) AS q3
+         FROM counted WHERE established OR est_class < ${MIN_SOURCES} GROUP BY device_class
+         UNION ALL
+         SELECT '*', count(*), sum(runs), percentile_cont(0.25) WITHIN GROUP (ORDER BY v), percentile_cont(0.75) WITHIN GROUP (ORDER BY v)
+         FROM counted WHERE established OR est_all < ${MIN_SOURCES} HAVING count(*) > 0)
        INSERT INTO cohort_bounds (algorithm, implementation, operation, size_bytes, device_class, n, runs, q1, q3, refreshed_at)
-       SELECT $1, $2, $3, $4, coalesce(device_class, '*'), count(*), sum(runs),
-              percentile_cont(0.25) WITHIN GROUP (ORDER BY v), percentile_cont(0.75) WITHIN GROUP (ORDER BY v), now()
-       FROM voices GROUP BY GROUPING SETS ((device_class), ())
+       SELECT $1, $2, $3, $4, device_class, n, runs, q1, q3, now() FROM drawn
        ON CONFLICT (algorithm, implementation, operation, size_bytes, device_class)
        DO UPDATE SET n = excluded.n, runs = excluded.runs, q1 = excluded.q1, q3 = excluded.q3, refreshed_at = excluded.refreshed_at`,
       p,

@@ -8,7 +8,9 @@ import { hostname, tmpdir } from 'node:os';
 import { join, resolve as resolvePath } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { holderAlive, startTimeOf } from '../lock.ts';
+import type { Sql } from '../db.ts';
 import { createSourceKeys } from '../source.ts';
+import { refreshCohorts } from '../store.ts';
 import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, SubmissionError, checkBodyText, reduceSubmission } from '../submission.ts';
 import { BACKENDS, post, submission, useBackend } from './helpers.ts';
 import { http, postJson, startCollector, startNode } from './spawn.ts';
@@ -237,4 +239,56 @@ describe('slow and greedy clients of the servers we run', () => {
       await site.kill();
     }
   }, 60_000);
+});
+
+describe.each(BACKENDS)('a cohort many networks cannot steer, day after day, on %s', (kind) => {
+  let sql!: Sql;
+  let app!: Parameters<typeof post>[0];
+  useBackend(kind, (s, a) => ((sql = s), (app = a)));
+  const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone';
+  const nsFor = (mbPerS: number) => (1024 * 1e9) / (mbPerS * 1e6);
+  const phones = async () => (await (await app.request(STATS)).json()).cohorts[0] as { n: number; median: number };
+  const percentileOf = async (mbPerS: number) => (await (await app.request(`${STATS.replace('/stats', '/percentile')}&bytesPerSecond=${(1024 * 1e9) / nsFor(mbPerS)}`)).json()).percentile as number;
+  /** Moves everything stored today to `daysAgo` days before today, as if it had arrived then. */
+  const backdate = async (daysAgo: number) => {
+    await sql.query(`UPDATE submissions SET received_on = current_date - ${daysAgo} WHERE received_on = current_date`);
+  };
+  const phone = (mbPerS: number, from: string) => post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(mbPerS) }), { 'x-test-client': from });
+  /** Twelve honest phones on twelve networks, 46–56 MB/s, `daysAgo` days ago. */
+  const honest = async (daysAgo: number) => {
+    for (let i = 0; i < 12; i++) expect((await phone(46 + (10 * i) / 11, `198.51.${i}.10`)).status).toBe(201);
+    await backdate(daysAgo);
+    await refreshCohorts(sql);
+    return (await phones()).median;
+  };
+
+  it('30 fakes at 10× from 30 different /16s the day after 12 honest voices move the median by less than 5 %', async () => {
+    const before = await honest(1);
+    for (let i = 0; i < 30; i++) expect((await phone(510, `${20 + i}.${i}.7.7`)).status).toBe(201);
+    await refreshCohorts(sql);
+    await refreshCohorts(sql); // a second refresh must not let them in either
+    const after = await phones();
+    expect(Math.abs(after.median / before - 1)).toBeLessThan(0.05);
+    expect(after.n).toBe(12);
+    // An honest phone in the middle is told it is in the middle (it was told 14 %).
+    expect(await percentileOf(51)).toBeGreaterThan(40);
+  });
+
+  it('3 fakes a day from one address for 15 days move it by less than 5 %, and honest new phones still count', async () => {
+    const before = await honest(16);
+    let newHonest = 0;
+    for (let day = 15; day >= 1; day--) {
+      // The source key is new every day, so the same address is a new voice every day.
+      for (let i = 0; i < 3; i++) expect((await phone(510, '203.0.113.66')).status).toBe(201);
+      if (day % 3 === 0) {
+        expect((await phone(44 + day, `192.0.${day}.20`)).status).toBe(201);
+        newHonest++;
+      }
+      await backdate(day);
+      await refreshCohorts(sql);
+    }
+    const after = await phones();
+    expect(Math.abs(after.median / before - 1)).toBeLessThan(0.05);
+    expect(after.n).toBe(12 + newHonest);
+  });
 });
