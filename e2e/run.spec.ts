@@ -139,3 +139,20 @@ test('the page forbids forms posting elsewhere, in its header and in a meta poli
   expect(meta).toContain("script-src 'self' 'wasm-unsafe-eval'");
   expect(meta).not.toContain('frame-ancestors'); // a meta policy may not carry it
 });
+
+test('at 1280×800 the results table fits its card, and the charts speak bytes and ratios', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/?preset=quick&sizes=64,1k,16k,1m&rounds=1&reruns=0&algorithms=aes-128-cbc-hmac-sha256,aes-256-gcm,chacha20-poly1305&autorun=1');
+  expect((await finished(page)).status).toBe('done');
+  const table = page.getByTestId('results-table');
+  const { scroll, room } = await table.evaluate((t) => ({ scroll: t.scrollWidth, room: t.parentElement!.clientWidth }));
+  expect(scroll).toBeLessThanOrEqual(room);
+  // The size axis reads 64 B … 1 MiB in binary units; the speedup axis reads ratios (0.5×), not SI (500m).
+  const results = page.getByTestId('results');
+  const ticks = async () => (await results.locator('svg [data-plot$="tick label"] text').allTextContents()).map((t) => t.trim());
+  expect(await ticks()).toEqual(expect.arrayContaining(['1 KiB', '1 MiB']));
+  for (const t of await ticks()) expect(t).not.toMatch(/^\d{4,}( B)?$/);
+  await results.getByRole('tab', { name: 'Speedup' }).click();
+  await expect.poll(async () => (await ticks()).filter((t) => t.endsWith('×')).length).toBeGreaterThan(1);
+  for (const t of await ticks()) expect(t).not.toMatch(/\d+m$/);
+});
