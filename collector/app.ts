@@ -43,6 +43,12 @@ export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
 export const DEFAULT_SOURCE_DAILY_CAP = 100;
 /** A body costs one token more per this many bytes: a maximum-size body spends 17 of 30. */
 export const BYTES_PER_TOKEN = 512 * 1024;
+/**
+ * A body costs one token more per this many cohorts it names: each new cohort costs a refresh
+ * of its bounds later (a read of the whole cohort), and a 5,000-case body could name 5,000.
+ * A standard-preset run (about 1,500 cases) pays 6 more; a quick one nothing.
+ */
+export const COHORTS_PER_TOKEN = 250;
 
 export interface Client {
   address: string;
@@ -103,6 +109,10 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
       client: (c) => c.get('client'),
       chargeBody: async (client, bytes) => {
         const extra = Math.floor(bytes / BYTES_PER_TOKEN);
+        return extra === 0 || (await writes.take(writeKey(client), extra));
+      },
+      chargeCohorts: async (client, cohorts) => {
+        const extra = Math.floor(cohorts / COHORTS_PER_TOKEN);
         return extra === 0 || (await writes.take(writeKey(client), extra));
       },
       sources,

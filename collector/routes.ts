@@ -67,6 +67,8 @@ export interface RouteDeps {
   client(c: Context): Client;
   /** Charges a body's size against the client's write budget; false when it is spent. */
   chargeBody(client: Client, bytes: number): Promise<boolean>;
+  /** Charges the cohorts a body names (each costs a later refresh); false when the budget is spent. */
+  chargeCohorts(client: Client, cohorts: number): Promise<boolean>;
   sources: SourceKeys;
   sourceDailyCap: number;
   /** How long new rows wait before their cohorts' bounds are recomputed (default a minute). */
@@ -143,6 +145,8 @@ export function routes(sql: Sql, deps: RouteDeps) {
       throw new SubmissionError(400, 'malformed JSON body');
     }
     const reduced = reduceSubmission(body);
+    const cohorts = cohortKeysOf([reduced]).length;
+    if (!(await deps.chargeCohorts(client, cohorts))) throw new SubmissionError(429, `a body naming ${cohorts} cohorts exceeds what this client may send now; try again in a minute`);
     reduced.source = deps.sources.hash(networkOf(client.address));
     const sent = await sourceCount(sql, reduced.source);
     if (sent >= deps.sourceDailyCap) throw new SubmissionError(429, `this network already sent ${sent} results today, the most one network may send in a day; try again tomorrow`);

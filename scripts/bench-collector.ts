@@ -34,11 +34,13 @@ function body(cases: number, samplesPerCase = 10): string {
   doc.environment.userAgent = '';
   const c = doc.cases[0]!;
   doc.params.algorithms = ALGS as typeof doc.params.algorithms;
-  doc.params.sizes = Array.from({ length: Math.ceil(cases / 7) }, (_, i) => 64 << i);
+  // Doubling sizes while they fit (quick-preset-like); beyond 70 cases, sizes 16 bytes apart.
+  const sizeOf = (k: number) => (cases > 70 ? 64 + 16 * k : 64 << k);
+  doc.params.sizes = Array.from({ length: Math.ceil(cases / 7) }, (_, i) => sizeOf(i));
   doc.params.rounds = 50;
   doc.params.samplesPerRound = 1000;
   // ~1 GB/s, with digits enough to make the body as long as a real one's.
-  doc.cases = Array.from({ length: cases }, (_, i) => ({ ...c, algorithm: ALGS[i % 7]! as typeof c.algorithm, sizeBytes: 64 << Math.floor(i / 7), samples: Array.from({ length: samplesPerCase }, (_, j) => (64 << Math.floor(i / 7)) * (1 + j / 100_003)) }));
+  doc.cases = Array.from({ length: cases }, (_, i) => ({ ...c, algorithm: ALGS[i % 7]! as typeof c.algorithm, sizeBytes: sizeOf(Math.floor(i / 7)), samples: Array.from({ length: samplesPerCase }, (_, j) => sizeOf(Math.floor(i / 7)) * (1 + j / 100_003)) }));
   return JSON.stringify({ result: doc, deviceClass: 'desktop' });
 }
 
@@ -99,6 +101,38 @@ async function largestSubmissionCpu(open: () => Promise<Sql>) {
   }
   await sql.close();
   return { bytes: Buffer.byteLength(text), samples: Math.floor(MAX_SAMPLES_TOTAL / cases) * cases, cpuMs: quantile(cpu, 0.5) };
+}
+
+/**
+ * CPU milliseconds of the collector's process for a body: the largest valid one (5,000 cases ×
+ * 50 samples, every case its own cohort) and an invalid 8 MiB one (2.79 M bad samples), which
+ * once cost 7 s and 3 GB. Median of 3, with the process's peak RSS growth.
+ */
+async function bodyCpu(open: () => Promise<Sql>, kind: 'largest' | 'invalid') {
+  const sql = await open();
+  await migrate(sql);
+  await sql.query('TRUNCATE submissions CASCADE');
+  const app = createApp(sql, { submissionsPerMinute: 1e9, sourceDailyCap: 1e9, clientAddress: () => '127.0.0.1' });
+  const text = kind === 'largest' ? body(5000, 50) : invalidBody();
+  const cpu: number[] = [];
+  const rss0 = process.memoryUsage().rss;
+  let rssPeak = rss0;
+  for (let i = 0; i < 3; i++) {
+    const t = process.cpuUsage();
+    const r = await app.request('/api/v1/results', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: text.replace(/"runId":"[^"]+"/, `"runId":"${crypto.randomUUID()}"`) });
+    const d = process.cpuUsage(t);
+    rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    if ((kind === 'largest') !== (r.status === 201)) throw new Error(`${kind} body answered ${r.status}: ${(await r.text()).slice(0, 200)}`);
+    cpu.push((d.user + d.system) / 1000);
+  }
+  await sql.close();
+  return { bytes: Buffer.byteLength(text), cpuMs: quantile(cpu, 0.5), rssMb: (rssPeak - rss0) / 1e6 };
+}
+
+function invalidBody(): string {
+  const doc = JSON.parse(body(1)) as { result: { cases: { samples: number[] }[] } };
+  doc.result.cases[0]!.samples = new Array(2_790_000).fill(-1);
+  return JSON.stringify(doc);
 }
 
 /** Streams the whole NDJSON export while asking /health every 20 ms: export rows/s and health latency. */
@@ -192,6 +226,11 @@ try {
     const big = await largestSubmissionCpu(open);
     out.push(`${name.padEnd(11)} largest accepted submission (${(big.bytes / 2 ** 20).toFixed(1)} MiB, 84 cases, ${big.samples} samples): ${big.cpuMs.toFixed(0)} CPU ms of the collector's process (median of 5)`);
     process.stderr.write(out[out.length - 1] + '\n');
+    for (const kind of ['largest', 'invalid'] as const) {
+      const b = await bodyCpu(open, kind);
+      out.push(`${name.padEnd(11)} ${kind === 'largest' ? 'widest accepted body (5,000 cases × 50 samples)' : 'invalid body (2.79 M bad samples)'}, ${(b.bytes / 2 ** 20).toFixed(1)} MiB: ${b.cpuMs.toFixed(0)} CPU ms at once (median of 3), RSS +${b.rssMb.toFixed(0)} MB`);
+      process.stderr.write(out[out.length - 1] + '\n');
+    }
   }
   for (const n of [1, 3]) {
     const stack = await startStack({ collectors: n, env: NO_LIMITS, pg });
@@ -221,4 +260,4 @@ try {
 }
 console.log(`\nbench:collector — loopback, ${CONNECTIONS} connections × ${DURATION} s per cell, Node ${process.version}`);
 for (const line of out) console.log(line);
-console.log('targets: ≥ 1000 submissions/s PGlite, ≥ 3000 PostgreSQL; statistics p95 ≤ 100 ms at 1 M rows');
+console.log('targets: ≥ 1000 submissions/s PGlite, ≥ 3000 PostgreSQL; statistics p95 ≤ 100 ms at 1 M rows; any one body ≤ 100 CPU ms');

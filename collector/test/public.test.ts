@@ -188,6 +188,24 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     expect((await r.json()).error).toContain('bytesPerSecond');
   });
 
+  it('charges a body that names many cohorts more of the write budget: each costs a refresh later', async () => {
+    const limited = appFor(sql, { submissionsPerMinute: 4 });
+    // 500 cases over 500 sizes: 500 cohorts, 2 tokens more than a one-cohort body (1 + 2 of 4).
+    const wide = () =>
+      submission({
+        mutate: (d) => {
+          const c = d.cases[0]!;
+          d.params.sizes = Array.from({ length: 500 }, (_, i) => 16 * (i + 1));
+          d.cases = d.params.sizes.map((sizeBytes) => ({ ...c, sizeBytes }));
+        },
+      });
+    expect((await post(limited, wide(), { 'x-test-client': '192.0.2.60' })).status).toBe(201);
+    const again = await post(limited, wide(), { 'x-test-client': '192.0.2.60' });
+    expect(again.status).toBe(429);
+    expect((await again.json()).error).toContain('a body naming 500 cohorts exceeds');
+    expect((await post(limited, submission(), { 'x-test-client': '192.0.2.61' })).status).toBe(201);
+  });
+
   it('charges a large body more of the write budget than a small one', async () => {
     const limited = appFor(sql, { submissionsPerMinute: 3 });
     const big = submission({ mutate: (d) => (d.warnings as string[]).push(...Array(4).fill('x'.repeat(400)), ...Array(2200).fill('w'.repeat(480))) });
