@@ -1,28 +1,79 @@
-/** A short human summary of a result document: the fastest implementation per algorithm and size. */
+/**
+ * A short summary of a result document for an embedder: per algorithm, operation and size, the
+ * fastest implementation with its figure's 95 % interval and flag, and how it stands against
+ * the runner-up, decided by the same rule as the verdict (decision.ts): a tie is a tie.
+ */
+import { type Decision, decide } from './decision.ts';
 import type { ResultDocument } from './schema.ts';
-import { summarize } from './stats.ts';
+import { pairedRatio, summarize } from './stats.ts';
+
+/** MB/s to four significant digits: the samples do not carry more. */
+const mb = (x: number) => Number(x.toPrecision(4));
+
+export interface FastestEntry {
+  algorithm: string;
+  operation: string;
+  sizeBytes: number;
+  implementation: string;
+  variant: string;
+  /** Median MB/s (10⁶ bytes of plaintext per second), recomputed from the raw samples. */
+  megabytesPerSecond: number;
+  /** The 95 % interval of that median, in MB/s. */
+  low: number;
+  high: number;
+  /** The case did not resolve within its run's budget (its figure is less certain than shown). */
+  unstable: boolean;
+  /**
+   * Against the next fastest implementation: its time over the winner's (> 1 means the winner
+   * is faster) with its interval — paired where the two were sampled side by side — and the
+   * decision; 'same' means a tie within 3 %. Null when only one implementation ran.
+   */
+  runnerUp: { implementation: string; variant: string; ratio: number; low: number; high: number; paired: boolean; decision: Decision } | null;
+}
 
 export interface ResultSummary {
   cases: number;
   unstable: number;
   excluded: string[];
-  /** Per algorithm × operation × size: the fastest implementation and its MB/s. */
-  fastest: { algorithm: string; operation: string; sizeBytes: number; implementation: string; variant: string; megabytesPerSecond: number }[];
+  /** Per algorithm × operation × size: the fastest implementation, its interval, flag and lead. */
+  fastest: FastestEntry[];
 }
 
 /** Recomputes every case's median from its raw samples (a document's own summary is not trusted). */
 export function summarizeResult(doc: ResultDocument): ResultSummary {
-  const best = new Map<string, ResultSummary['fastest'][number]>();
+  const groups = new Map<string, ResultDocument['cases']>();
   for (const c of doc.cases) {
-    const mbps = (c.sizeBytes * 1e3) / summarize(c.samples).median;
     const key = `${c.algorithm}/${c.operation}/${c.sizeBytes}`;
-    const prev = best.get(key);
-    if (!prev || mbps > prev.megabytesPerSecond) best.set(key, { algorithm: c.algorithm, operation: c.operation, sizeBytes: c.sizeBytes, implementation: c.implementation, variant: c.variant, megabytesPerSecond: mbps });
+    groups.set(key, [...(groups.get(key) ?? []), c]);
   }
+  const fastest = [...groups.values()].map((cases): FastestEntry => {
+    const ranked = cases.map((c) => ({ c, s: summarize(c.samples) })).sort((a, b) => a.s.median - b.s.median);
+    const [{ c, s }, next] = [ranked[0]!, ranked[1]];
+    const perNs = c.sizeBytes * 1e3; // bytes per ns → MB/s
+    let runnerUp: FastestEntry['runnerUp'] = null;
+    if (next) {
+      const p = pairedRatio(next.c, c);
+      // Unpaired: the ratio of medians, its interval from the two medians' intervals.
+      const r = p ? { value: p.ratio, low: p.ciLow, high: p.ciHigh } : { value: next.s.median / s.median, low: next.s.ciLow / s.ciHigh, high: next.s.ciHigh / s.ciLow };
+      runnerUp = { implementation: next.c.implementation, variant: next.c.variant, ratio: mb(r.value), low: mb(r.low), high: mb(r.high), paired: p !== null, decision: decide(r) };
+    }
+    return {
+      algorithm: c.algorithm,
+      operation: c.operation,
+      sizeBytes: c.sizeBytes,
+      implementation: c.implementation,
+      variant: c.variant,
+      megabytesPerSecond: mb(perNs / s.median),
+      low: mb(perNs / s.ciHigh),
+      high: mb(perNs / s.ciLow),
+      unstable: c.unstable,
+      runnerUp,
+    };
+  });
   return {
     cases: doc.cases.length,
     unstable: doc.cases.filter((c) => c.unstable).length,
     excluded: doc.validation.filter((v) => v.excluded).map((v) => `${v.implementation}/${v.variant}/${v.algorithm}`),
-    fastest: [...best.values()],
+    fastest,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_FAMILY_NAMES, deviceFamily, submissionBody } from '../submit.ts';
+import { summarizeResult } from '../summary.ts';
 import type { ResultDocument } from '../schema.ts';
 import { sampleDocument } from './fixtures.ts';
 
@@ -30,5 +31,33 @@ describe('device families', () => {
     expect(submissionBody(doc, { deviceClass: 'phone', deviceModel: 'Pixel 8' }).deviceModel).toBe('Google Pixel');
     expect(submissionBody(doc, { deviceClass: 'phone', deviceModel: "Anna's phone" })).not.toHaveProperty('deviceModel');
     expect(new Set(DEVICE_FAMILY_NAMES).size).toBe(DEVICE_FAMILY_NAMES.length);
+  });
+});
+
+describe('the embedder summary', () => {
+  /** Two implementations of one case, sampled side by side: `b` takes `slower` times as long. */
+  const doc = (slower: number) => {
+    const d = sampleDocument() as ResultDocument;
+    const c = d.cases[0]!;
+    const samples = Array.from({ length: 20 }, (_, i) => 1000 * (1 + 0.01 * Math.sin(i)));
+    const cycles = samples.map((_, i) => i);
+    d.cases = [
+      { ...c, implementation: 'rustcrypto-wasm', variant: 'simd128', samples, cycles, unstable: false },
+      { ...c, implementation: 'noble', variant: 'js', samples: samples.map((s) => s * slower), cycles, unstable: true },
+    ];
+    return d;
+  };
+
+  it('gives the fastest with its interval and flag, and its lead over the runner-up as a decision', () => {
+    const [f] = summarizeResult(doc(1.5)).fastest;
+    expect(f).toMatchObject({ implementation: 'rustcrypto-wasm', unstable: false, runnerUp: { implementation: 'noble', paired: true, decision: 'different' } });
+    expect(f!.low).toBeLessThanOrEqual(f!.megabytesPerSecond);
+    expect(f!.high).toBeGreaterThanOrEqual(f!.megabytesPerSecond);
+    expect(f!.runnerUp!.ratio).toBeCloseTo(1.5, 2);
+    expect(String(f!.megabytesPerSecond).replace(/^0\.0*|\./g, '').length).toBeLessThanOrEqual(4); // no 15-digit floats
+  });
+
+  it('calls two implementations within 3 % a tie, not a win', () => {
+    expect(summarizeResult(doc(1.01)).fastest[0]!.runnerUp!.decision).toBe('same');
   });
 });
