@@ -14,7 +14,7 @@ import { networkOf } from './client.ts';
 import type { Sql } from './db.ts';
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
-import { type ExportRow, GROUP_BY, type GroupBy, cohortKeysOf, counts, createWriter, crowdStats, exportPage, percentileOf, refreshCohort, sourceCount, storedResult } from './store.ts';
+import { type ExportRow, GROUP_BY, type GroupBy, cohortKeysOf, counts, createWriter, crowdStats, exportPage, placeIn, refreshCohort, sourceCount, storedResult, voiceDistribution } from './store.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, checkBodyText, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
@@ -94,6 +94,7 @@ export function routes(sql: Sql, deps: RouteDeps) {
           dirty.set(key, k); // try again with the next write
           throw e;
         });
+        generation++; // its flags may have moved: cached reads are stale
       }
     } catch (e) {
       console.error('collector: cohort refresh failed, retried later:', (e as Error).message);
@@ -106,8 +107,11 @@ export function routes(sql: Sql, deps: RouteDeps) {
   let localTotals: Promise<{ submissions: number; cases: number }> | null = sql.kind === 'pglite' ? counts(sql) : null;
   localTotals?.catch(() => (localTotals = null));
   let refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Bumped by every stored batch: cached reads from before it are stale. */
+  let generation = 0;
   const writer = createWriter(sql, {
     onStored: (rs) => {
+      generation++;
       for (const k of cohortKeysOf(rs)) dirty.set(`${k.algorithm}/${k.implementation}/${k.operation}/${k.sizeBytes}`, k);
       if (localTotals) localTotals = localTotals.then((t) => ({ submissions: t.submissions + rs.length, cases: t.cases + rs.reduce((n, r) => n + r.cases.length, 0) }));
       // Batched: bounds move slowly, and every refresh of a popular case reads all its rows.
@@ -119,6 +123,22 @@ export function routes(sql: Sql, deps: RouteDeps) {
     },
   });
   const exporting = new Set<string>();
+  // Crowd reads cost a pass over their cohort: each answer is kept until this process stores
+  // something new or 30 s pass, so any number of clients repeating a read costs one query.
+  // (Other processes' writes show within the 30 s.)
+  const READ_TTL_MS = 30_000;
+  const READ_CACHE_ENTRIES = 2000;
+  const reads = new Map<string, { generation: number; at: number; value: Promise<unknown> }>();
+  const cachedRead = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
+    const hit = reads.get(key);
+    if (hit && hit.generation === generation && Date.now() - hit.at < READ_TTL_MS) return hit.value as Promise<T>;
+    const value = compute();
+    reads.delete(key);
+    if (reads.size >= READ_CACHE_ENTRIES) reads.delete(reads.keys().next().value!);
+    reads.set(key, { generation, at: Date.now(), value });
+    value.catch(() => reads.delete(key)); // a failed read is not kept
+    return value;
+  };
 
   api.get('/health', async (c) => {
     try {
@@ -167,13 +187,16 @@ export function routes(sql: Sql, deps: RouteDeps) {
 
   api.get('/stats', async (c) => {
     const { groupBy, ...f } = query(StatsSchema, c.req.query());
-    const cohorts = await crowdStats(sql, { ...f, sizeBytes: f.size }, groupBy);
+    const cohorts = await cachedRead(`stats ${JSON.stringify([f, groupBy])}`, () => crowdStats(sql, { ...f, sizeBytes: f.size }, groupBy));
     return c.json({ filter: f, groupBy, unit: 'bytes/s', cohorts });
   });
 
   api.get('/percentile', async (c) => {
     const f = query(PercentileSchema, c.req.query());
-    return c.json({ filter: f, ...(await percentileOf(sql, { ...f, sizeBytes: f.size }, f.bytesPerSecond)) });
+    const { bytesPerSecond, ...cohort } = f;
+    // The cohort's distribution is cached, whatever figure is placed in it.
+    const d = await cachedRead(`voices ${JSON.stringify(cohort)}`, () => voiceDistribution(sql, { ...cohort, sizeBytes: f.size }));
+    return c.json({ filter: f, n: d.n, percentile: placeIn(d, bytesPerSecond) });
   });
 
   // Streamed by pages of an indexed key; stops when the client goes; one at a time per client.

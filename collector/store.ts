@@ -301,18 +301,47 @@ export async function crowdStats(sql: Sql, f: CrowdFilter, groupBy: GroupBy = 'd
   }));
 }
 
-/** Where `bytesPerSecond` falls among its cohort's sources: the share at or below it (ties half). */
-export async function percentileOf(sql: Sql, f: CrowdFilter, bytesPerSecond: number): Promise<{ n: number; percentile: number | null }> {
+
+/** Quantiles kept of a large cohort: enough to place a figure within 0.1 percentile points. */
+const DISTRIBUTION_POINTS = 1001;
+
+/**
+ * A cohort's voices as a sorted distribution, for placing any figure in it without another
+ * query: every voice when there are at most DISTRIBUTION_POINTS (exact), otherwise that many
+ * evenly spaced quantiles.
+ */
+export async function voiceDistribution(sql: Sql, f: CrowdFilter): Promise<{ n: number; exact: boolean; values: number[] }> {
   const { clause, params } = where(f);
-  params.push(bytesPerSecond);
-  const x = `$${params.length}`;
-  const [r] = await sql.query<{ n: number; below: number; equal: number }>(
-    `SELECT count(*)::int AS n, count(*) FILTER (WHERE bps < ${x})::int AS below, count(*) FILTER (WHERE bps = ${x})::int AS equal
+  params.push(Array.from({ length: DISTRIBUTION_POINTS }, (_, i) => i / (DISTRIBUTION_POINTS - 1)));
+  const [r] = await sql.query<{ n: number; all: number[] | null; q: number[] | null }>(
+    `SELECT count(*)::int AS n,
+            CASE WHEN count(*) <= ${DISTRIBUTION_POINTS} THEN array_agg(bps ORDER BY bps) END AS all,
+            CASE WHEN count(*) > ${DISTRIBUTION_POINTS} THEN percentile_disc($${params.length}::float8[]) WITHIN GROUP (ORDER BY bps) END AS q
      FROM (${voices(clause)}) v`,
     params,
   );
   const n = Number(r?.n ?? 0);
-  return { n, percentile: n === 0 ? null : (100 * (Number(r!.below) + Number(r!.equal) / 2)) / n };
+  const values = (r?.all ?? r?.q ?? []).map(Number);
+  return { n, exact: n <= DISTRIBUTION_POINTS, values };
+}
+
+/** Where `x` falls in a distribution: the share at or below it, ties counted half (exact when the distribution is). */
+export function placeIn(d: { n: number; values: number[] }, x: number): number | null {
+  if (d.n === 0) return null;
+  const below = lowerBound(d.values, x);
+  const equal = lowerBound(d.values, x, true) - below;
+  return (100 * (below + equal / 2)) / d.values.length;
+}
+
+/** The first index whose value is >= x (or > x with `after`), in a sorted array. */
+function lowerBound(a: number[], x: number, after = false): number {
+  let [lo, hi] = [0, a.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (a[mid]! < x || (after && a[mid] === x)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 export interface ExportRow {

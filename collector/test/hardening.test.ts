@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { holderAlive, startTimeOf } from '../lock.ts';
 import type { Sql } from '../db.ts';
 import { createSourceKeys } from '../source.ts';
-import { refreshCohorts } from '../store.ts';
+import { placeIn, refreshCohorts } from '../store.ts';
 import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, SubmissionError, checkBodyText, reduceSubmission } from '../submission.ts';
 import { BACKENDS, post, submission, useBackend } from './helpers.ts';
 import { http, postJson, startCollector, startNode } from './spawn.ts';
@@ -290,5 +290,33 @@ describe.each(BACKENDS)('a cohort many networks cannot steer, day after day, on 
     const after = await phones();
     expect(Math.abs(after.median / before - 1)).toBeLessThan(0.05);
     expect(after.n).toBe(12 + newHonest);
+  });
+});
+
+describe.each(BACKENDS)('crowd reads on %s', (kind) => {
+  let sql!: Sql;
+  let app!: Parameters<typeof post>[0];
+  useBackend(kind, (s, a) => ((sql = s), (app = a)));
+  const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024';
+
+  it('answer a repeated read from the cache, and a read after a new result afresh', async () => {
+    for (const ns of [1000, 2000, 3000]) await post(app, submission({ nsPerOp: ns }));
+    const first = await (await app.request(STATS)).json();
+    expect(first.cohorts[0].n).toBe(3);
+    // Rows changed behind this process's back (as another process would change them): the
+    // cached answer stands until this process stores something.
+    await sql.query('UPDATE submissions SET quarantined = true');
+    expect(await (await app.request(STATS)).json()).toEqual(first);
+    expect((await (await app.request(`${STATS.replace('/stats', '/percentile')}&bytesPerSecond=1e6`)).json()).n).toBe(0);
+    await sql.query('UPDATE submissions SET quarantined = false');
+    await post(app, submission({ nsPerOp: 4000 }));
+    expect((await (await app.request(STATS)).json()).cohorts[0].n).toBe(4);
+  });
+
+  it('places a figure in a large cohort within 0.1 percentile points', () => {
+    const values = Array.from({ length: 1001 }, (_, i) => i); // the quantiles of 0 … 1000
+    expect(placeIn({ n: 100_000, values }, 250)).toBeCloseTo(25, 1);
+    expect(placeIn({ n: 3, values: [1, 2, 3] }, 2)).toBeCloseTo(50, 6); // exact: ties count half
+    expect(placeIn({ n: 0, values: [] }, 2)).toBeNull();
   });
 });
