@@ -6,7 +6,6 @@
  * @module
  */
 import type { Server } from 'node:http';
-import proxyaddr from 'proxy-addr';
 
 /** Options for http.createServer (or @hono/node-server's serverOptions): the timeouts. */
 export const SERVER_OPTIONS = {
@@ -25,16 +24,16 @@ export const SERVER_OPTIONS = {
 export const CONNECTIONS_PER_ADDRESS = 32;
 
 /**
- * Caps connections per address on a server made with SERVER_OPTIONS. A trusted proxy (a
- * balancer in front of several collectors) carries everyone's connections and is not capped.
+ * Caps connections per address on a server made with SERVER_OPTIONS. `exempt` names addresses
+ * that carry everyone's connections (a trusted balancer in front of several collectors).
+ * No dependencies: the package's CLI serves the site through this too.
  */
-export function guardServer<S extends Server>(server: S, o: { most?: number; trustedProxies?: string[] } = {}): S {
+export function guardServer<S extends Server>(server: S, o: { most?: number; exempt?: (address: string) => boolean } = {}): S {
   const most = o.most ?? CONNECTIONS_PER_ADDRESS;
-  const trusted = proxyaddr.compile(o.trustedProxies ?? []);
   const open = new Map<string, number>();
   server.on('connection', (socket) => {
     const address = socket.remoteAddress ?? 'unknown';
-    if (trusted(address, 0)) return;
+    if (o.exempt?.(address)) return;
     const n = (open.get(address) ?? 0) + 1;
     if (n > most) return void socket.destroy();
     open.set(address, n);

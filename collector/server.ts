@@ -12,6 +12,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { parseTrustedProxies } from './client.ts';
 import { migrate, openStore, type Sql } from './db.ts';
+import proxyaddr from 'proxy-addr';
 import { SERVER_OPTIONS, guardServer } from './http-guard.ts';
 import { createSourceKeys } from './source.ts';
 
@@ -125,7 +126,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const server = serve({ fetch: app.fetch, port, hostname: process.env.HOST ?? '127.0.0.1', serverOptions: SERVER_OPTIONS }, (info) =>
     console.log(`collector on http://127.0.0.1:${info.port}/api/v1 (${sql.kind}${sql.kind === 'pglite' ? ` in ${config.dataDir}` : ''})`),
   );
-  guardServer(server as import('node:http').Server, { trustedProxies: config.trustedProxies });
+  const trusted = proxyaddr.compile(config.trustedProxies);
+  guardServer(server as import('node:http').Server, { exempt: (address) => trusted(address, 0) });
   const stop = async () => {
     server.close();
     await collector.close().catch(() => {});

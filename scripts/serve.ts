@@ -8,7 +8,6 @@ import { createReadStream, existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { parseTrustedProxies } from '../collector/client.ts';
 import { SERVER_OPTIONS, guardServer } from '../collector/http-guard.ts';
 import { ISOLATION_HEADERS, contentSecurityPolicy } from './headers.ts';
 
@@ -104,9 +103,9 @@ async function statOrNull(path: string) {
   }
 }
 
-export function serveStatic(o: StaticOptions & { port: number; host: string }): Promise<Server> {
+export function serveStatic(o: StaticOptions & { port: number; host: string; exempt?: (address: string) => boolean }): Promise<Server> {
   if (!existsSync(join(o.dir, 'index.html'))) throw new Error(`${o.dir}/index.html is missing: build the site first (npx vite build)`);
-  const server = guardServer(createServer(SERVER_OPTIONS, staticHandler(o)), { trustedProxies: parseTrustedProxies(process.env.COLLECTOR_TRUSTED_PROXIES) });
+  const server = guardServer(createServer(SERVER_OPTIONS, staticHandler(o)), { exempt: o.exempt });
   return new Promise((ok, fail) => {
     server.once('error', fail);
     server.listen(o.port, o.host, () => ok(server));
@@ -143,7 +142,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   let server: Server;
   try {
     collector = process.argv.includes('--no-collector') ? null : await embeddedCollector();
-    server = await serveStatic({ dir: arg('dir', 'dist'), port, host, api: collector?.api });
+    // Behind a trusted proxy (the embedded collector's COLLECTOR_TRUSTED_PROXIES), the proxy's
+    // connections are everyone's: not capped per address.
+    const proxies = (await import('../collector/client.ts')).parseTrustedProxies(process.env.COLLECTOR_TRUSTED_PROXIES);
+    const trusted = (await import('proxy-addr')).default.compile(proxies);
+    server = await serveStatic({ dir: arg('dir', 'dist'), port, host, api: collector?.api, exempt: (address) => trusted(address, 0) });
   } catch (e) {
     // A second `npm start` on the same data, a port in use, a missing build: one clear line.
     console.error(`aeadbench: cannot start: ${(e as Error).message}`);
