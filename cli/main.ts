@@ -9,7 +9,8 @@
  */
 import { CASE_PRECISION, medianPrecision } from '../web/core/stop-rule.ts';
 import { verdict } from '../web/core/verdict.ts';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { comparisonMarkdown, runMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/ci-formats.ts';
 import { parseArgs } from 'node:util';
 import { toCsv } from '../web/core/csv.ts';
 import { ParamError, formatSize, parseParams, toSearch } from '../web/core/params.ts';
@@ -24,8 +25,14 @@ const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webki
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
                      [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
                      [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
-       aeadbench compare A.json B.json [--margin 3%]
+                     [--format table|bmf|github-action-benchmark]
+       aeadbench compare A.json B.json [--margin 3%] [--junit FILE]
                      throughput of B over A per case, FASTER / SAME / SLOWER / UNKNOWN against the margin
+
+--format bmf prints Bencher Metric Format on stdout (bencher run --adapter json reads it);
+--format github-action-benchmark prints its customBiggerIsBetter JSON (MB/s per case); with
+either, the table and the verdict go to stderr. --junit writes one test case per comparison,
+SLOWER a failure. With $GITHUB_STEP_SUMMARY set, a Markdown table is appended to it.
 
 exit codes: 0 done (compare: nothing slower beyond the margin); 1 a case failed validation (run),
             or something is SLOWER (compare); 2 a comparison stayed UNKNOWN (compare);
@@ -74,10 +81,15 @@ async function run(argv: string[]): Promise<number> {
       executable: { type: 'string' },
       submit: { type: 'string' },
       'device-class': { type: 'string', default: 'server' },
+      format: { type: 'string', default: 'table' },
     },
     strict: true,
   });
   const deviceClass = values['device-class']!;
+  const FORMATS = ['table', 'bmf', 'github-action-benchmark'];
+  if (!FORMATS.includes(values.format!)) throw new CliError(`Invalid --format: '${values.format}' (expected ${FORMATS.join(', ')})`);
+  // With a machine format on stdout, the words go to stderr.
+  const say = values.format === 'table' ? (x: string) => console.log(x) : (x: string) => console.error(x);
   if (!(DEVICE_CLASSES as readonly string[]).includes(deviceClass)) throw new CliError(`Invalid --device-class: '${deviceClass}' (expected ${DEVICE_CLASSES.join(', ')})`);
   if (values.submit) {
     try {
@@ -117,9 +129,12 @@ async function run(argv: string[]): Promise<number> {
   if (tty) process.stderr.write('\n');
   const checked = validateResult(doc);
   if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.join('; ')}`);
-  console.log(resultsTable(doc));
+  say(resultsTable(doc));
   // The verdict the page shows first, in the same words (web/core/verdict.ts).
-  console.log(['', 'Verdict:', ...verdict(doc).sentences.map((x) => `  - ${x}`)].join('\n'));
+  say(['', 'Verdict:', ...verdict(doc).sentences.map((x) => `  - ${x}`)].join('\n'));
+  if (values.format === 'bmf') console.log(JSON.stringify(toBmf(doc), null, 2));
+  if (values.format === 'github-action-benchmark') console.log(JSON.stringify(toGithubActionBenchmark(doc), null, 2));
+  stepSummary(runMarkdown(doc, `aeadbench run --browser ${values.browser}`));
   if (values.json) writeFileSync(values.json, JSON.stringify(doc, null, 2));
   if (values.csv) writeFileSync(values.csv, toCsv(doc));
   const failed = doc.validation.filter((v) => v.excluded);
@@ -147,8 +162,14 @@ export function parseMargin(text: string): number {
   return value;
 }
 
+/** Appends Markdown to the CI's job summary when there is one (GitHub Actions sets the variable). */
+function stepSummary(markdown: string): void {
+  const file = process.env.GITHUB_STEP_SUMMARY;
+  if (file) appendFileSync(file, `${markdown}\n`);
+}
+
 function compare(argv: string[]): number {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { margin: { type: 'string' } } });
+  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { margin: { type: 'string' }, junit: { type: 'string' } } });
   if (positionals.length !== 2) throw new CliError(`compare takes two result files, got ${positionals.length}\n${USAGE}`);
   const [a, b] = positionals.map((file) => {
     let json: unknown;
@@ -163,6 +184,8 @@ function compare(argv: string[]): number {
   }) as [ResultDocument, ResultDocument];
   const r = compareResults(a, b, { margin: values.margin === undefined ? undefined : parseMargin(values.margin) });
   console.log(compareTable(r));
+  if (values.junit) writeFileSync(values.junit, toJunit(r));
+  stepSummary(comparisonMarkdown(r));
   if (r.cases.length === 0) throw new CliError(`nothing to compare: ${a.cases.length ? '' : 'A has no case; '}${b.cases.length ? '' : 'B has no case; '}no case of A is in B`);
   return compareExitCode(r);
 }
