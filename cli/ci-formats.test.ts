@@ -111,3 +111,23 @@ describe('the CLI writes them', () => {
     expect(r.stderr).toContain('Verdict:');
   }, 180_000);
 });
+
+describe('a matrix of engines in one command', () => {
+  it('writes each engine its document and one summary, and names an engine that could not run (exit 3)', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-matrix-')), 'out');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'node,edge', '--out', out, '--algorithms', 'ascon-aead128', '--implementations', 'rustcrypto-wasm', '--sizes', '64', '--rounds', '1'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(3);
+    const node = JSON.parse(readFileSync(join(out, 'node.json'), 'utf8')) as ResultDocument;
+    expect(node.cases.length).toBeGreaterThan(0);
+    const summary = readFileSync(join(out, 'summary.md'), 'utf8');
+    expect(summary).toContain('| case | node |');
+    expect(summary).toMatch(/\*\*edge\*\*: did not run \(edge not found/);
+    expect(summary).toContain('| ascon-aead128 rustcrypto-wasm/simd128 encrypt 64 B |');
+  }, 180_000);
+
+  it('refuses several engines without --out, naming what it needs', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'chromium,firefox'], { encoding: 'utf8' });
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('several engines need --out DIR');
+  }, 60_000);
+});

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The aeadbench command line.
- *   aeadbench run --browser chromium|chrome|edge|firefox|webkit|node [--preset …] [--algorithms …]
+ *   aeadbench run --browser chromium|chrome|edge|firefox|webkit|node[,…] [--out DIR] [--preset …] [--algorithms …]
  *                 [--implementations …] [--sizes …] [--operations …] [--json FILE] [--csv FILE]
  *                 [--executable PATH]
  * In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
@@ -9,8 +9,9 @@
  */
 import { CASE_PRECISION, medianPrecision } from '../web/core/stop-rule.ts';
 import { verdict } from '../web/core/verdict.ts';
-import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
-import { comparisonMarkdown, runMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/ci-formats.ts';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { comparisonMarkdown, matrixMarkdown, runMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/ci-formats.ts';
 import { parseArgs } from 'node:util';
 import { toCsv } from '../web/core/csv.ts';
 import { ParamError, formatSize, parseParams, toSearch } from '../web/core/params.ts';
@@ -21,7 +22,7 @@ import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
 import { compareExitCode, compareResults, compareTable } from './compare.ts';
 import { DEVICE_CLASSES, type DeviceClass, submitResult } from '../web/core/submit.ts';
 
-const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webkit|node [--preset quick|standard|full]
+const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webkit|node[,…] [--out DIR] [--preset quick|standard|full]
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
                      [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
                      [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
@@ -82,6 +83,7 @@ async function run(argv: string[]): Promise<number> {
       submit: { type: 'string' },
       'device-class': { type: 'string', default: 'server' },
       format: { type: 'string', default: 'table' },
+      out: { type: 'string' },
     },
     strict: true,
   });
@@ -98,8 +100,14 @@ async function run(argv: string[]): Promise<number> {
       throw new CliError(`Invalid --submit: '${values.submit}' (expected a collector URL like http://localhost:5173)`);
     }
   }
-  if (![...BROWSER_NAMES, 'node'].includes(values.browser!)) throw new CliError(`Invalid --browser: '${values.browser}' (expected ${BROWSER_NAMES.join(', ')} or node)`);
-  if (values.browser === 'node' && values.executable) throw new CliError('--executable applies to browsers, not to --browser node');
+  const engines = values.browser!.split(',').map((b) => b.trim()).filter(Boolean);
+  for (const b of engines) if (![...BROWSER_NAMES, 'node'].includes(b)) throw new CliError(`Invalid --browser: '${b}' (expected ${BROWSER_NAMES.join(', ')} or node, or several separated by commas)`);
+  if (engines.length === 0 || new Set(engines).size !== engines.length) throw new CliError(`Invalid --browser: '${values.browser}' (name each engine once)`);
+  if (engines.includes('node') && values.executable) throw new CliError('--executable applies to browsers, not to --browser node');
+  if (engines.length > 1) {
+    if (!values.out) throw new CliError('several engines need --out DIR: the result of each is written to DIR/<engine>.json, with DIR/summary.md beside them');
+    if (values.json || values.csv || values.submit || values.executable) throw new CliError('with several engines, use --out DIR (not --json, --csv, --submit or --executable)');
+  }
   const q = new URLSearchParams();
   for (const k of ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'rounds'] as const) if (values[k] !== undefined) q.set(k, values[k]!);
   let params;
@@ -109,24 +117,29 @@ async function run(argv: string[]): Promise<number> {
     throw new CliError(e instanceof ParamError ? `Invalid --${e.param}: '${e.value}' (${e.detail})` : (e as Error).message);
   }
   const tty = process.stderr.isTTY;
-  // Not on a terminal (a CI log): a plain line every few seconds, so the log shows the run is alive.
-  const started = Date.now();
-  let lastLine = -Infinity;
-  const onProgress = (p: Progress) => {
-    if (tty) return void process.stderr.write(progressLine(p));
-    if (Date.now() - lastLine < PLAIN_PROGRESS_EVERY_MS && p.phase !== 'done') return;
-    lastLine = Date.now();
-    process.stderr.write(`${plainProgressLine(values.browser!, p, Date.now() - started)}\n`);
+  const measure = async (engine: string): Promise<ResultDocument> => {
+    // Not on a terminal (a CI log): a plain line every few seconds, so the log shows the run is alive.
+    const started = Date.now();
+    let lastLine = -Infinity;
+    const onProgress = (p: Progress) => {
+      if (tty) return void process.stderr.write(progressLine(p));
+      if (Date.now() - lastLine < PLAIN_PROGRESS_EVERY_MS && p.phase !== 'done') return;
+      lastLine = Date.now();
+      process.stderr.write(`${plainProgressLine(engine, p, Date.now() - started)}\n`);
+    };
+    let doc: ResultDocument;
+    if (engine === 'node') {
+      const { runBenchmark } = await import('../web/core/node.ts');
+      const nodeParams = values.implementations ? params : { ...params, implementations: undefined };
+      doc = await runBenchmark({ ...nodeParams, onProgress });
+    } else {
+      doc = await runInBrowser({ browser: engine as BrowserName, executable: values.executable, search: toSearch(params), onProgress });
+    }
+    if (tty) process.stderr.write('\n');
+    return doc;
   };
-  let doc: ResultDocument;
-  if (values.browser === 'node') {
-    const { runBenchmark } = await import('../web/core/node.ts');
-    const nodeParams = values.implementations ? params : { ...params, implementations: undefined };
-    doc = await runBenchmark({ ...nodeParams, onProgress });
-  } else {
-    doc = await runInBrowser({ browser: values.browser as BrowserName, executable: values.executable, search: toSearch(params), onProgress });
-  }
-  if (tty) process.stderr.write('\n');
+  if (engines.length > 1) return matrix(engines, measure, values.out!);
+  const doc = await measure(engines[0]!);
   const checked = validateResult(doc);
   if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.join('; ')}`);
   say(resultsTable(doc));
@@ -152,6 +165,40 @@ async function run(argv: string[]): Promise<number> {
   }
   console.error(`${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s on ${doc.environment.browser.name} ${doc.environment.browser.version}${values.json ? `; wrote ${values.json}` : ''}`);
   return failed.length ? 1 : 0;
+}
+
+/**
+ * One command, several engines, one after the other (never at once: they would compete for
+ * the cores): DIR/<engine>.json each, and DIR/summary.md with one table across them. An engine
+ * that cannot run (not installed, crashed) is named in the summary and the exit code, never
+ * dropped in silence. Exit: 3 if any engine failed to run, else 1 if any failed validation.
+ */
+async function matrix(engines: string[], measure: (engine: string) => Promise<ResultDocument>, out: string): Promise<number> {
+  mkdirSync(out, { recursive: true });
+  const done: { engine: string; doc: ResultDocument }[] = [];
+  const missing: { engine: string; why: string }[] = [];
+  for (const engine of engines) {
+    console.error(`[${engine}] starting`);
+    try {
+      const doc = await measure(engine);
+      const checked = validateResult(doc);
+      if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.slice(0, 3).join('; ')}`);
+      if (doc.cases.length === 0) throw new CliError('no case was measured');
+      writeFileSync(join(out, `${engine}.json`), JSON.stringify(doc, null, 2));
+      done.push({ engine, doc });
+      console.error(`[${engine}] ${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s; wrote ${join(out, `${engine}.json`)}`);
+    } catch (e) {
+      const why = (e as Error).message.split('\n')[0]!;
+      missing.push({ engine, why });
+      console.error(`[${engine}] did not run: ${why}`);
+    }
+  }
+  const summary = matrixMarkdown(done, missing);
+  writeFileSync(join(out, 'summary.md'), summary);
+  console.log(summary);
+  stepSummary(summary);
+  if (missing.length) return 3;
+  return done.some(({ doc }) => doc.validation.some((v) => v.excluded)) ? 1 : 0;
 }
 
 /** `5%`, `5 %` or `0.05`: the equivalence margin as a fraction. */

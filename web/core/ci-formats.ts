@@ -123,3 +123,28 @@ export function runMarkdown(doc: ResultDocument, title = 'aeadbench run'): strin
     '',
   ].join('\n');
 }
+
+/**
+ * One table across engines (`aeadbench run --browser chromium,firefox,webkit --out DIR`): a row
+ * per case, a column per engine with its median MB/s; engines that did not run are named.
+ */
+export function matrixMarkdown(done: { engine: string; doc: ResultDocument }[], missing: { engine: string; why: string }[]): string {
+  const names = [...new Set(done.flatMap(({ doc }) => doc.cases.map(benchmarkName)))];
+  const figure = (doc: ResultDocument, name: string) => {
+    const c = doc.cases.find((x) => benchmarkName(x) === name);
+    return c ? `${sig(throughput(c).value)}${c.unstable ? ' ⚠' : ''}` : '–';
+  };
+  return [
+    `### aeadbench across engines: MB/s (median)`,
+    '',
+    ...done.map(({ engine, doc }) => `- **${engine}**: ${doc.environment.browser.name} ${doc.environment.browser.version}, ${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s`),
+    ...missing.map(({ engine, why }) => `- **${engine}**: did not run (${why})`),
+    '',
+    `| case | ${done.map(({ engine }) => engine).join(' | ')} |`,
+    `|---|${done.map(() => '---:').join('|')}|`,
+    ...names.map((name) => `| ${cell(name)} | ${done.map(({ doc }) => figure(doc, name)).join(' | ')} |`),
+    '',
+    '⚠ not resolved within the run’s budget.',
+    '',
+  ].join('\n');
+}
