@@ -121,7 +121,9 @@ describe('a matrix of engines in one command', () => {
     expect(node.cases.length).toBeGreaterThan(0);
     const summary = readFileSync(join(out, 'summary.md'), 'utf8');
     expect(summary).toContain('| case | node |');
-    expect(summary).toMatch(/\*\*edge\*\*: did not run \(edge not found/);
+    // Why depends on the host (no Edge here; where vitest runs before the site is built, no
+    // site either): what matters is that the engine is named, with a reason.
+    expect(summary).toMatch(/\*\*edge\*\*: did not run \(.{10,}\)/);
     expect(summary).toContain('| ascon-aead128 rustcrypto-wasm/simd128 encrypt 64 B |');
   }, 180_000);
 
