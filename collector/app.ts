@@ -11,7 +11,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
-import { addressResolver, limitKeyOf, networkOf } from './client.ts';
+import { type Client, addressResolver, limitKeyOf, networkOf } from './client.ts';
 import type { Sql } from './db.ts';
 import { classifyFault } from './faults.ts';
 import { type RateLimiter, createRateLimiter, createSqlRateLimiter } from './rate-limit.ts';
@@ -49,12 +49,6 @@ export const BYTES_PER_TOKEN = 512 * 1024;
  * A standard-preset run (about 1,500 cases) pays 6 more; a quick one nothing.
  */
 export const COHORTS_PER_TOKEN = 250;
-
-export interface Client {
-  address: string;
-  /** What limits count under: the IPv4 address, or the IPv6 /64. */
-  limitKey: string;
-}
 
 export function createApp(sql: Sql, o: CollectorOptions = {}) {
   const app = new Hono<{ Variables: { client: Client } }>();

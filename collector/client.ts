@@ -57,3 +57,9 @@ export function networkOf(address: string, v4Bits = 24, v6Bits = 64): string {
 export function limitKeyOf(address: string): string {
   return ipaddr.isValid(address) && ipaddr.process(address).kind() === 'ipv6' ? networkOf(address) : address;
 }
+
+export interface Client {
+  address: string;
+  /** What limits count under: the IPv4 address, or the IPv6 /64. */
+  limitKey: string;
+}

@@ -9,8 +9,7 @@ import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS, SCENARIO_IDS } from '../web/core/algorithms.ts';
 import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../web/core/env.ts';
 import { formatIssue } from '../web/core/schema.ts';
-import type { Client } from './app.ts';
-import { networkOf } from './client.ts';
+import { type Client, networkOf } from './client.ts';
 import type { Sql } from './db.ts';
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
@@ -136,7 +135,7 @@ export function routes(sql: Sql, deps: RouteDeps) {
     reads.delete(key);
     if (reads.size >= READ_CACHE_ENTRIES) reads.delete(reads.keys().next().value!);
     reads.set(key, { generation, at: Date.now(), value });
-    value.catch(() => reads.delete(key)); // a failed read is not kept
+    value.catch(() => reads.get(key)?.value === value && reads.delete(key)); // a failed read is not kept (a newer one stays)
     return value;
   };
 

@@ -13,19 +13,12 @@
 import type { Comparison, CompareVerdict } from './compare.ts';
 import { formatSize } from './params.ts';
 import type { CaseResult, ResultDocument } from './schema.ts';
-import { summarize } from './stats.ts';
+import { throughputOf } from './summary.ts';
 
 /** One name per case, stable across runs, as CI tools key their history by it. */
 export const benchmarkName = (c: CaseResult) => `${c.algorithm} ${c.implementation}/${c.variant} ${c.operation} ${formatSize(c.sizeBytes)}${c.aadBytes ? ` aad ${c.aadBytes}` : ''}`;
 
 const sig = (x: number) => Number(x.toPrecision(4));
-
-/** A case's median MB/s and the MB/s at the ends of its median's 95 % interval. */
-function throughput(c: CaseResult) {
-  const s = summarize(c.samples);
-  const perNs = c.sizeBytes * 1e3;
-  return { value: perNs / s.median, low: perNs / s.ciHigh, high: perNs / s.ciLow, nsLow: s.ciLow, ns: s.median, nsHigh: s.ciHigh };
-}
 
 export interface GithubActionBenchmarkEntry {
   name: string;
@@ -38,7 +31,7 @@ export interface GithubActionBenchmarkEntry {
 /** github-action-benchmark, tool `customBiggerIsBetter`: MB/s per case, the interval as its range. */
 export function toGithubActionBenchmark(doc: ResultDocument): GithubActionBenchmarkEntry[] {
   return doc.cases.map((c) => {
-    const t = throughput(c);
+    const t = throughputOf(c);
     return {
       name: benchmarkName(c),
       unit: 'MB/s',
@@ -55,7 +48,7 @@ export type BencherMetricFormat = Record<string, Record<string, { value: number;
 export function toBmf(doc: ResultDocument): BencherMetricFormat {
   const out: BencherMetricFormat = {};
   for (const c of doc.cases) {
-    const t = throughput(c);
+    const t = throughputOf(c);
     out[benchmarkName(c)] = {
       throughput: { value: sig(t.value), lower_value: sig(t.low), upper_value: sig(t.high) },
       latency: { value: sig(t.ns), lower_value: sig(t.nsLow), upper_value: sig(t.nsHigh) },
@@ -117,7 +110,7 @@ export function runMarkdown(doc: ResultDocument, title = 'aeadbench run'): strin
     '| case | MB/s (median) | 95 % interval |',
     '|---|---:|---|',
     ...doc.cases.map((c) => {
-      const t = throughput(c);
+      const t = throughputOf(c);
       return `| ${cell(benchmarkName(c))} | ${sig(t.value)}${c.unstable ? ' ⚠' : ''} | ${sig(t.low)}–${sig(t.high)} |`;
     }),
     '',
@@ -132,7 +125,7 @@ export function matrixMarkdown(done: { engine: string; doc: ResultDocument }[], 
   const names = [...new Set(done.flatMap(({ doc }) => doc.cases.map(benchmarkName)))];
   const figure = (doc: ResultDocument, name: string) => {
     const c = doc.cases.find((x) => benchmarkName(x) === name);
-    return c ? `${sig(throughput(c).value)}${c.unstable ? ' ⚠' : ''}` : '–';
+    return c ? `${sig(throughputOf(c).value)}${c.unstable ? ' ⚠' : ''}` : '–';
   };
   return [
     `### aeadbench across engines: MB/s (median)`,

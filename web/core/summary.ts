@@ -7,6 +7,17 @@ import { type Decision, decide } from './decision.ts';
 import type { ResultDocument } from './schema.ts';
 import { pairedRatio, summarize } from './stats.ts';
 
+/**
+ * A case's median MB/s (plaintext) and the MB/s at the ends of its median's 95 % interval,
+ * recomputed from the raw samples; with the ns/op they come from. The one place a case's
+ * throughput interval is derived (the summary, the CI formats).
+ */
+export function throughputOf(c: { sizeBytes: number; samples: readonly number[] }) {
+  const s = summarize(c.samples);
+  const perNs = c.sizeBytes * 1e3; // bytes per ns → MB/s
+  return { value: perNs / s.median, low: perNs / s.ciHigh, high: perNs / s.ciLow, nsLow: s.ciLow, ns: s.median, nsHigh: s.ciHigh };
+}
+
 /** MB/s to four significant digits: the samples do not carry more. */
 const mb = (x: number) => Number(x.toPrecision(4));
 
@@ -49,7 +60,7 @@ export function summarizeResult(doc: ResultDocument): ResultSummary {
   const fastest = [...groups.values()].map((cases): FastestEntry => {
     const ranked = cases.map((c) => ({ c, s: summarize(c.samples) })).sort((a, b) => a.s.median - b.s.median);
     const [{ c, s }, next] = [ranked[0]!, ranked[1]];
-    const perNs = c.sizeBytes * 1e3; // bytes per ns → MB/s
+    const t = throughputOf(c);
     let runnerUp: FastestEntry['runnerUp'] = null;
     if (next) {
       const p = pairedRatio(next.c, c);
@@ -63,9 +74,9 @@ export function summarizeResult(doc: ResultDocument): ResultSummary {
       sizeBytes: c.sizeBytes,
       implementation: c.implementation,
       variant: c.variant,
-      megabytesPerSecond: mb(perNs / s.median),
-      low: mb(perNs / s.ciHigh),
-      high: mb(perNs / s.ciLow),
+      megabytesPerSecond: mb(t.value),
+      low: mb(t.low),
+      high: mb(t.high),
       unstable: c.unstable,
       runnerUp,
     };
