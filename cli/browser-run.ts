@@ -109,8 +109,10 @@ export async function runInBrowser(o: {
   /** How long the page may take to expose `window.aeadbench` (default 60 s). */
   readyTimeoutMs?: number;
   browserArgs?: string[];
+  /** Files the page may fetch beside the site (modules of yours, bundled, under /m/). */
+  files?: ReadonlyMap<string, Uint8Array>;
 }): Promise<ResultDocument> {
-  const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1' });
+  const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1', files: o.files });
   const { port } = server.address() as AddressInfo;
   let page: BrowserPage | undefined;
   try {

@@ -19,6 +19,7 @@ import type { Progress } from '../web/core/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { BROWSER_NAMES } from '../scripts/browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
+import { bundleModule } from './modules.ts';
 import { compareExitCode, compareResults, compareTable } from './compare.ts';
 import { DEVICE_CLASSES, type DeviceClass, submitResult } from '../web/core/submit.ts';
 
@@ -26,9 +27,13 @@ const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webki
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
                      [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
                      [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
-                     [--format table|bmf|github-action-benchmark]
+                     [--format table|bmf|github-action-benchmark] [--implementation FILE]…
        aeadbench compare A.json B.json [--margin 3%] [--junit FILE]
                      throughput of B over A per case, FASTER / SAME / SLOWER / UNKNOWN against the margin
+
+--implementation FILE (repeatable) adds a module of yours (docs/custom-implementations.md):
+bundled with its own node_modules, checked by the gate, then timed beside the built-ins;
+a module that fails the gate is not timed, is named with its first failure, and the run exits 1.
 
 --format bmf prints Bencher Metric Format on stdout (bencher run --adapter json reads it);
 --format github-action-benchmark prints its customBiggerIsBetter JSON (MB/s per case); with
@@ -74,6 +79,7 @@ async function run(argv: string[]): Promise<number> {
       preset: { type: 'string' },
       algorithms: { type: 'string' },
       implementations: { type: 'string' },
+      implementation: { type: 'string', multiple: true },
       sizes: { type: 'string' },
       operations: { type: 'string' },
       rounds: { type: 'string' },
@@ -128,13 +134,18 @@ async function run(argv: string[]): Promise<number> {
       process.stderr.write(`${plainProgressLine(engine, p, Date.now() - started)}\n`);
     };
     let doc: ResultDocument;
+    // Modules of yours: bundled for where they run, gated, then timed beside what --implementations selects.
+    const bundles = await Promise.all((values.implementation ?? []).map((f) => bundleModule(f, engine === 'node' ? 'node' : 'browser')));
     if (engine === 'node') {
       const { runBenchmark } = await import('../web/core/node.ts');
-      const nodeParams = values.implementations ? params : { ...params, implementations: undefined };
-      doc = await runBenchmark({ ...nodeParams, onProgress });
+      const ids = values.implementations ? params.implementations : [];
+      doc = await runBenchmark({ ...params, implementations: [...ids, ...bundles.map((b) => b.path)], onProgress });
     } else {
-      doc = await runInBrowser({ browser: engine as BrowserName, executable: values.executable, search: toSearch(params), onProgress });
+      const files = new Map(bundles.map((b) => [b.urlPath, b.bytes]));
+      const search = toSearch(params) + (bundles.length ? `&module=${bundles.map((b) => b.urlPath).join(',')}` : '');
+      doc = await runInBrowser({ browser: engine as BrowserName, executable: values.executable, search, files, onProgress });
     }
+    for (const m of doc.modules ?? []) say(`module ${m.id} (${m.label}${m.version ? ` ${m.version}` : ''}): passed the gate; sha256 of the bundle timed ${m.sha256}`);
     if (tty) process.stderr.write('\n');
     return doc;
   };
@@ -152,6 +163,9 @@ async function run(argv: string[]): Promise<number> {
   if (values.csv) writeFileSync(values.csv, toCsv(doc));
   const failed = doc.validation.filter((v) => v.excluded);
   for (const f of failed) console.error(`FAILED: ${f.implementation} (${f.variant}) ${f.algorithm}: ${f.errors.join('; ')}`);
+  // A module of yours that could not even be gated (did not load, broke the contract) fails the run too.
+  const refused = doc.skipped.filter((x) => x.what.startsWith('module '));
+  for (const r of refused) console.error(`FAILED: ${r.what}: ${r.reason}`);
   // A run that measured nothing is no green light for CI.
   if (doc.cases.length === 0) throw new CliError(`no case was measured${doc.skipped.length ? `: ${doc.skipped.map((s) => `${s.what} (${s.reason})`).join('; ')}` : ''}${values.json ? `; the result is in ${values.json}` : ''}`);
   if (values.submit) {
@@ -164,7 +178,7 @@ async function run(argv: string[]): Promise<number> {
     }
   }
   console.error(`${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s on ${doc.environment.browser.name} ${doc.environment.browser.version}${values.json ? `; wrote ${values.json}` : ''}`);
-  return failed.length ? 1 : 0;
+  return failed.length || refused.length ? 1 : 0;
 }
 
 /**

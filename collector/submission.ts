@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports } from '../web/core/algorithms.ts';
+import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports, isBuiltInImplementation } from '../web/core/algorithms.ts';
 import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/env.ts';
 import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
 import { derived, summarize } from '../web/core/stats.ts';
@@ -137,6 +137,15 @@ export function engineOf(doc: ResultDocument): EngineName {
 }
 
 /**
+ * The crowd holds figures of the built-in implementations only: a module of someone's own
+ * (custom.ts) describes their code, not the device, and no one else can run it again.
+ */
+function checkBuiltInOnly(doc: ResultDocument): void {
+  const own = [...new Set([...(doc.modules ?? []).map((m) => m.id), ...doc.params.implementations.filter((i) => !isBuiltInImplementation(i))])];
+  if (own.length) throw new SubmissionError(422, `result: a run with modules of your own (${own.slice(0, 5).join(', ')}) is not accepted by the crowd; its figures describe your code, not the device (keep the exported file, or run again without them)`);
+}
+
+/**
  * A case must be one the run's own parameters asked for, measured the way its implementation
  * is measured, with no more samples than its rounds, samples and re-runs allow: a body cannot
  * be padded with cases or samples no run would make.
@@ -230,6 +239,7 @@ export function reduceSubmission(body: unknown): Reduced {
   if (!parsed.success) throw new SubmissionError(400, `invalid submission: ${parsed.issues.map(formatIssue).join('; ')}`);
   const { result, deviceClass, deviceModel } = parsed.output;
   const doc: ResultDocument = result;
+  checkBuiltInOnly(doc);
   checkEnvironment(doc, deviceClass);
   if (doc.environment.userAgent !== '') throw new SubmissionError(422, 'result.environment.userAgent: must be empty; the collector does not take user-agent strings');
   if (doc.cases.length === 0) throw new SubmissionError(422, 'result.cases: a submission needs at least one case');

@@ -29,6 +29,8 @@ export interface StaticOptions {
   /** Extra handler tried first (the embedded collector mounts /api here). */
   api?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>;
   collectorOrigin?: string;
+  /** Files served from memory at these paths (the CLI's bundled modules of yours, under /m/). */
+  files?: ReadonlyMap<string, Uint8Array>;
 }
 
 export function staticHandler(o: StaticOptions) {
@@ -59,6 +61,11 @@ export function staticHandler(o: StaticOptions) {
       return fail(res, 400, 'malformed URL');
     }
     if (relative.includes('\0')) return fail(res, 400, 'malformed URL');
+    const inMemory = o.files?.get(url.pathname);
+    if (inMemory) {
+      res.writeHead(200, { 'Content-Type': TYPES[extname(url.pathname)] ?? 'application/octet-stream', 'Content-Length': String(inMemory.length), 'Cache-Control': 'no-cache', ...security });
+      return void res.end(req.method === 'HEAD' ? undefined : inMemory);
+    }
     let path = normalize(join(root, relative));
     // Inside the root means the root itself or below it: a bare prefix match would let
     // `/..%2fdist-private/x` reach a sibling directory whose name starts with the root's.

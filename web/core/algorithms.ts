@@ -3,6 +3,7 @@
  * presets. Ids are the same kebab-case strings in Rust, TypeScript, URLs, JSON and the database.
  * @module
  */
+import type { Brand } from 'valibot';
 
 export const ALGORITHMS = Object.freeze([
   { id: 'aes-128-gcm', label: 'AES-128-GCM', spec: 'NIST SP 800-38D', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0 },
@@ -88,6 +89,10 @@ export const IMPLEMENTATIONS = Object.freeze([
 ] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[] }[]);
 
 export type ImplementationId = (typeof IMPLEMENTATIONS)[number]['id'];
+/** The id of a module you brought (custom.ts): checked, never a built-in one. */
+export type CustomImplementationId = string & Brand<'CustomImplementation'>;
+/** What a run, a case or a validation names: a built-in implementation or a module of yours. */
+export type ImplementationRef = ImplementationId | CustomImplementationId;
 /**
  * The variants the table lists for one implementation: a backend can only report one of these,
  * so the name a case carries is the name the collector checks it against. A library's version
@@ -106,11 +111,12 @@ export const IMPLEMENTATION_CLASSES = Object.freeze({
   hardware: { label: 'hardware AES', short: 'hw', why: 'AES instructions (AES-NI, ARMv8 Crypto) where the CPU has them: fastest, constant time.' },
   'constant-time': { label: 'constant-time software', short: 'ct', why: 'No secret-dependent lookups or branches (bitsliced or vector-permute AES, ChaCha, Ascon): slower than hardware, safe on shared machines.' },
   table: { label: 'table-based software', short: 'tbl', why: 'AES through lookup tables indexed by secret bytes: quick in software, but cache timing can leak the key to code on the same CPU.' },
+  unknown: { label: 'your own module', short: 'own', why: 'A module you brought (custom.ts): it passed the gate, but what kind of code it runs is for you to say.' },
 } as const);
 export type ImplementationClass = keyof typeof IMPLEMENTATION_CLASSES;
 
 /** The class of one implementation × algorithm (see IMPLEMENTATION_CLASSES). */
-export function implementationClass(impl: ImplementationId, alg: AlgorithmId): ImplementationClass {
+export function implementationClass(impl: ImplementationRef, alg: AlgorithmId): ImplementationClass {
   const aesBased = alg.startsWith('aes-') || alg.startsWith('aegis-') || alg === 'twofish-128-gcm' || alg === 'serpent-128-gcm';
   switch (impl) {
     case 'webcrypto':
@@ -128,6 +134,8 @@ export function implementationClass(impl: ImplementationId, alg: AlgorithmId): I
       return alg === 'twofish-128-gcm' ? 'table' : 'constant-time';
     case 'libaegis-wasm':
       return 'constant-time'; // a vector-permute (swizzle) AES round in SIMD
+    default:
+      return 'unknown';
   }
 }
 export const IMPLEMENTATION_IDS = IMPLEMENTATIONS.map((i) => i.id) as readonly ImplementationId[] as [ImplementationId, ...ImplementationId[]];
@@ -368,6 +376,14 @@ export const PRESET_IDS = Object.keys(PRESETS) as [PresetId, ...PresetId[]];
 /** Implementations a browser can offer (node-crypto exists only in Node). */
 export const BROWSER_IMPLEMENTATIONS = IMPLEMENTATION_IDS.filter((i) => i !== 'node-crypto');
 
-export function implementationSupports(impl: ImplementationId, alg: AlgorithmId): boolean {
-  return (IMPLEMENTATIONS.find((i) => i.id === impl)!.algorithms as readonly string[]).includes(alg);
+export const isBuiltInImplementation = (id: string): id is ImplementationId => (IMPLEMENTATION_IDS as readonly string[]).includes(id);
+
+/** What the table says an implementation can offer; a module of yours offers what it declares (false here). */
+export function implementationSupports(impl: ImplementationRef, alg: AlgorithmId): boolean {
+  return ((IMPLEMENTATIONS.find((i) => i.id === impl)?.algorithms ?? []) as readonly string[]).includes(alg);
+}
+
+/** An implementation's label: the table's, or for a module of yours the label it declared. */
+export function implementationLabel(impl: ImplementationRef, modules: readonly { id: string; label: string }[] = []): string {
+  return IMPLEMENTATIONS.find((i) => i.id === impl)?.label ?? modules.find((m) => m.id === impl)?.label ?? impl;
 }

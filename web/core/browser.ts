@@ -8,7 +8,7 @@
  * @module
  */
 import { browserEnvironment, payloadLimitBytes } from './env.ts';
-import { type RunOptions, hooksOf, resolveParams } from './options.ts';
+import { type RunOptions, hooksOf, modulesOf, resolveParams } from './options.ts';
 import { type Available, detectAvailable, startRun } from './runner.ts';
 import { type ScalingCase, type ScalingPoint, measureScaling } from './scaling.ts';
 import { type BlockTiming, measureBlocks } from './blocks.ts';
@@ -43,6 +43,9 @@ export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> 
     environment: browserEnvironment,
     payloadLimitBytes: payloadLimitBytes(deviceMemory, /Mobi|Android|iPhone|iPad/.test(navigator.userAgent)),
     hooks: hooksOf(options),
+    // The worker imports each module: a relative URL is the page's, made absolute here.
+    gateTimeoutMs: options.gateTimeoutMs,
+    modules: modulesOf(options, (u) => new URL(u, location.href).href).modules,
   });
   options.signal?.addEventListener('abort', () => handle.cancel());
   const onVisibility = () => handle.visibility(document.hidden);

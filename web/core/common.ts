@@ -4,6 +4,7 @@ export { SCHEMA_VERSION, validateResult, type CaseResult, type Environment, type
 export { summarize, derived, type Summary } from './stats.ts';
 export { parseParams, presetParams, toSearch, formatSize, parseSize, ParamError } from './params.ts';
 export { summarizeResult } from './summary.ts';
+export { defineImplementation, ContractError, type CustomImplementation, type ModuleInfo, type ModuleRef } from './custom.ts';
 export { toCsv } from './csv.ts';
 export { DEVICE_CLASSES, SubmitError, submissionBody, submitResult, type DeviceClass } from './submit.ts';
 export type { Available, Progress } from './runner.ts';

@@ -12,7 +12,7 @@ import { availableParallelism, release, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IMPLEMENTATION_IDS } from './algorithms.ts';
 import { NODE_ARCHES, NODE_OS_NAMES, coresInfo, type WorkerFacts } from './env.ts';
-import { type RunOptions, hooksOf, resolveParams } from './options.ts';
+import { type RunOptions, hooksOf, modulesOf, resolveParams } from './options.ts';
 import { type Available, type WorkerHandle, detectAvailable, startRun } from './runner.ts';
 import type { Environment, ResultDocument } from './schema.ts';
 import { ENGINE_VERSION } from './version.ts';
@@ -81,6 +81,8 @@ export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> 
     environment: nodeEnvironment,
     payloadLimitBytes: Math.min(64 << 20, Math.max(8 << 20, Math.floor(totalmem() / 64))),
     hooks: hooksOf(options),
+    gateTimeoutMs: options.gateTimeoutMs,
+    modules: modulesOf(options).modules,
   });
   options.signal?.addEventListener('abort', () => handle.cancel());
   return handle.done;

@@ -1,26 +1,55 @@
 /** Options shared by the browser and Node entry points of the package. */
-import type { PresetId } from './algorithms.ts';
+import { IMPLEMENTATION_IDS, type ImplementationId, type PresetId, isBuiltInImplementation } from './algorithms.ts';
+import { type ModuleRef, moduleUrlOf } from './custom.ts';
 import { presetParams } from './params.ts';
 import type { PartialDocument, Progress, RunHooks } from './runner.ts';
 import { type CaseResult, type RunParams, RunParamsSchema, type Validation, formatIssue } from './schema.ts';
 import * as v from 'valibot';
 
-export interface RunOptions extends Partial<Omit<RunParams, 'preset'>> {
+export interface RunOptions extends Partial<Omit<RunParams, 'preset' | 'implementations'>> {
   /** Starting point for every parameter not given (default `quick`). */
   preset?: PresetId;
+  /**
+   * Built-in ids, and modules of yours (custom.ts): a module's URL (a path in Node), or its
+   * export made with `defineImplementation({...}, import.meta.url)`. Each module is validated
+   * by the gate before it is timed; with none of the built-ins named, the defaults run beside it.
+   */
+  implementations?: readonly (ImplementationId | ModuleRef)[];
   onProgress?: (p: Progress) => void;
   onValidation?: (v: Validation[]) => void;
   onCase?: (c: CaseResult) => void;
   onWarning?: (message: string) => void;
   /** Live results: the document so far, about once a second while the run measures. */
   onPartial?: (doc: PartialDocument) => void;
+  /** How long one module's gate may take before its worker is stopped (default 120 s). */
+  gateTimeoutMs?: number;
   /** Aborting terminates the worker; the promise resolves with what finished, status 'cancelled'. */
   signal?: AbortSignal;
 }
 
+/**
+ * Splits `implementations` into built-in ids and the URLs of modules (`resolve` makes a
+ * relative one absolute where the worker will import it). A string that is neither a built-in
+ * id nor looks like a path or URL is left to the schema, which names it.
+ */
+export function modulesOf(o: RunOptions, resolve: (url: string) => string = (u) => u): { ids: string[] | undefined; modules: string[] } {
+  if (!o.implementations) return { ids: undefined, modules: [] };
+  const ids: string[] = [];
+  const modules: string[] = [];
+  for (const x of o.implementations) {
+    if (typeof x === 'string' && !/[./:\\]/.test(x)) {
+      if (!isBuiltInImplementation(x)) throw new Error(`Invalid options: implementations: '${x}' is neither a built-in implementation (${IMPLEMENTATION_IDS.join(', ')}) nor a module (give its path or URL)`);
+      ids.push(x);
+    }
+    else modules.push(resolve(moduleUrlOf(x as ModuleRef)));
+  }
+  return { ids: ids.length || !modules.length ? ids : undefined, modules };
+}
+
 /** Merges options over the preset and validates; throws naming the offending field. */
 export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}): RunParams {
-  const { preset = 'quick', onProgress: _p, onValidation: _v, onCase: _c, onWarning: _w, onPartial: _l, signal: _s, ...rest } = o;
+  const { preset = 'quick', onProgress: _p, onValidation: _v, onCase: _c, onWarning: _w, onPartial: _l, signal: _s, implementations: _i, gateTimeoutMs: _g, ...opts } = o;
+  const rest = { ...opts, implementations: modulesOf(o).ids };
   const merged = { ...presetParams(preset), ...defaults, ...Object.fromEntries(Object.entries(rest).filter(([, x]) => x !== undefined)) };
   const r = v.safeParse(RunParamsSchema, merged);
   if (!r.success) throw new Error(`Invalid options: ${r.issues.map(formatIssue).join('; ')}`);

@@ -31,7 +31,7 @@ export class ParamError extends Error {
 }
 
 /** Parameters the URL may carry; anything else is reported, not silently ignored. */
-export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'autorun'] as const;
+export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'autorun', 'module'] as const;
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1 << 20, mb: 1 << 20, mib: 1 << 20 };
 
@@ -102,7 +102,16 @@ export function presetParams(preset: PresetId = 'quick'): RunParams {
 export interface ParsedUrl {
   params: Readonly<RunParams>;
   autorun: boolean;
+  /**
+   * Modules of yours to gate and time beside the built-ins (custom.ts): paths on this site only
+   * (`module=/m/my-gcm.mjs`, several comma-separated), as the CLI serves them. Never another
+   * origin: a link must not make this site run someone else's code.
+   */
+  modules: string[];
 }
+
+/** A module path a link may name: on this origin, plain path characters, a JavaScript file. */
+const MODULE_PATH = /^\/(?!\/)[A-Za-z0-9._~\/-]{1,200}\.m?js$/;
 
 /** Parses and validates run parameters from a query string; throws ParamError naming the value. */
 export function parseParams(search: string | URLSearchParams): ParsedUrl {
@@ -140,9 +149,11 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
   if (raw.reruns) p.maxReruns = integer('reruns', raw.reruns, 0, 10);
   if (raw.budget) p.budgetMs = Math.round(number('budget', raw.budget.replace(/s$/, ''), 1, 3600) * 1000);
   const autorun = raw.autorun !== undefined && raw.autorun !== '0' && raw.autorun !== 'false';
+  const modules = raw.module ? raw.module.split(',') : [];
+  for (const m of modules) if (!MODULE_PATH.test(m) || m.split('/').includes('..')) throw new ParamError('module', m, 'expected a path on this site to a .js or .mjs file, like /m/my-gcm.mjs');
   const checked = v.safeParse(RunParamsSchema, p);
   if (!checked.success) throw new Error(`Invalid parameters: ${checked.issues.map(formatIssue).join('; ')}`);
-  return { params: Object.freeze(checked.output), autorun };
+  return { params: Object.freeze(checked.output), autorun, modules };
 }
 
 /** The query string that reproduces `params`: only what differs from the preset is written. */

@@ -5,7 +5,8 @@
  * shuffled every round so drift and neighbours spread evenly, and unstable cases are re-run.
  * @module
  */
-import { ALGORITHM_IDS, implementationSupports, isDense, overheadBytes } from './algorithms.ts';
+import { ALGORITHM_IDS, type CustomImplementationId, implementationSupports, isDense, overheadBytes } from './algorithms.ts';
+import { CUSTOM_VARIANT, type ModuleInfo } from './custom.ts';
 import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
@@ -58,6 +59,78 @@ export interface RunOptions {
   liveEveryMs?: number;
   now?: () => number;
   randomUUID?: () => string;
+  /** Modules of yours (custom.ts), by URL: gated (gate.ts) each in a worker of its own, then timed. */
+  modules?: readonly string[];
+  /** How long one module's gate may take before its worker is stopped (a call that never returns). */
+  gateTimeoutMs?: number;
+}
+
+/** What the gate decided about the modules of a run. */
+export interface GatedModules {
+  /** The modules that passed for at least one of the run's algorithms: timed with the built-ins. */
+  passed: { url: string; info: ModuleInfo }[];
+  /** A row per module × algorithm, `excluded` with the first failure. */
+  validation: Validation[];
+  /** Modules that could not be gated at all (did not load, broke the contract, declared nothing asked). */
+  refused: { what: string; reason: string }[];
+}
+
+function timeout<T>(p: Promise<T>, ms: number, onLate: () => void): Promise<T | typeof LATE> {
+  let timer: ReturnType<typeof setTimeout>;
+  const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => (onLate(), resolve(LATE)), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+const LATE = Symbol('late');
+
+/**
+ * The gate for modules of yours, before anything is timed: each module in a worker of its own,
+ * so that one that does not load, throws, or never returns (synchronous code cannot be
+ * interrupted: its worker is stopped after `timeoutMs`) costs the run nothing but itself.
+ */
+export async function gateModules(createWorker: () => WorkerHandle, params: RunParams, urls: readonly string[], timeoutMs = 120_000): Promise<GatedModules> {
+  const out: GatedModules = { passed: [], validation: [], refused: [] };
+  // The gate's worker loads only the reference (RustCrypto, baseline) beside the module.
+  const gateParams: RunParams = { ...params, implementations: ['rustcrypto-wasm'], wasm: 'baseline', estimateClock: false };
+  for (const url of urls) {
+    const handle = createWorker();
+    try {
+      const remote = connect<WorkerApi>(handle);
+      const info = await timeout(remote.init(gateParams, [url]), timeoutMs, () => handle.terminate()).catch((e: Error) => e);
+      if (info === LATE) {
+        out.refused.push({ what: `module ${url}`, reason: `did not load within ${timeoutMs / 1000} s` });
+        continue;
+      }
+      if (info instanceof Error) {
+        out.refused.push({ what: `module ${url}`, reason: info.message });
+        continue;
+      }
+      const failed = info.moduleErrors[0];
+      const m = info.modules[0];
+      if (failed || !m) {
+        out.refused.push({ what: `module ${url}`, reason: failed?.message ?? 'it did not load' });
+        continue;
+      }
+      const asked = m.algorithms.filter((a) => params.algorithms.includes(a));
+      if (asked.length === 0) {
+        out.refused.push({ what: `module ${m.id} (${url})`, reason: `it declares ${m.algorithms.join(', ')}, none of this run's algorithms (${params.algorithms.join(', ')})` });
+        continue;
+      }
+      const rows = await timeout(remote.gate(m.id, asked), timeoutMs, () => handle.terminate()).catch((e: Error) => e);
+      const failAll = (why: string): Validation[] =>
+        asked.map((algorithm) => ({ implementation: m.id as CustomImplementationId, variant: CUSTOM_VARIANT, algorithm, vectorsPassed: 0, vectorsFailed: 0, crossCheck: 'alone', excluded: true, errors: [why] }));
+      const gated =
+        rows === LATE
+          ? failAll(`did not finish the gate within ${timeoutMs / 1000} s (a call that never returns?); its worker was stopped`)
+          : rows instanceof Error
+            ? failAll(`the gate failed: ${rows.message}`)
+            : rows;
+      out.validation.push(...gated);
+      if (gated.some((r) => !r.excluded)) out.passed.push({ url, info: m });
+    } finally {
+      handle.terminate();
+    }
+  }
+  return out;
 }
 
 export interface RunHandle {
@@ -152,7 +225,10 @@ const CYCLES_PER_ROUND = 1_000_000;
  */
 const GROUP_PAYLOADS = 3;
 
-export function startRun(params: RunParams, o: RunOptions): RunHandle {
+export function startRun(asked: RunParams, o: RunOptions): RunHandle {
+  /** The run's parameters: what was asked, and the ids of the modules that passed the gate. */
+  let params = asked;
+  let modules: GatedModules['passed'] = [];
   const now = o.now ?? (() => performance.now());
   const hooks = o.hooks ?? {};
   const startedAt = now();
@@ -229,6 +305,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       skipped,
       warnings,
       ...(interference.cycles.length ? { interference } : {}),
+      ...(modules.length ? { modules: modules.map((m) => m.info) } : {}),
       ...aaCheckOf(twin, measured),
     };
   };
@@ -268,8 +345,25 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
   const dense = isDense(params.sizes.length);
   const run = async (): Promise<ResultDocument> => {
     report();
+    const gateRows: Validation[] = [];
+    if (o.modules?.length) {
+      progress.phase = 'validating';
+      report();
+      const gated = await guard(gateModules(o.createWorker, params, o.modules, o.gateTimeoutMs));
+      modules = gated.passed;
+      params = { ...params, implementations: [...params.implementations, ...modules.map((m) => m.info.id)] };
+      // The gate's rows for what is not timed; what passed is validated again with the rest.
+      gateRows.push(...gated.validation.filter((r) => !modules.some((m) => m.info.id === r.implementation)));
+      for (const r of gated.refused) {
+        skipped.push(r);
+        const w = `${r.what} refused: ${r.reason}`;
+        warnings.push(w);
+        hooks.onWarning?.(w);
+      }
+    }
+    const urls = modules.map((m) => m.url);
     let remote = spawn();
-    const info = await guard(remote.init(params));
+    const info = await guard(remote.init(params, urls));
     environment = await o.environment(info);
     if (environment.runtime === 'browser' && !environment.crossOriginIsolated) {
       const w = `not cross-origin isolated: timers are coarse (${info.timerResolutionMs.toFixed(3)} ms); samples are lengthened to 100× that`;
@@ -279,7 +373,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
     progress.phase = 'validating';
     report();
     // Validation runs in its own worker, so every measuring worker starts from the same state.
-    validation = await guard(remote.validate(params.algorithms));
+    validation = [...(await guard(remote.validate(params.algorithms))), ...gateRows];
     hooks.onValidation?.(validation);
     for (const v of validation.filter((x) => x.excluded)) {
       const w = `${v.implementation} (${v.variant}) excluded for ${v.algorithm}: ${v.errors[0] ?? 'failed validation'}`;
@@ -318,7 +412,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       progress.round = r + 1;
       const t0 = now();
       remote = spawn();
-      await guard(remote.init(params));
+      await guard(remote.init(params, urls));
       const t1 = now();
       startMs = Math.max(startMs, t1 - t0);
       absorb(await guard(remote.measure(roundOrder(measured, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), false);
@@ -349,7 +443,7 @@ export function startRun(params: RunParams, o: RunOptions): RunHandle {
       progress.total = targets.filter((c) => !isAaTwin(c.key)).length;
       measuringStarted.at = now();
       remote = spawn();
-      await guard(remote.init(params));
+      await guard(remote.init(params, urls));
       const t1 = now();
       absorb(await guard(remote.measure(roundOrder(targets, params.rounds + extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), true);
       perCaseMs = Math.max(perCaseMs, (now() - t1) / targets.length);

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZES, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './algorithms.ts';
 import { ENGINE_NAMES } from './env.ts';
+import { CUSTOM_ID } from './custom.ts';
 
 /**
  * @2 adds, all optional so that @1 documents still read: the engine in the environment, and
@@ -24,6 +25,16 @@ export function caseKey(c: { implementation: string; variant: string; algorithm:
   return `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
 }
 
+/** A module's id (custom.ts): what its cases carry; never a built-in id. */
+const CustomImplementationIdSchema = v.pipe(
+  v.string(),
+  v.regex(CUSTOM_ID, 'an implementation is a built-in id or a module id (1–40 of a-z, 0-9 and -)'),
+  v.check((id) => !(IMPLEMENTATION_IDS as readonly string[]).includes(id)),
+  v.brand('CustomImplementation'),
+);
+/** A built-in implementation, or a module of yours. */
+export const ImplementationRefSchema = v.union([v.picklist(IMPLEMENTATION_IDS), CustomImplementationIdSchema], (issue) => `Invalid implementation: ${JSON.stringify(issue.input)} is neither a built-in one (${IMPLEMENTATION_IDS.join(', ')}) nor a module id`);
+
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.finite(), v.minValue(0));
 const sizeBytes = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SIZE_BYTES));
@@ -35,7 +46,7 @@ export const WebCryptoModeChoice = v.picklist(['sequential', 'pipelined']);
 export const RunParamsSchema = v.object({
   preset: v.picklist(PRESET_IDS),
   algorithms: v.pipe(v.array(v.picklist(ALGORITHM_IDS)), v.minLength(1)),
-  implementations: v.pipe(v.array(v.picklist(IMPLEMENTATION_IDS)), v.minLength(1)),
+  implementations: v.pipe(v.array(ImplementationRefSchema), v.minLength(1)),
   sizes: v.pipe(v.array(sizeBytes), v.minLength(1), v.maxLength(MAX_SIZES)),
   operations: v.pipe(v.array(v.picklist(OPERATIONS)), v.minLength(1)),
   aadBytes: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20))), v.minLength(1)),
@@ -95,7 +106,7 @@ export const EnvironmentSchema = v.object({
 export type Environment = v.InferOutput<typeof EnvironmentSchema>;
 
 export const ValidationSchema = v.object({
-  implementation: v.picklist(IMPLEMENTATION_IDS),
+  implementation: ImplementationRefSchema,
   variant: shortText,
   algorithm: v.picklist(ALGORITHM_IDS),
   vectorsPassed: count,
@@ -127,7 +138,7 @@ export const SummarySchema = v.object({
 
 export const CaseResultSchema = v.object({
   algorithm: v.picklist(ALGORITHM_IDS),
-  implementation: v.picklist(IMPLEMENTATION_IDS),
+  implementation: ImplementationRefSchema,
   /** simd128 / baseline (WASM), sequential / pipelined (Web Crypto), js (noble). */
   variant: shortText,
   operation: v.picklist(OPERATIONS),
@@ -216,13 +227,32 @@ export const ResultDocumentSchema = v.object({
   scaling: v.optional(v.pipe(v.array(ScalingSchema), v.maxLength(50))),
   blocks: v.optional(v.pipe(v.array(BlockTimingSchema), v.maxLength(3))),
   /**
+   * @2: the modules of yours this run timed (custom.ts): id, label, what they declared, and the
+   * SHA-256 of the exact bytes that were loaded. Such a run is never submitted to the crowd.
+   */
+  modules: v.optional(
+    v.pipe(
+      v.array(
+        v.object({
+          id: CustomImplementationIdSchema,
+          label: v.pipe(v.string(), v.maxLength(100)),
+          algorithms: v.array(v.picklist(ALGORITHM_IDS)),
+          version: v.optional(shortText),
+          url: v.optional(shortText),
+          sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
+        }),
+      ),
+      v.maxLength(16),
+    ),
+  ),
+  /**
    * @2: the A/A check (runner.ts aaTwin): one case measured twice under two names, interleaved;
    * `ratio` is the twin's time over the original's with its 95 % interval, and `decision` must
    * be `same` for the run's small differences to be believed.
    */
   aaCheck: v.optional(
     v.object({
-      implementation: v.picklist(IMPLEMENTATION_IDS),
+      implementation: ImplementationRefSchema,
       variant: shortText,
       algorithm: v.picklist(ALGORITHM_IDS),
       operation: v.picklist(OPERATIONS),

@@ -98,6 +98,8 @@ export class SubmitError extends Error {
 /** POSTs the submission; resolves with the stored id (duplicate: true for a retry already stored). */
 export async function submitResult(collectorUrl: string, doc: ResultDocument, o: SubmitOptions): Promise<{ id: string; duplicate: boolean }> {
   const url = new URL('api/v1/results', collectorUrl.endsWith('/') ? collectorUrl : `${collectorUrl}/`);
+  // Never sent: the collector refuses them too, and saying so here sends nothing at all.
+  if (doc.modules?.length) throw new SubmitError(`a run with modules of your own (${doc.modules.map((m) => m.id).join(', ')}) is never submitted to the crowd: its figures describe your code, not the device`, null);
   let res: Response;
   try {
     res = await (o.fetch ?? fetch)(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(submissionBody(doc, o)), credentials: 'omit' });

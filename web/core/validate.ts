@@ -28,7 +28,7 @@ export const fromHex = (s: string): Uint8Array => {
 };
 export const toHex = (b: Uint8Array): string => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 
-async function runVectors(backend: Backend, alg: AlgorithmId, vectors: readonly WycheproofVector[]) {
+export async function runVectors(backend: Backend, alg: AlgorithmId, vectors: readonly WycheproofVector[]) {
   let passed = 0;
   const errors: string[] = [];
   for (const v of vectors) {

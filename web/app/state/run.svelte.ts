@@ -51,7 +51,8 @@ export class RunState {
     }
   }
 
-  async start(params: RunParams) {
+  /** `modules`: modules of yours by URL (custom.ts), gated and timed beside `params`' implementations. */
+  async start(params: RunParams, modules: readonly string[] = []) {
     if (this.running) return;
     this.params = params;
     this.status = 'running';
@@ -70,6 +71,7 @@ export class RunState {
       // The same entry the npm package ships: one payload limit, one mobile guess, one visibility wiring.
       const doc = await runBenchmark({
         ...params,
+        implementations: [...params.implementations, ...modules],
         signal: this.#abort.signal,
         onProgress: (p) => {
           this.progress = p;

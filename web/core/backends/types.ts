@@ -3,7 +3,7 @@
  * and `prepare` for timing, which does the key schedule/import and buffer setup once per case.
  * @module
  */
-import { type AlgorithmId, type ImplementationId, type Operation, type VariantOf, algorithm } from '../algorithms.ts';
+import { type AlgorithmId, type CustomImplementationId, type ImplementationId, type Operation, type VariantOf, algorithm } from '../algorithms.ts';
 
 export interface CaseSpec {
   algorithm: AlgorithmId;
@@ -21,7 +21,10 @@ export interface PreparedCase {
 }
 
 /** One implementation and one of the variants its table row lists (never a free string). */
-type Identity = { [I in ImplementationId]: { readonly implementation: I; readonly variant: VariantOf<I> } }[ImplementationId];
+type Identity =
+  | { [I in ImplementationId]: { readonly implementation: I; readonly variant: VariantOf<I> } }[ImplementationId]
+  /** A module of yours (custom.ts): its own id, one variant. */
+  | { readonly implementation: CustomImplementationId; readonly variant: 'custom' };
 
 export type Backend = Identity & {
   /** The algorithms this environment really offers through this backend. */

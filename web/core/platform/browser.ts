@@ -28,4 +28,12 @@ export const browserPlatform: Platform = {
     );
     return files.flat();
   },
+  async loadModule(url) {
+    // The bytes are fetched to be hashed, then the same URL is imported (from the HTTP cache:
+    // a blob: import would need the page's CSP to allow blob: scripts).
+    const res = await fetch(url);
+    if (!res.ok) throw new Error(`cannot load ${url}: HTTP ${res.status}`);
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    return { exports: await import(/* @vite-ignore */ url), bytes };
+  },
 };

@@ -1,5 +1,7 @@
 /** How the worker finds the WASM cores and the vectors in Node (files beside this module). */
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { nodeCrypto } from '../backends/node-crypto.ts';
 import type { Platform } from '../worker/api.ts';
 import type { WycheproofVector } from '../validate.ts';
@@ -21,5 +23,11 @@ export const nodePlatform: Platform = {
   },
   async extraBackends(_params, implementation) {
     return implementation === 'node-crypto' ? [nodeCrypto()] : [];
+  },
+  async loadModule(url) {
+    // A path or a file: URL; the bytes hashed are the file imported.
+    const href = /^[a-z][a-z0-9+.-]*:/i.test(url) && !/^[a-z]:[\\/]/i.test(url) ? url : pathToFileURL(url).href;
+    const bytes = new Uint8Array(await readFile(new URL(href)));
+    return { exports: await import(href), bytes };
   },
 };

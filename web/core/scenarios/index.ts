@@ -6,7 +6,7 @@
  * @module
  */
 import codeSize from '../wasm/code-size.js';
-import { type AlgorithmId, DOC_FILE_SIZES, DOC_LARGE_SIZES, type ImplementationId, overheadBytes } from '../algorithms.ts';
+import { type AlgorithmId, DOC_FILE_SIZES, DOC_LARGE_SIZES, type ImplementationId, type ImplementationRef, overheadBytes } from '../algorithms.ts';
 import { formatSize } from '../params.ts';
 import type { CaseResult, ResultDocument } from '../schema.ts';
 import { mean, pairedRatio, sd, trimmedMean } from '../stats.ts';
@@ -80,7 +80,7 @@ const mbps = (c: CaseResult | undefined) => (c ? c.bytesPerSecond / 1e6 : null);
 const nsPerByte = (c: CaseResult | undefined) => (c ? c.nsPerByte : null);
 
 /** The case for algorithm × implementation × operation × size; Web Crypto's sequential variant unless asked. */
-export function pick(doc: ResultDocument, algorithm: AlgorithmId, implementation: ImplementationId, sizeBytes: number, operation = 'encrypt', variant?: string): CaseResult | undefined {
+export function pick(doc: ResultDocument, algorithm: AlgorithmId, implementation: ImplementationRef, sizeBytes: number, operation = 'encrypt', variant?: string): CaseResult | undefined {
   const matches = doc.cases.filter((c) => c.algorithm === algorithm && c.implementation === implementation && c.sizeBytes === sizeBytes && c.operation === operation);
   if (variant) return matches.find((c) => c.variant === variant);
   return matches.find((c) => c.variant === 'sequential' || c.variant === 'simd128') ?? matches[0];

@@ -3,7 +3,10 @@
  * the npm package, a Node worker thread): detect implementations, validate them, time cases.
  * @module
  */
-import { type AlgorithmId, type ImplementationId, type Operation, implementationSupports } from '../algorithms.ts';
+import { type AlgorithmId, type ImplementationId, type ImplementationRef, type Operation, implementationSupports, isBuiltInImplementation } from '../algorithms.ts';
+import { customBackend } from '../backends/custom.ts';
+import { type ModuleInfo, defineImplementation, moduleInfo } from '../custom.ts';
+import { gateBackend } from '../gate.ts';
 import { type BuildInfoLoader, type CoresLoader, libaegisVariants, libaegisWasm, rustcryptoWasm, wasmFeatures, wasmVariants } from '../backends/rustcrypto-wasm.ts';
 import { libsodium } from '../backends/libsodium.ts';
 import type { Backend } from '../backends/types.ts';
@@ -21,11 +24,15 @@ export interface Platform {
   loadVectors(algorithms: readonly AlgorithmId[]): Promise<WycheproofVector[]>;
   /** Backends of an implementation only this platform has (node:crypto in Node), asked for by id. */
   extraBackends?(params: RunParams, implementation: ImplementationId): Promise<Backend[]>;
+  /** A module of yours: its exports, and the bytes that were loaded (hashed for the result). */
+  loadModule(url: string): Promise<{ exports: Record<string, unknown>; bytes: Uint8Array }>;
 }
+
+const sha256 = async (bytes: Uint8Array) => Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export interface PlannedCase {
   key: string;
-  implementation: ImplementationId;
+  implementation: ImplementationRef;
   variant: string;
   algorithm: AlgorithmId;
   operation: Operation;
@@ -139,14 +146,42 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let visibleWaiters: (() => void)[] = [];
   const yieldNow = makeYield();
 
+  let reference: Awaited<ReturnType<typeof rustcryptoWasm>> | null = null;
+  const customs = new Map<string, Backend>();
+
   return {
-    async init(params: RunParams) {
+    /**
+     * Loads the run's implementations (`modules`: the URLs of modules of yours, each loaded,
+     * checked against the contract and hashed; one that fails is named in `moduleErrors`).
+     */
+    async init(params: RunParams, modules: readonly string[] = []) {
       resolution = timerResolutionMs();
       const features = wasmFeatures();
       backends = [];
+      customs.clear();
+      const loaded: ModuleInfo[] = [];
+      const moduleErrors: { url: string; message: string }[] = [];
+      for (const url of modules) {
+        try {
+          const { exports, bytes } = await platform.loadModule(url);
+          if (!('default' in exports)) throw new Error('it has no default export (export default defineImplementation({...}))');
+          const impl = defineImplementation(exports.default as never);
+          if (customs.has(impl.id)) throw new Error(`a second module with id '${impl.id}'`);
+          const b = customBackend(impl);
+          customs.set(impl.id, b);
+          loaded.push(moduleInfo(impl, await sha256(bytes)));
+        } catch (e) {
+          moduleErrors.push({ url, message: (e as Error)?.message ?? String(e) });
+        }
+      }
       let buildInfo: Record<string, unknown> | null = null;
       let clockSource: Awaited<ReturnType<typeof rustcryptoWasm>> | null = null;
       for (const impl of params.implementations) {
+        if (!isBuiltInImplementation(impl)) {
+          const b = customs.get(impl);
+          if (b && params.algorithms.some((a) => b.algorithms.includes(a))) backends.push(b);
+          continue;
+        }
         // Nothing asked of it, nothing loaded (libsodium.js alone is 1.7 MB of JavaScript).
         if (!params.algorithms.some((a) => implementationSupports(impl, a))) continue;
         const make = BACKENDS[impl] ?? ((ctx: BackendContext) => ctx.platform.extraBackends?.(ctx.params, impl) ?? Promise.resolve([]));
@@ -160,6 +195,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       }
       if (!clockSource) clockSource = await rustcryptoWasm('baseline', platform.loadCores, platform.loadBuildInfo);
       buildInfo ??= clockSource.buildInfo;
+      reference = clockSource;
       // The probe lasts 50 timer steps (0.25 ms in Chromium, 1 ms in Firefox and WebKit): a
       // step is then 2 % of it, and a cycle of samples is tens of times longer.
       const source = clockSource;
@@ -173,7 +209,17 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
         wasm: features,
         buildInfo,
         available: backends.map((b) => ({ implementation: b.implementation, variant: b.variant, algorithms: [...b.algorithms] })),
+        modules: loaded,
+        moduleErrors,
       };
+    },
+
+    /** The gate (gate.ts) for one module loaded by init: a row per algorithm it declares. */
+    async gate(id: string, algorithms: readonly AlgorithmId[]) {
+      const b = customs.get(id);
+      if (!b || !reference) throw new Error(`no module '${id}' in this worker`);
+      const asked = b.algorithms.filter((a) => algorithms.includes(a));
+      return gateBackend({ ...b, algorithms: asked }, reference, await platform.loadVectors(asked));
     },
 
     async validate(algorithms: AlgorithmId[]) {

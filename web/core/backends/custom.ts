@@ -1,0 +1,117 @@
+/**
+ * A module of yours (custom.ts's contract) as a backend of the worker: the same cases, inputs
+ * and sampling as the built-ins. Synchronous modules are timed in a synchronous loop, modules
+ * that answer with promises in an awaited one (each call awaited, as Web Crypto's sequential
+ * variant); the first calls of `prepare` decide which.
+ * @module
+ */
+import { type AlgorithmId, type CustomImplementationId, algorithm, overheadBytes } from '../algorithms.ts';
+import { CUSTOM_VARIANT, type CustomImplementation } from '../custom.ts';
+import { type Backend, type CaseSpec, type PreparedCase, caseInputs, syncRun } from './types.ts';
+
+const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { then?: unknown } | null)?.then === 'function';
+
+/** A call of a module that misbehaved: the gate reports `message` as the module's failure. */
+export class ModuleCallError extends Error {}
+
+const describe = (x: unknown) => (x === null ? 'null' : x === undefined ? 'undefined' : ArrayBuffer.isView(x) ? x.constructor.name : typeof x === 'object' ? (x.constructor?.name ?? 'an object') : typeof x);
+
+/** Awaits a call's answer, at most `ms`; a promise that never settles is the module's fault. */
+function within<T>(x: T | PromiseLike<T>, ms: number, what: string): Promise<T> {
+  if (!isThenable(x)) return Promise.resolve(x);
+  let timer: ReturnType<typeof setTimeout>;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new ModuleCallError(`${what} did not answer within ${ms / 1000} s`)), ms)));
+  return Promise.race([Promise.resolve(x), late]).finally(() => clearTimeout(timer));
+}
+
+function bytes(x: unknown, what: string): Uint8Array {
+  if (!(x instanceof Uint8Array)) throw new ModuleCallError(`${what} returned ${describe(x)}, expected a Uint8Array`);
+  return x;
+}
+
+export function customBackend(impl: CustomImplementation, o: { callTimeoutMs?: number } = {}): Backend {
+  const timeout = o.callTimeoutMs ?? 5000;
+  const states = new Map<string, unknown>();
+  /** The state of `prepare` for this key (kept per algorithm and key, for the one-shot calls). */
+  const stateFor = async (alg: AlgorithmId, key: Uint8Array) => {
+    if (!impl.prepare) return undefined;
+    const k = `${alg}/${Array.from(key).join(',')}`;
+    if (!states.has(k)) {
+      if (states.size > 64) states.clear();
+      states.set(k, await within(callSafely(() => impl.prepare!(alg, key), 'prepare'), timeout, 'prepare'));
+    }
+    return states.get(k);
+  };
+  return {
+    implementation: impl.id as CustomImplementationId,
+    variant: CUSTOM_VARIANT,
+    algorithms: [...impl.algorithms],
+    async encrypt(alg, key, nonce, aad, pt) {
+      const state = await stateFor(alg, key);
+      const sealed = bytes(await within(callSafely(() => impl.encrypt(alg, key.slice(), nonce.slice(), aad.slice(), pt.slice(), state), 'encrypt'), timeout, 'encrypt'), 'encrypt');
+      const expected = pt.length + overheadBytes(alg, pt.length) - algorithm(alg).nonceBytes;
+      if (sealed.length !== expected) throw new ModuleCallError(`encrypt returned ${sealed.length} bytes for ${pt.length} bytes of plaintext, expected ${expected} (ciphertext ‖ ${algorithm(alg).tagBytes}-byte tag)`);
+      return sealed;
+    },
+    async decrypt(alg, key, nonce, aad, sealed) {
+      const state = await stateFor(alg, key);
+      // A rejection is the module refusing the input (what decrypt must do when it is not
+      // authentic); only a wrong answer or no answer is a fault of the module.
+      return bytes(await within(impl.decrypt(alg, key.slice(), nonce.slice(), aad.slice(), sealed.slice(), state), timeout, 'decrypt'), 'decrypt');
+    },
+    async prepare(spec: CaseSpec): Promise<PreparedCase> {
+      const alg = spec.algorithm;
+      const { key, nonce, aad, pt } = caseInputs(spec);
+      const state = impl.prepare ? await within(impl.prepare(alg, key), timeout, 'prepare') : undefined;
+      // One call of each decides the loop: synchronous answers, a synchronous loop.
+      const first = impl.encrypt(alg, key, nonce, aad, pt, state);
+      const sealed = bytes(await within(first, timeout, 'encrypt'), 'encrypt');
+      const opened = impl.decrypt(alg, key, nonce, aad, sealed, state);
+      await within(opened, timeout, 'decrypt');
+      if (!isThenable(first) && !isThenable(opened)) {
+        const enc = impl.encrypt.bind(impl);
+        const dec = impl.decrypt.bind(impl);
+        return syncRun(
+          spec,
+          (i) => enc(alg, i.key, i.nonce, i.aad, i.pt, state) as Uint8Array,
+          (i, s) => dec(alg, i.key, i.nonce, i.aad, s, state) as Uint8Array,
+        );
+      }
+      const forged = sealed.slice();
+      forged[forged.length - algorithm(alg).tagBytes]! ^= 1; // the tag's first bit, as every bench flips it
+      let sink = 0;
+      const op =
+        spec.operation === 'encrypt'
+          ? async () => void (sink ^= (await impl.encrypt(alg, key, nonce, aad, pt, state))[0] ?? 0)
+          : spec.operation === 'decrypt'
+            ? async () => void (sink ^= (await impl.decrypt(alg, key, nonce, aad, sealed, state)).length)
+            : async () => {
+                try {
+                  await impl.decrypt(alg, key, nonce, aad, forged, state);
+                } catch {
+                  sink++;
+                  return;
+                }
+                throw new Error('a forged ciphertext was accepted');
+              };
+      return {
+        async run(n: number) {
+          for (let i = 0; i < n; i++) await op();
+        },
+        stateBytes: null,
+        dispose() {
+          if (sink === 0.5) console.log(sink); // never true; keeps `sink` observable
+        },
+      };
+    },
+  };
+}
+
+/** Runs a call; an exception it throws is the module's failure, with its own message. */
+function callSafely<T>(f: () => T, what: string): T {
+  try {
+    return f();
+  } catch (e) {
+    throw new ModuleCallError(`${what} threw: ${(e as Error)?.message ?? String(e)}`);
+  }
+}

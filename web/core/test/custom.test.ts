@@ -1,0 +1,150 @@
+// Bring your own implementation: the contract, the gate's verdicts and messages, a run that
+// times a module beside the built-ins while the modules that fail cost it nothing, and the
+// crowd that never takes such a run.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { customBackend } from '../backends/custom.ts';
+import { rustcryptoWasm } from '../backends/rustcrypto-wasm.ts';
+import { ContractError, defineImplementation } from '../custom.ts';
+import { gateBackend } from '../gate.ts';
+import { runBenchmark } from '../node.ts';
+import { nodePlatform } from '../platform/node.ts';
+import { SubmitError, submitResult } from '../submit.ts';
+import { reduceSubmission, SubmissionError } from '../../../collector/submission.ts';
+import { submission } from '../../../collector/test/helpers.ts';
+
+const modulePath = (name: string) => fileURLToPath(new URL(`./modules/${name}`, import.meta.url));
+const load = async (name: string) => (await import(/* @vite-ignore */ new URL(`./modules/${name}`, import.meta.url).href)).default;
+const reference = () => rustcryptoWasm('baseline', nodePlatform.loadCores, nodePlatform.loadBuildInfo);
+const vectors = (algs: readonly string[]) => nodePlatform.loadVectors(algs as never);
+
+describe('the contract', () => {
+  const ok = { id: 'my-gcm', label: 'Mine', algorithms: ['aes-128-gcm'], encrypt: () => new Uint8Array(), decrypt: () => new Uint8Array() } as const;
+  const refused = (o: object) => {
+    try {
+      defineImplementation(o as never);
+    } catch (e) {
+      expect(e).toBeInstanceOf(ContractError);
+      return (e as Error).message;
+    }
+    throw new Error('accepted');
+  };
+
+  it('takes a module that fulfils it, unchanged', () => {
+    const m = { ...ok, algorithms: [...ok.algorithms] };
+    expect(defineImplementation(m)).toBe(m);
+  });
+
+  it('names an unknown algorithm, a built-in id, a malformed id and a missing function', () => {
+    expect(refused({ ...ok, algorithms: ['aes-128-gcm', 'rot13'] })).toMatch(/unknown algorithm 'rot13'/);
+    expect(refused({ ...ok, id: 'webcrypto' })).toBe("id: 'webcrypto' is a built-in implementation; choose another id");
+    expect(refused({ ...ok, id: 'My GCM' })).toMatch(/^id: 'My GCM' is not an id/);
+    expect(refused({ ...ok, decrypt: undefined })).toBe("'my-gcm': decrypt must be a function; got undefined");
+    expect(refused({ ...ok, algorithms: [] })).toMatch(/algorithms must be a non-empty array/);
+  });
+});
+
+describe('the gate', () => {
+  it('passes a correct synchronous module and a correct asynchronous one', async () => {
+    const ref = await reference();
+    for (const name of ['good-gcm.mjs', 'async-gcm.mjs']) {
+      const b = customBackend(await load(name));
+      const rows = await gateBackend(b, ref, await vectors(b.algorithms));
+      expect(rows.length).toBe(b.algorithms.length);
+      for (const r of rows) {
+        expect(r.errors).toEqual([]);
+        expect(r.excluded).toBe(false);
+        expect(r.vectorsPassed).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it('refuses a module wrong at one length, naming that length', async () => {
+    const [row] = await gateBackend(customBackend(await load('wrong-at-1000.mjs')), await reference(), await vectors(['aes-128-gcm']));
+    expect(row!.excluded).toBe(true);
+    expect(row!.errors[0]).toBe('ciphertext differs from the reference at 1000 bytes (at byte 500)');
+  });
+
+  it('refuses a module that accepts forged tags, saying so', async () => {
+    const [row] = await gateBackend(customBackend(await load('accepts-forged.mjs')), await reference(), await vectors(['aes-128-gcm']));
+    expect(row!.excluded).toBe(true);
+    expect(row!.errors[0]).toBe('accepted a forged tag at 0 bytes');
+  });
+
+  it('refuses a module that throws, with what it threw', async () => {
+    const [row] = await gateBackend(customBackend(await load('throws.mjs')), await reference(), await vectors(['aes-128-gcm']));
+    expect(row!.errors[0]).toBe('encrypt failed at 0 bytes: encrypt threw: boom');
+  });
+
+  it('refuses an answer of the wrong type or length, and a promise that never settles', async () => {
+    const ref = await reference();
+    const base = await load('good-gcm.mjs');
+    const text = customBackend({ ...base, encrypt: () => 'ciphertext' });
+    expect((await gateBackend(text, ref, [], { lengths: [0, 1] }))[0]!.errors[0]).toBe('encrypt failed at 0 bytes: encrypt returned string, expected a Uint8Array');
+    const short = customBackend({ ...base, encrypt: (...a: Parameters<typeof base.encrypt>) => base.encrypt(...a).subarray(1) });
+    expect((await gateBackend(short, ref, [], { lengths: [0, 1] }))[0]!.errors[0]).toBe('encrypt failed at 0 bytes: encrypt returned 15 bytes for 0 bytes of plaintext, expected 16 (ciphertext ‖ 16-byte tag)');
+    const never = customBackend({ ...base, encrypt: () => new Promise(() => {}) }, { callTimeoutMs: 200 });
+    expect((await gateBackend(never, ref, [], { lengths: [0] }))[0]!.errors[0]).toBe('encrypt failed at 0 bytes: encrypt did not answer within 0.2 s');
+  });
+});
+
+describe('a run with modules of yours (Node)', () => {
+  it('times a module that passed beside the built-ins, records its hash, and refuses the others with their own messages', { timeout: 120_000 }, async () => {
+    const warnings: string[] = [];
+    const doc = await runBenchmark({
+      algorithms: ['aes-128-gcm'],
+      sizes: [64, 1024],
+      operations: ['encrypt'],
+      rounds: 1,
+      samplesPerRound: 3,
+      maxReruns: 0,
+      implementations: ['rustcrypto-wasm', 'noble', modulePath('good-gcm.mjs'), modulePath('hangs.mjs'), modulePath('wrong-at-1000.mjs'), modulePath('builtin-id.mjs'), modulePath('missing.mjs')],
+      gateTimeoutMs: 5000,
+      onWarning: (w) => warnings.push(w),
+    });
+    expect(doc.status).toBe('complete');
+    const by = (impl: string) => doc.cases.filter((c) => c.implementation === impl).map((c) => c.sizeBytes);
+    // The built-ins' cases all completed, and so did the module that passed.
+    expect(by('rustcrypto-wasm')).toEqual([64, 1024]);
+    expect(by('noble')).toEqual([64, 1024]);
+    expect(by('test-good-gcm')).toEqual([64, 1024]);
+    expect(doc.cases.find((c) => c.implementation === 'test-good-gcm')!.variant).toBe('custom');
+    // The hash is that of the file that was loaded.
+    const sha = createHash('sha256').update(readFileSync(modulePath('good-gcm.mjs'))).digest('hex');
+    expect(doc.modules).toEqual([{ id: 'test-good-gcm', label: 'noble GCM through the contract', version: '1', algorithms: ['aes-128-gcm', 'aes-256-gcm'], sha256: sha }]);
+    expect(doc.params.implementations).toEqual(['rustcrypto-wasm', 'noble', 'test-good-gcm']);
+    // Each refused module, with its own message; none of them was timed.
+    expect(by('test-hangs')).toEqual([]);
+    expect(by('test-wrong-at-1000')).toEqual([]);
+    expect(warnings).toContain('test-hangs (custom) excluded for aes-128-gcm: did not finish the gate within 5 s (a call that never returns?); its worker was stopped');
+    expect(warnings).toContain('test-wrong-at-1000 (custom) excluded for aes-128-gcm: ciphertext differs from the reference at 1000 bytes (at byte 500)');
+    expect(warnings.some((w) => w.includes('builtin-id.mjs refused:') && w.endsWith("id: 'noble' is a built-in implementation; choose another id"))).toBe(true);
+    expect(warnings.some((w) => w.includes('missing.mjs refused:') && /no such file|ENOENT/.test(w))).toBe(true);
+    expect(doc.validation.find((v) => v.implementation === 'test-hangs')!.excluded).toBe(true);
+  });
+
+  it('names an implementation that is neither built in nor a module', () => {
+    expect(() => runBenchmark({ implementations: ['nope'] })).toThrow("implementations: 'nope' is neither a built-in implementation");
+  });
+});
+
+describe('the crowd never takes a run with modules of yours', () => {
+  it('the collector refuses it with a message saying why, and the client does not send it', async () => {
+    const body = submission();
+    (body.result as Record<string, unknown>).modules = [{ id: 'my-gcm', label: 'Mine', algorithms: ['aes-128-gcm'], sha256: 'a'.repeat(64) }];
+    try {
+      reduceSubmission(body);
+      throw new Error('accepted');
+    } catch (e) {
+      expect(e).toBeInstanceOf(SubmissionError);
+      expect((e as SubmissionError).status).toBe(422);
+      expect((e as Error).message).toMatch(/^result: a run with modules of your own \(my-gcm\) is not accepted by the crowd/);
+    }
+    let sent = false;
+    const err = await submitResult('http://127.0.0.1:9/', body.result as never, { deviceClass: 'laptop', fetch: (async () => ((sent = true), new Response('{}'))) as never }).catch((e) => e);
+    expect(err).toBeInstanceOf(SubmitError);
+    expect(sent).toBe(false);
+  });
+});
