@@ -49,8 +49,9 @@ const pkg = {
     // Imported only when a run asks for the libsodium implementation.
     'libsodium-wrappers': root.dependencies['libsodium-wrappers'],
   },
-  peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'], 'selenium-webdriver': root.dependencies['selenium-webdriver'] },
-  peerDependenciesMeta: { 'playwright-core': { optional: true }, 'selenium-webdriver': { optional: true } },
+  // esbuild bundles a module of yours for `aeadbench run --implementation FILE`.
+  peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'], 'selenium-webdriver': root.dependencies['selenium-webdriver'], esbuild: root.dependencies.esbuild },
+  peerDependenciesMeta: { 'playwright-core': { optional: true }, 'selenium-webdriver': { optional: true }, esbuild: { optional: true } },
   keywords: ['aead', 'benchmark', 'webassembly', 'webcrypto', 'aes-gcm', 'chacha20-poly1305', 'ascon', 'aegis', 'aes-gcm-siv', 'ocb', 'rustcrypto', 'libsodium'],
 };
 writeFileSync(`${OUT}/package.json`, JSON.stringify(pkg, null, 2) + '\n');
