@@ -130,6 +130,34 @@ describe('a run with modules of yours (Node)', () => {
   });
 });
 
+describe('the example modules (examples/modules): libraries people ship', () => {
+  const EXAMPLES = ['node-forge-gcm', 'sjcl-gcm', 'asmcrypto-gcm', 'stablelib-chacha20poly1305'];
+  const example = (d: string) => fileURLToPath(new URL(`../../../examples/modules/${d}/index.mjs`, import.meta.url));
+
+  it.each(EXAMPLES)('%s passes the gate for every algorithm it declares', { timeout: 120_000 }, async (d) => {
+    const impl = defineImplementation((await import(/* @vite-ignore */ example(d))).default);
+    const b = customBackend(impl);
+    const rows = await gateBackend(b, await reference(), await vectors(b.algorithms));
+    expect(rows.map((r) => [r.algorithm, r.errors])).toEqual(impl.algorithms.map((a) => [a, []]));
+    expect(rows.every((r) => !r.excluded && r.vectorsPassed > 0)).toBe(true);
+  });
+
+  it('are timed through the package in Node, beside noble', { timeout: 180_000 }, async () => {
+    const doc = await runBenchmark({
+      algorithms: ['aes-128-gcm', 'chacha20-poly1305'],
+      sizes: [64],
+      operations: ['encrypt'],
+      rounds: 1,
+      samplesPerRound: 3,
+      maxReruns: 0,
+      implementations: ['noble', ...EXAMPLES.map(example)],
+    });
+    expect(doc.modules!.map((m) => m.id)).toEqual(EXAMPLES);
+    for (const id of EXAMPLES) expect(doc.cases.filter((c) => c.implementation === id).map((c) => c.sizeBytes), id).toEqual([64]);
+    expect(doc.validation.filter((v) => v.excluded)).toEqual([]);
+  });
+});
+
 describe('the crowd never takes a run with modules of yours', () => {
   it('the collector refuses it with a message saying why, and the client does not send it', async () => {
     const body = submission();
