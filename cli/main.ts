@@ -138,8 +138,10 @@ async function run(argv: string[]): Promise<number> {
     const bundles = await Promise.all((values.implementation ?? []).map((f) => bundleModule(f, engine === 'node' ? 'node' : 'browser')));
     if (engine === 'node') {
       const { runBenchmark } = await import('../web/core/node.ts');
+      // Without --implementations, Node's defaults (node:crypto too), and the modules beside them.
       const ids = values.implementations ? params.implementations : [];
-      doc = await runBenchmark({ ...params, implementations: [...ids, ...bundles.map((b) => b.path)], onProgress });
+      const implementations = ids.length || bundles.length ? [...ids, ...bundles.map((b) => b.path)] : undefined;
+      doc = await runBenchmark({ ...params, implementations, onProgress });
     } else {
       const files = new Map(bundles.map((b) => [b.urlPath, b.bytes]));
       const search = toSearch(params) + (bundles.length ? `&module=${bundles.map((b) => b.urlPath).join(',')}` : '');

@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
+import { builtinModules } from 'node:module';
 import { CliError } from './browser-run.ts';
 
 export interface BundledModule {
@@ -40,8 +41,12 @@ export async function bundleModule(file: string, platform: 'node' | 'browser'): 
       platform,
       target: 'es2022',
       logLevel: 'silent',
-      // CommonJS libraries (node-forge, sjcl) may require Node's built-ins: give them a require.
-      ...(platform === 'node' ? { banner: { js: "import { createRequire as __aeadbenchRequire } from 'node:module'; const require = __aeadbenchRequire(import.meta.url);" } } : {}),
+      // CommonJS libraries may require Node's built-ins: in Node, give them a require; in a
+      // browser, leave those requires unresolved (asmcrypto.js asks for 'crypto' only where
+      // `process` exists), so that they fail only if they are ever reached.
+      ...(platform === 'node'
+        ? { banner: { js: "import { createRequire as __aeadbenchRequire } from 'node:module'; const require = __aeadbenchRequire(import.meta.url);" } }
+        : { external: [...builtinModules, ...builtinModules.map((m) => `node:${m}`)] }),
     });
   } catch (e) {
     const first = (e as { errors?: { text: string; location?: { file: string; line: number } | null }[] }).errors?.[0];

@@ -29,6 +29,31 @@ for (const target of ['chromium', 'firefox', 'node'] as const) {
   });
 }
 
+const EXAMPLES = ['node-forge-gcm', 'sjcl-gcm', 'asmcrypto-gcm', 'stablelib-chacha20poly1305'];
+
+for (const target of ['chromium', 'firefox'] as const) {
+  test(`aeadbench run --implementation: the example modules pass the gate and are timed in ${target}; wrong ones are refused by name`, async ({ browserName }) => {
+    test.skip(browserName !== target, `runs once, in the ${target} project`);
+    const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'out.json');
+    const modules = [...EXAMPLES.map((d) => `examples/modules/${d}/index.mjs`), 'web/core/test/modules/wrong-at-1000.mjs', 'web/core/test/modules/accepts-forged.mjs'];
+    const r = cli('run', '--browser', target, '--algorithms', 'aes-128-gcm,chacha20-poly1305', '--implementations', 'webcrypto', '--sizes', '64', '--operations', 'encrypt', '--rounds', '1', ...modules.flatMap((m) => ['--implementation', m]), '--json', out);
+    // Two modules failed the gate: the run says so and exits 1, and everything else was timed.
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain('FAILED: test-wrong-at-1000 (custom) aes-128-gcm: ciphertext differs from the reference at 1000 bytes (at byte 500)');
+    expect(r.stderr).toContain('FAILED: test-accepts-forged (custom) aes-128-gcm: accepted a forged tag at 0 bytes');
+    const doc = JSON.parse(readFileSync(out, 'utf8'));
+    const checked = validateResult(doc);
+    expect(checked.ok ? [] : checked.issues).toEqual([]);
+    expect(doc.modules.map((m: { id: string }) => m.id)).toEqual(EXAMPLES);
+    for (const m of doc.modules) expect(m.sha256).toMatch(/^[0-9a-f]{64}$/);
+    const timed = (id: string) => doc.cases.filter((c: { implementation: string }) => c.implementation === id).length;
+    for (const id of EXAMPLES) expect(timed(id), id).toBe(1);
+    expect(timed('webcrypto')).toBeGreaterThan(0);
+    expect(timed('test-wrong-at-1000') + timed('test-accepts-forged')).toBe(0);
+    expect(r.stdout).toContain('module node-forge-gcm (node-forge AES-GCM 1.4.3): passed the gate');
+  });
+}
+
 test('a missing browser is a clear error with a non-zero exit', async ({ browserName }) => {
   test.skip(browserName !== 'chromium', 'CLI error paths are checked once');
   const r = cli('run', '--browser', 'firefox', '--executable', '/nonexistent/firefox');

@@ -256,6 +256,20 @@ describe('the CLI in WebKit', () => {
     expect(await leftovers()).toEqual([]);
   }, 60_000);
 
+  it('aeadbench run --browser webkit --implementation: the example modules pass the gate and are timed in WebKitGTK', () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-webkit-')), 'out.json');
+    const examples = ['node-forge-gcm', 'sjcl-gcm', 'asmcrypto-gcm', 'stablelib-chacha20poly1305'];
+    const modules = examples.flatMap((d) => ['--implementation', `examples/modules/${d}/index.mjs`]);
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--algorithms', 'aes-128-gcm,chacha20-poly1305', '--implementations', 'webcrypto', '--sizes', '64', '--operations', 'encrypt', '--rounds', '1', ...modules, '--json', out], { encoding: 'utf8', timeout: 240_000 });
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(readFileSync(out, 'utf8'));
+    const checked = validateResult(doc);
+    expect(checked.ok ? [] : checked.issues).toEqual([]);
+    expect(doc.modules.map((m: { id: string }) => m.id)).toEqual(examples);
+    for (const id of examples) expect(doc.cases.filter((c: { implementation: string }) => c.implementation === id).length, id).toBe(1);
+    expect(doc.validation.filter((v: { excluded: boolean }) => v.excluded)).toEqual([]);
+  }, 250_000);
+
   it('a MiniBrowser that is not there names the path tried', () => {
     const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--executable', '/nonexistent/MiniBrowser'], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status).toBe(3);
