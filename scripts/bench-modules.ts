@@ -1,0 +1,69 @@
+/**
+ * `npm run bench:modules`: is the engine fair to JavaScript? Each example module (and the
+ * built-in noble) timed by the engine (gate, then the stop rule's sampling, in its worker
+ * thread) and by a plain loop written apart from it (scripts/plain-loop.worker.mjs: the same
+ * calls, by hand), alternately, in Node. Prints engine / plain loop per size, for the engine's
+ * median and for its total bytes over total time ("all calls"), which is what the loop measures.
+ *   RUNS=3 SIZES=64,1k,1M npm run bench:modules
+ */
+import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import { runBenchmark } from '../web/core/node.ts';
+import { formatSize, parseSize } from '../web/core/params.ts';
+import { median } from '../web/core/stats.ts';
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const SIZES = (process.env.SIZES ?? '64,1k,1M').split(',').map(parseSize);
+const LOOP_MS = Number(process.env.LOOP_MS ?? 300);
+const example = (d: string) => fileURLToPath(new URL(`../examples/modules/${d}/index.mjs`, import.meta.url));
+const SUBJECTS = [
+  { name: 'noble', module: 'noble', implementation: 'noble', algorithm: 'aes-128-gcm' },
+  { name: 'noble', module: 'noble', implementation: 'noble', algorithm: 'chacha20-poly1305' },
+  ...(['node-forge-gcm', 'sjcl-gcm', 'asmcrypto-gcm'] as const).map((d) => ({ name: d, module: example(d), implementation: d, algorithm: 'aes-128-gcm' })),
+  { name: 'stablelib-chacha20poly1305', module: example('stablelib-chacha20poly1305'), implementation: 'stablelib-chacha20poly1305', algorithm: 'chacha20-poly1305' },
+].filter((s) => !process.env.ONLY || process.env.ONLY.split(',').includes(s.name));
+
+const plainLoop = (s: (typeof SUBJECTS)[number]) =>
+  new Promise<Record<number, { bytesPerSecond: number }>>((resolve, reject) => {
+    const w = new Worker(new URL('./plain-loop.worker.mjs', import.meta.url), { workerData: { module: s.module, algorithm: s.algorithm, sizes: SIZES, ms: LOOP_MS, reps: 5 } });
+    w.once('message', (m) => (resolve(m), void w.terminate()));
+    w.once('error', reject);
+  });
+
+const ratios = new Map<string, { median: number[]; all: number[]; engine: number[]; loop: number[] }>();
+const started = performance.now();
+for (let run = 0; run < RUNS; run++) {
+  // The engine: every subject in one run, interleaved as any run is.
+  const doc = await runBenchmark({
+    algorithms: ['aes-128-gcm', 'chacha20-poly1305'],
+    sizes: SIZES,
+    operations: ['encrypt'],
+    aadBytes: [0],
+    rounds: 2,
+    maxReruns: 2,
+    implementations: [...new Set(SUBJECTS.map((s) => (s.module === 'noble' ? 'noble' : s.module)))] as never,
+  });
+  for (const s of SUBJECTS) {
+    const loop = await plainLoop(s);
+    for (const size of SIZES) {
+      const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
+      if (!c) throw new Error(`the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
+      const k = `${s.name}|${s.algorithm}|${size}`;
+      const r = ratios.get(k) ?? { median: [], all: [], engine: [], loop: [] };
+      r.median.push(c.bytesPerSecond / loop[size]!.bytesPerSecond);
+      r.all.push(c.totalBytesPerSecond! / loop[size]!.bytesPerSecond);
+      r.engine.push(c.totalBytesPerSecond!);
+      r.loop.push(loop[size]!.bytesPerSecond);
+      ratios.set(k, r);
+    }
+  }
+}
+
+console.log(`\nbench:modules — Node ${process.versions.node}, ${RUNS} run(s), engine vs a plain loop of the same calls (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it)\n');
+console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ratio (median)`);
+const f = (xs: number[]) => `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]`;
+for (const [k, r] of ratios) {
+  const [name, alg, size] = k.split('|');
+  console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median)}`);
+}
