@@ -13,7 +13,7 @@ import { formatSize, parseSize } from '../web/core/params.ts';
 import { median } from '../web/core/stats.ts';
 
 const RUNS = Number(process.env.RUNS ?? 3);
-const SIZES = (process.env.SIZES ?? '64,1k,1M').split(',').map(parseSize);
+const SIZES = (process.env.SIZES ?? '64,1k,1M').split(',').map((s) => parseSize(s));
 const LOOP_MS = Number(process.env.LOOP_MS ?? 300);
 const example = (d: string) => fileURLToPath(new URL(`../examples/modules/${d}/index.mjs`, import.meta.url));
 const SUBJECTS = [

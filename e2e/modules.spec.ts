@@ -1,0 +1,33 @@
+// A module of yours on the site: the page gates it in a worker, times it beside the built-ins and
+// shows its label and hash; a link can name only a module on the site's own origin.
+import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
+import { bundleModule } from '../cli/modules.ts';
+import { serveStatic } from '../scripts/serve.ts';
+import { expect, finished, test } from './fixtures.ts';
+
+test('a module served beside the site is gated, timed and shown with its label and hash', async ({ page, browserName }) => {
+  test.skip(browserName === 'webkit', 'WebKit runs modules through the CLI in its own suite');
+  const bundle = await bundleModule('examples/modules/stablelib-chacha20poly1305/index.mjs', 'browser');
+  const server = await serveStatic({ dir: 'dist', port: 0, host: '127.0.0.1', files: new Map([[bundle.urlPath, bundle.bytes]]) });
+  try {
+    const { port } = server.address() as AddressInfo;
+    await page.goto(`http://127.0.0.1:${port}/?preset=quick&algorithms=chacha20-poly1305&implementations=rustcrypto-wasm&sizes=64&operations=encrypt&rounds=1&reruns=0&module=${bundle.urlPath}&autorun=1`);
+    const a = await finished(page);
+    expect(a.status, a.error ?? '').toBe('done');
+    const sha = createHash('sha256').update(bundle.bytes).digest('hex');
+    expect(a.result!.modules).toEqual([expect.objectContaining({ id: 'stablelib-chacha20poly1305', sha256: sha })]);
+    expect(a.result!.cases.filter((c) => c.implementation === 'stablelib-chacha20poly1305').length).toBe(1);
+    await expect(page.getByTestId('modules')).toContainText('@stablelib/chacha20poly1305 2.0.1');
+    await expect(page.getByTestId('modules')).toContainText(sha.slice(0, 12));
+  } finally {
+    server.close();
+  }
+});
+
+test('a link cannot make the site load a module from another origin', async ({ page, browserName }) => {
+  test.skip(browserName !== 'chromium', 'a parameter check, once');
+  await page.goto('/?module=https://example.com/evil.mjs&autorun=1');
+  await page.waitForFunction(() => window.aeadbench?.status === 'error');
+  expect(await page.evaluate(() => window.aeadbench!.error)).toContain("Invalid module param: 'https://example.com/evil.mjs' (expected a path on this site");
+});
