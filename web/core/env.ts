@@ -3,7 +3,7 @@
  * user-agent string is kept in the local document only; what is submitted is reduced further.
  * @module
  */
-import type { Environment } from './schema.ts';
+import type { EngineName, Environment } from './schema.ts';
 import { ENGINE_VERSION } from './version.ts';
 
 interface NameVersion {
@@ -42,9 +42,8 @@ export const NODE_OS_NAMES: Readonly<Record<string, string>> = Object.freeze({ l
 /** Node's `process.arch` → the arch names used everywhere else. */
 export const NODE_ARCHES: Readonly<Record<string, string>> = Object.freeze({ x64: 'x86-64', ia32: 'x86', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' });
 
-/** Browser engines: what actually compiles the WASM and runs Web Crypto. */
-export const ENGINE_NAMES = Object.freeze(['Blink', 'Gecko', 'WebKit', 'V8', 'unknown'] as const);
-export type EngineName = (typeof ENGINE_NAMES)[number];
+// Browser engines are a field of the schema: defined there, offered here with the other tables.
+export { ENGINE_NAMES, type EngineName } from './schema.ts';
 
 /**
  * The engine behind a user agent. Every browser on iOS and iPadOS is WebKit, whatever its name

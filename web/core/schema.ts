@@ -5,7 +5,6 @@
  */
 import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZES, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './algorithms.ts';
-import { ENGINE_NAMES } from './env.ts';
 import { CUSTOM_ID } from './custom.ts';
 
 /**
@@ -34,6 +33,10 @@ const CustomImplementationIdSchema = v.pipe(
 );
 /** A built-in implementation, or a module of yours. */
 export const ImplementationRefSchema = v.union([v.picklist(IMPLEMENTATION_IDS), CustomImplementationIdSchema], (issue) => `Invalid implementation: ${JSON.stringify(issue.input)} is neither a built-in one (${IMPLEMENTATION_IDS.join(', ')}) nor a module id`);
+
+/** Browser engines: what actually compiles the WASM and runs Web Crypto (V8 for Node). */
+export const ENGINE_NAMES = Object.freeze(['Blink', 'Gecko', 'WebKit', 'V8', 'unknown'] as const);
+export type EngineName = (typeof ENGINE_NAMES)[number];
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.finite(), v.minValue(0));
