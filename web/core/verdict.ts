@@ -115,7 +115,8 @@ const key = (c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>) =>
 
 export function contenderLabel(c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>): string {
   const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation)?.label ?? c.implementation;
-  return `${algorithm(c.algorithm).label} in ${impl}${c.variant === 'js' || c.variant === 'wasm' || c.variant === 'sequential' ? '' : ` (${c.variant})`}`;
+  const variant = c.variant === 'js' || c.variant === 'wasm' || c.variant === 'sequential' ? '' : c.variant === 'custom' ? ' (your module)' : ` (${c.variant})`;
+  return `${algorithm(c.algorithm).label} in ${impl}${variant}`;
 }
 
 /** time(b) / time(a): paired when the two were sampled side by side, else a ratio of medians with their intervals. */
