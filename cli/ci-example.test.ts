@@ -1,0 +1,29 @@
+// The GitHub Actions example (examples/ci/aeadbench.yml) uses only what the CLI offers: every
+// command and flag it writes is one the CLI's own usage lists, so a renamed flag breaks here,
+// not in a user's pipeline.
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+const workflow = readFileSync('examples/ci/aeadbench.yml', 'utf8');
+const usage = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'help'], { encoding: 'utf8' }).stdout;
+
+describe('the GitHub Actions example', () => {
+  const commands = [...workflow.matchAll(/npx aeadbench (run|compare)([^\n|]*)/g)].map((m) => ({ command: m[1]!, flags: [...m[2]!.matchAll(/(--[a-z-]+)/g)].map((f) => f[1]!) }));
+
+  it('runs the browser matrix and a compare with a margin and a JUnit report', () => {
+    expect(commands.map((c) => c.command)).toEqual(['run', 'run', 'compare']);
+    expect(workflow).toMatch(/--browser chromium,firefox,webkit --out results\/base/);
+    expect(commands[2]!.flags).toEqual(expect.arrayContaining(['--margin', '--junit']));
+  });
+
+  it('uses only flags the CLI lists in its usage', () => {
+    expect(usage).toContain('usage: aeadbench run');
+    for (const c of commands) for (const f of c.flags) expect(usage, `${c.command} ${f}`).toContain(`${f}`);
+  });
+
+  it('pins playwright-core to the version this project drives Firefox with', () => {
+    const pinned = JSON.parse(readFileSync('package.json', 'utf8')).devDependencies['playwright-core'];
+    expect(workflow).toContain(`playwright-core@${pinned}`);
+  });
+});
