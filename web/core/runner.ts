@@ -110,6 +110,13 @@ export async function gateModules(createWorker: () => WorkerHandle, params: RunP
         out.refused.push({ what: `module ${url}`, reason: failed?.message ?? 'it did not load' });
         continue;
       }
+      // Each module is gated alone, so only here can two modules with one id meet: their cases
+      // would share keys. The first one keeps the id.
+      const first = out.passed.find((p) => p.info.id === m.id);
+      if (first) {
+        out.refused.push({ what: `module ${m.id} (${url})`, reason: `a second module with id '${m.id}' (the first is ${first.url})` });
+        continue;
+      }
       const asked = m.algorithms.filter((a) => params.algorithms.includes(a));
       if (asked.length === 0) {
         out.refused.push({ what: `module ${m.id} (${url})`, reason: `it declares ${m.algorithms.join(', ')}, none of this run's algorithms (${params.algorithms.join(', ')})` });

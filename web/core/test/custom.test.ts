@@ -100,7 +100,7 @@ describe('a run with modules of yours (Node)', () => {
       rounds: 1,
       samplesPerRound: 3,
       maxReruns: 0,
-      implementations: ['rustcrypto-wasm', 'noble', modulePath('good-gcm.mjs'), modulePath('hangs.mjs'), modulePath('wrong-at-1000.mjs'), modulePath('builtin-id.mjs'), modulePath('missing.mjs')],
+      implementations: ['rustcrypto-wasm', 'noble', modulePath('good-gcm.mjs'), modulePath('async-gcm.mjs'), modulePath('hangs.mjs'), modulePath('wrong-at-1000.mjs'), modulePath('builtin-id.mjs'), modulePath('missing.mjs'), modulePath('good-gcm-again.mjs')],
       gateTimeoutMs: 5000,
       onWarning: (w) => warnings.push(w),
     });
@@ -110,11 +110,16 @@ describe('a run with modules of yours (Node)', () => {
     expect(by('rustcrypto-wasm')).toEqual([64, 1024]);
     expect(by('noble')).toEqual([64, 1024]);
     expect(by('test-good-gcm')).toEqual([64, 1024]);
+    // A module that answers with promises is timed too (the awaited loop).
+    expect(by('test-async-gcm')).toEqual([64, 1024]);
     expect(doc.cases.find((c) => c.implementation === 'test-good-gcm')!.variant).toBe('custom');
     // The hash is that of the file that was loaded.
     const sha = createHash('sha256').update(readFileSync(modulePath('good-gcm.mjs'))).digest('hex');
-    expect(doc.modules).toEqual([{ id: 'test-good-gcm', label: 'noble GCM through the contract', version: '1', algorithms: ['aes-128-gcm', 'aes-256-gcm'], sha256: sha }]);
-    expect(doc.params.implementations).toEqual(['rustcrypto-wasm', 'noble', 'test-good-gcm']);
+    expect(doc.modules![0]).toEqual({ id: 'test-good-gcm', label: 'noble GCM through the contract', version: '1', algorithms: ['aes-128-gcm', 'aes-256-gcm'], sha256: sha });
+    expect(doc.modules!.map((m) => m.id)).toEqual(['test-good-gcm', 'test-async-gcm']);
+    expect(doc.params.implementations).toEqual(['rustcrypto-wasm', 'noble', 'test-good-gcm', 'test-async-gcm']);
+    // A second module under an id already taken is refused; the first keeps it, timed once.
+    expect(warnings.some((w) => w.includes('good-gcm-again.mjs') && w.includes("a second module with id 'test-good-gcm'"))).toBe(true);
     // Each refused module, with its own message; none of them was timed.
     expect(by('test-hangs')).toEqual([]);
     expect(by('test-wrong-at-1000')).toEqual([]);
