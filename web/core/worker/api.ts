@@ -14,7 +14,7 @@ import { noble } from '../backends/noble.ts';
 import { webcrypto } from '../backends/webcrypto.ts';
 import { makeProbe, measureCase, measureInterleaved, timerResolutionMs } from '../measure.ts';
 import type { RunParams } from '../schema.ts';
-import { type WycheproofVector, validateBackends } from '../validate.ts';
+import { type WycheproofVector, toHex, validateBackends } from '../validate.ts';
 
 export interface Platform {
   runtime: 'browser' | 'node';
@@ -28,7 +28,7 @@ export interface Platform {
   loadModule(url: string): Promise<{ exports: Record<string, unknown>; bytes: Uint8Array }>;
 }
 
-const sha256 = async (bytes: Uint8Array) => Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)), (b) => b.toString(16).padStart(2, '0')).join('');
+const sha256 = async (bytes: Uint8Array) => toHex(new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)));
 
 export interface PlannedCase {
   key: string;
