@@ -1,7 +1,7 @@
 // The npm package as a user gets it: packed, installed from the tarball into a fresh project,
 // imported from Node, and bundled by Vite into a page that runs in Chromium.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -78,6 +78,53 @@ runBenchmark({ algorithms: ['chacha20-poly1305'], implementations: ['rustcrypto-
       expect(new Set(checked.value.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'noble']));
       expect(checked.value.validation.every((v) => !v.excluded && v.vectorsPassed > 300)).toBe(true);
     }
+  } finally {
+    server.close();
+  }
+});
+
+/** A fenced block of the packed package's README, by its info string (```js node, ```js browser). */
+function readmeExample(kind: 'node' | 'browser'): string {
+  const readme = readFileSync(resolve('target/package/README.md'), 'utf8');
+  const m = readme.match(new RegExp('```js ' + kind + '\\n([\\s\\S]*?)```'));
+  if (!m) throw new Error(`the package README has no \`\`\`js ${kind} example`);
+  return m[1]!;
+}
+
+test('the package README documents every result field, and its Node example runs as written', async () => {
+  test.setTimeout(180_000);
+  const readme = readFileSync(resolve('target/package/README.md'), 'utf8');
+  for (const field of ['`cases[].totalBytesPerSecond`', '`cases[].unstable`', '`aaCheck.decision`', '`environment.crossOriginIsolated`']) expect(readme).toContain(field);
+  writeFileSync(join(project, 'readme-node.mjs'), readmeExample('node'));
+  const out = execFileSync('node', ['readme-node.mjs'], { cwd: project, encoding: 'utf8', timeout: 150_000 });
+  // Two algorithms × two sizes, each with its winner, MB/s and interval.
+  const lines = out.trim().split('\n').filter((l) => / MB\/s \[/.test(l));
+  expect(lines, out).toHaveLength(4);
+  for (const alg of ['aes-128-gcm', 'chacha20-poly1305']) for (const size of ['64 B', '16384 B']) expect(lines.some((l) => l.startsWith(`${alg} ${size}:`)), out).toBe(true);
+});
+
+test('the package README\'s browser example runs as written in a Vite page, one line per case', async ({ page }) => {
+  test.setTimeout(180_000);
+  const dir = join(project, 'readme-page');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>readme example</title><script type="module" src="./main.js"></script>');
+  writeFileSync(join(dir, 'main.js'), readmeExample('browser'));
+  execFileSync('npx', ['vite', 'build', 'readme-page', '--logLevel', 'warn'], { cwd: project, stdio: 'pipe' });
+  const logs: string[] = [];
+  page.on('console', (m) => logs.push(m.text()));
+  const server = await serveStatic({ dir: join(dir, 'dist'), port: 0, host: '127.0.0.1' });
+  try {
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+    // AES-128-GCM in one WASM build and Web Crypto's two variants, at two sizes: six cases.
+    await expect.poll(() => logs.filter((l) => l.includes('MB/s')).length, { timeout: 150_000 }).toBe(6);
+    const final = logs.filter((l) => l.includes('MB/s'));
+    // Each line names its variant, so no two lines read alike (the old example printed Web Crypto twice).
+    expect(new Set(final.map((l) => l.split(':')[0])).size, final.join('\n')).toBe(6);
+    expect(final.filter((l) => l.includes('webcrypto (sequential)'))).toHaveLength(2);
+    expect(final.filter((l) => l.includes('webcrypto (pipelined)'))).toHaveLength(2);
+    // onCase fired for each case as it finished, before the summary lines.
+    expect(logs.filter((l) => l.startsWith('measured ')).length).toBeGreaterThanOrEqual(6);
+    expect(logs.findIndex((l) => l.startsWith('measured '))).toBeLessThan(logs.findIndex((l) => l.includes('MB/s')));
   } finally {
     server.close();
   }

@@ -55,9 +55,18 @@ const pkg = {
   keywords: ['aead', 'benchmark', 'webassembly', 'webcrypto', 'aes-gcm', 'chacha20-poly1305', 'ascon', 'aegis', 'aes-gcm-siv', 'ocb', 'rustcrypto', 'libsodium'],
 };
 writeFileSync(`${OUT}/package.json`, JSON.stringify(pkg, null, 2) + '\n');
-const readme = readFileSync('README.md', 'utf8');
-const section = readme.slice(readme.indexOf('## npm package'), readme.indexOf('\n## ', readme.indexOf('## npm package') + 3));
-writeFileSync(`${OUT}/README.md`, `# aeadbench\n\n${pkg.description}\n\n${section}\n`);
+// The package README is a file of its own (web/core/README.md), followed by the result
+// document's field reference generated from the schema it describes (schema-doc.ts), so the
+// two cannot drift; a field without a description fails the build there.
+const { fieldsMarkdown } = await import(`./../${OUT}/dist/web/core/schema-doc.js`);
+const { ResultDocumentSchema, SCHEMA_VERSION } = await import(`./../${OUT}/dist/web/core/schema.js`);
+writeFileSync(
+  `${OUT}/README.md`,
+  `${readFileSync('web/core/README.md', 'utf8').trimEnd()}\n\n## The result document\n\n` +
+    `What \`runBenchmark\` resolves with, the CLI writes with \`--json\`, and the collector accepts (\`${SCHEMA_VERSION}\`; check one with \`validateResult\`). ` +
+    `Every field, generated from the schema that validates it; \`[]\` marks an array's items; times are nanoseconds per operation unless a name says otherwise.\n\n` +
+    `${fieldsMarkdown(ResultDocumentSchema)}\n`,
+);
 
 // Sizes: the package, and gzip of each entry with what it imports (approximate: no bundling).
 const walk = (d) => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : [join(d, f)]));

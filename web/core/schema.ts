@@ -42,143 +42,161 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const positive = v.pipe(v.number(), v.finite(), v.minValue(0));
 const sizeBytes = v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(MAX_SIZE_BYTES));
 const shortText = v.pipe(v.string(), v.maxLength(200));
+/** A field and what it holds: the description is the package README's field reference (schema-doc.ts). */
+const d = <S extends v.GenericSchema>(schema: S, text: string) => v.pipe(schema, v.description(text));
 
 export const WasmVariantChoice = v.picklist(['auto', 'both', 'baseline', 'simd128']);
 export const WebCryptoModeChoice = v.picklist(['sequential', 'pipelined']);
 
 export const RunParamsSchema = v.object({
-  preset: v.picklist(PRESET_IDS),
-  algorithms: v.pipe(v.array(v.picklist(ALGORITHM_IDS)), v.minLength(1)),
-  implementations: v.pipe(v.array(ImplementationRefSchema), v.minLength(1)),
-  sizes: v.pipe(v.array(sizeBytes), v.minLength(1), v.maxLength(MAX_SIZES)),
-  operations: v.pipe(v.array(v.picklist(OPERATIONS)), v.minLength(1)),
-  aadBytes: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20))), v.minLength(1)),
-  rounds: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)),
-  samplesPerRound: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)),
-  minSampleMs: v.pipe(v.number(), v.minValue(0.1), v.maxValue(10_000)),
-  wasm: WasmVariantChoice,
-  webcrypto: v.pipe(v.array(WebCryptoModeChoice), v.minLength(1)),
-  /** Estimate the core's clock (about 0.2 s) so cycles per byte can be shown. */
-  estimateClock: v.optional(v.boolean(), false),
-  /** Re-run a case whose CV exceeds this, up to `maxReruns` extra rounds, then flag it. */
-  cvThreshold: v.pipe(v.number(), v.minValue(0), v.maxValue(10)),
-  maxReruns: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10)),
-  /**
-   * @2: the run's time budget (ms, from start to end). After its rounds, a run re-measures only
-   * what is not yet resolved (run/stop-rule.ts), in extra rounds of at most `maxReruns`, while
-   * the next one fits in what is left of this. Absent: no time limit, only `maxReruns`.
-   */
-  budgetMs: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(3_600_000))),
+  preset: d(v.picklist(PRESET_IDS), 'The preset the run started from (PRESETS); the fields below say what it really measured.'),
+  algorithms: d(v.pipe(v.array(v.picklist(ALGORITHM_IDS)), v.minLength(1)), 'AEAD ids asked for (ALGORITHMS).'),
+  implementations: d(v.pipe(v.array(ImplementationRefSchema), v.minLength(1)), 'Implementation ids asked for (IMPLEMENTATIONS), and the ids of modules of yours that passed the gate.'),
+  sizes: d(v.pipe(v.array(sizeBytes), v.minLength(1), v.maxLength(MAX_SIZES)), 'Plaintext lengths in bytes.'),
+  operations: d(v.pipe(v.array(v.picklist(OPERATIONS)), v.minLength(1)), 'What is timed: `encrypt`, `decrypt` of a valid message, `forged-decrypt` (rejecting a flipped tag bit).'),
+  aadBytes: d(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20))), v.minLength(1)), 'Associated-data lengths in bytes.'),
+  rounds: d(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 'Full rounds: each in a fresh worker, cases in a new shuffled order.'),
+  samplesPerRound: d(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 'Samples of each case per round.'),
+  minSampleMs: d(v.pipe(v.number(), v.minValue(0.1), v.maxValue(10_000)), 'A sample lasts at least this long (ms), and at least 100× the timer resolution.'),
+  wasm: d(WasmVariantChoice, 'Which WASM build runs: `auto` the fastest the engine supports (simd128 where it can), `both`, or one of them.'),
+  webcrypto: d(v.pipe(v.array(WebCryptoModeChoice), v.minLength(1)), 'Web Crypto variants: `sequential` awaits each call (what one request waits), `pipelined` keeps several in flight.'),
+  estimateClock: v.optional(d(v.boolean(), 'Whether the core clock was estimated (about 0.2 s) so cycles per byte can be shown.'), false),
+  cvThreshold: d(v.pipe(v.number(), v.minValue(0), v.maxValue(10)), 'A robust CV above this is named as `spread` among the reasons of a flagged case.'),
+  maxReruns: d(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10)), 'At most this many extra rounds of only what is still unresolved (the stop rule).'),
+  budgetMs: v.optional(
+    d(
+      v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(3_600_000)),
+      '@2: the time budget (ms, start to end): after its rounds the run re-measures only what is unresolved while the next extra round fits. Absent: only `maxReruns` limits it.',
+    ),
+  ),
 });
 export type RunParams = v.InferOutput<typeof RunParamsSchema>;
 
 export const EnvironmentSchema = v.object({
-  userAgent: v.pipe(v.string(), v.maxLength(1000)),
-  browser: v.object({ name: shortText, version: shortText }),
-  /** The engine: Blink, Gecko, WebKit (every iOS browser), V8 for Node. Absent in older documents. */
-  engine: v.optional(v.object({ name: v.picklist(ENGINE_NAMES), version: shortText })),
-  os: v.object({ name: shortText, version: shortText }),
-  arch: shortText,
-  platform: shortText,
-  hardwareConcurrency: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1024)),
-  deviceMemoryGiB: v.nullable(positive),
-  crossOriginIsolated: v.boolean(),
-  timerResolutionMs: positive,
-  wasm: v.object({ simd128: v.boolean(), relaxedSimd: v.boolean(), threads: v.boolean() }),
-  engineVersion: shortText,
-  cores: v.object({
-    crates: v.record(v.string(), shortText),
-    wasmBindgen: shortText,
-    backends: v.record(v.string(), shortText),
-  }),
-  runtime: v.picklist(['browser', 'node']),
-  /**
-   * Versions of the libraries behind a platform's implementations, by name (OpenSSL behind
-   * node:crypto). Kept here, not in a case's variant, so a variant is always a name the
-   * implementation table lists. Absent in older documents.
-   */
+  userAgent: d(v.pipe(v.string(), v.maxLength(1000)), 'The user agent string as the runtime reports it.'),
+  browser: d(v.object({ name: d(shortText, 'Browser name (bowser), or `Node.js`.'), version: d(shortText, 'Its full version.') }), 'The browser, or Node.'),
+  engine: v.optional(
+    d(v.object({ name: d(v.picklist(ENGINE_NAMES), 'Blink, Gecko, WebKit (every iOS browser), V8 for Node.'), version: d(shortText, 'Its version, where it is known apart from the browser’s.') }), 'The engine that compiled the WASM and ran Web Crypto. Absent in older documents.'),
+  ),
+  os: d(v.object({ name: d(shortText, 'Operating system.'), version: d(shortText, 'Its version, as far as the runtime tells it.') }), 'The operating system.'),
+  arch: d(shortText, 'CPU architecture as the runtime reports it (`x86`, `arm`, …), or `unknown`.'),
+  platform: d(shortText, 'Platform string (`navigator.platform`, or Node’s `process.platform`).'),
+  hardwareConcurrency: d(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1024)), 'Logical cores the runtime reports (browsers may round or cap it).'),
+  deviceMemoryGiB: d(v.nullable(positive), 'Memory in GiB as `navigator.deviceMemory` buckets it; null where the browser does not tell.'),
+  crossOriginIsolated: d(v.boolean(), 'Whether the page was cross-origin isolated (COOP/COEP): only then are timers fine (5–20 µs).'),
+  timerResolutionMs: d(positive, 'The measured step of `performance.now()` in the worker, ms.'),
+  wasm: d(
+    v.object({ simd128: d(v.boolean(), 'WebAssembly SIMD (128-bit) is supported.'), relaxedSimd: d(v.boolean(), 'Relaxed SIMD is supported.'), threads: d(v.boolean(), 'Shared memory and atomics (threads) are supported.') }),
+    'WebAssembly features, detected by validating tiny modules.',
+  ),
+  engineVersion: d(shortText, 'The aeadbench version that ran.'),
+  cores: d(
+    v.object({
+      crates: d(v.record(v.string(), shortText), 'Crate name → version of the RustCrypto crates compiled in.'),
+      wasmBindgen: d(shortText, 'The wasm-bindgen version.'),
+      backends: d(v.record(v.string(), shortText), 'Crate → the backend it runs on this target (e.g. `aes: soft-fixslice64`).'),
+    }),
+    'What the WASM cores were built from.',
+  ),
+  runtime: d(v.picklist(['browser', 'node']), 'Where the run ran.'),
   libraries: v.optional(
-    v.pipe(
-      v.record(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)), shortText),
-      v.check((r) => Object.keys(r).length <= 16, 'at most 16 libraries'),
+    d(
+      v.pipe(
+        v.record(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/)), shortText),
+        v.check((r) => Object.keys(r).length <= 16, 'at most 16 libraries'),
+      ),
+      'Versions of the libraries behind an implementation, by name (`openssl` behind node:crypto): kept here so a case’s variant is always a name the table lists. Absent in older documents.',
     ),
   ),
-  /** The core's clock estimated in WASM (web/core/clock.ts), when the run asked for it. */
-  clock: v.optional(v.nullable(v.object({ ghz: positive, spread: positive, trustworthy: v.boolean(), method: shortText }))),
+  clock: v.optional(
+    d(
+      v.nullable(
+        v.object({
+          ghz: d(positive, 'The estimated clock in GHz.'),
+          spread: d(positive, 'Relative spread of the estimates (0.01 = 1 %).'),
+          trustworthy: d(v.boolean(), 'Whether the spread was small enough to show cycles per byte.'),
+          method: d(shortText, 'How it was estimated.'),
+        }),
+      ),
+      'The core clock estimated in WASM from a chain of dependent additions, when the run asked for it (`estimateClock`).',
+    ),
+  ),
 });
 export type Environment = v.InferOutput<typeof EnvironmentSchema>;
 
 export const ValidationSchema = v.object({
-  implementation: ImplementationRefSchema,
-  variant: shortText,
-  algorithm: v.picklist(ALGORITHM_IDS),
-  vectorsPassed: count,
-  vectorsFailed: count,
-  /** Byte-for-byte agreement with every other implementation of the algorithm on random inputs. */
-  crossCheck: v.picklist(['agree', 'disagree', 'alone']),
-  excluded: v.boolean(),
-  errors: v.array(v.pipe(v.string(), v.maxLength(500))),
+  implementation: d(ImplementationRefSchema, 'The implementation checked.'),
+  variant: d(shortText, 'Its variant (see `cases[].variant`).'),
+  algorithm: d(v.picklist(ALGORITHM_IDS), 'The AEAD checked.'),
+  vectorsPassed: d(count, 'Known-answer vectors (Wycheproof, RFCs) that passed, tamper checks included.'),
+  vectorsFailed: d(count, 'Vectors that failed.'),
+  crossCheck: d(v.picklist(['agree', 'disagree', 'alone']), 'Byte-for-byte agreement with every other implementation of the algorithm on random inputs; `alone` when there was none to compare with.'),
+  excluded: d(v.boolean(), 'True when it failed: it was not timed.'),
+  errors: d(v.array(v.pipe(v.string(), v.maxLength(500))), 'What failed, first failure first.'),
 });
 export type Validation = v.InferOutput<typeof ValidationSchema>;
 
+/** A case's statistics, recomputed from its samples (stats.ts summarize): ns per operation unless said. */
 export const SummarySchema = v.object({
-  n: count,
-  min: positive,
-  max: positive,
-  median: positive,
-  q1: positive,
-  q3: positive,
-  iqr: positive,
-  mad: positive,
-  mean: positive,
-  sd: positive,
-  cv: positive,
-  robustCv: positive,
-  trimmedMean: positive,
-  ciLow: positive,
-  ciHigh: positive,
+  n: d(count, 'Number of samples.'),
+  min: d(positive, 'Fastest sample, ns per operation.'),
+  max: d(positive, 'Slowest sample, ns per operation.'),
+  median: d(positive, 'Median sample, ns per operation: the figure the table shows.'),
+  q1: d(positive, 'First quartile, ns per operation.'),
+  q3: d(positive, 'Third quartile, ns per operation.'),
+  iqr: d(positive, 'q3 − q1, ns.'),
+  mad: d(positive, 'Median absolute deviation, ns.'),
+  mean: d(positive, 'Mean sample, ns per operation: total time over total operations, since every sample times the same batch.'),
+  sd: d(positive, 'Standard deviation, ns.'),
+  cv: d(positive, 'sd / mean (0.05 = 5 %).'),
+  robustCv: d(positive, '1.4826 × mad / median: the spread outliers do not inflate.'),
+  trimmedMean: d(positive, 'Mean of the middle 90 % of samples, ns.'),
+  ciLow: d(positive, 'Lower end of the median’s 95 % interval (order statistics), ns.'),
+  ciHigh: d(positive, 'Upper end of the median’s 95 % interval, ns. A case is resolved when the interval lies within ±5 % of the median.'),
 });
 
 export const CaseResultSchema = v.object({
-  algorithm: v.picklist(ALGORITHM_IDS),
-  implementation: ImplementationRefSchema,
-  /** simd128 / baseline (WASM), sequential / pipelined (Web Crypto), js (noble). */
-  variant: shortText,
-  operation: v.picklist(OPERATIONS),
-  sizeBytes,
-  aadBytes: v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20)),
-  /** Operations timed in each sample, calibrated so a sample lasts ≥ 100× the timer resolution. */
-  iterationsPerSample: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  /** Raw samples, nanoseconds per operation, in the order taken. */
-  samples: v.pipe(v.array(positive), v.minLength(1), v.maxLength(10_000)),
-  /**
-   * @2: the cycle each sample was taken in. Compared cases are sampled interleaved, one sample
-   * each per cycle; two cases' samples with the same cycle id were taken back to back, and
-   * their ratio is the paired ratio (stats.ts pairedRatio).
-   */
-  cycles: v.optional(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0))), v.maxLength(10_000))),
-  summary: SummarySchema,
-  /** From the median sample: what one typical batch of calls ran at. */
-  bytesPerSecond: positive,
-  /**
-   * @2: every byte the timed loop processed over the whole time it took (the samples' mean):
-   * what a caller encrypting message after message gets, slow calls included. Absent in older
-   * documents.
-   */
-  totalBytesPerSecond: v.optional(positive),
-  nsPerByte: positive,
-  usPerOp: positive,
-  opsPerSecond: positive,
-  overheadBytes: count,
-  stateBytes: v.nullable(count),
-  reruns: count,
-  unstable: v.boolean(),
-  /** @2: why `unstable` (stats.ts unstableReasons); empty when it is not. */
-  unstableReasons: v.optional(v.array(v.picklist(UNSTABLE_REASONS))),
-  /** @2: the samples' two modes (stats.ts detectModes), null when they form one. */
-  modes: v.optional(v.nullable(v.pipe(v.array(v.object({ center: positive, share: v.pipe(v.number(), v.minValue(0), v.maxValue(1)) })), v.length(2)))),
-  /** Samples discarded because the page was hidden while they ran. */
-  interruptions: count,
+  algorithm: d(v.picklist(ALGORITHM_IDS), 'The AEAD (ALGORITHMS).'),
+  implementation: d(ImplementationRefSchema, 'Who implements it (IMPLEMENTATIONS), or a module of yours by its id (see `modules`).'),
+  variant: d(shortText, 'How: `simd128` / `baseline` (WASM builds), `sequential` / `pipelined` (Web Crypto), `js` (noble), `wasm` (libsodium), `openssl` (node:crypto), `custom` (a module of yours).'),
+  operation: d(v.picklist(OPERATIONS), 'What was timed.'),
+  sizeBytes: d(sizeBytes, 'Plaintext length in bytes.'),
+  aadBytes: d(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20)), 'Associated-data length in bytes.'),
+  iterationsPerSample: d(v.pipe(v.number(), v.integer(), v.minValue(1)), 'Operations timed in each sample, calibrated so a sample lasts at least `minSampleMs` and 100× the timer resolution.'),
+  samples: d(v.pipe(v.array(positive), v.minLength(1), v.maxLength(10_000)), 'Raw samples, nanoseconds per operation, in the order taken: everything else of the case is derived from them.'),
+  cycles: v.optional(
+    d(
+      v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0))), v.maxLength(10_000)),
+      '@2: the cycle each sample was taken in. Compared cases are sampled interleaved, one sample each per cycle; two cases’ samples with the same cycle were taken back to back, and their ratio is the paired ratio.',
+    ),
+  ),
+  summary: d(SummarySchema, 'Statistics of `samples`.'),
+  bytesPerSecond: d(positive, 'Throughput of the median sample, bytes per second: what a typical batch of calls ran at.'),
+  totalBytesPerSecond: v.optional(
+    d(positive, '@2: every byte the timed loop processed over the whole time it took (the samples’ mean): what a caller encrypting message after message gets, slow calls included. Absent in older documents.'),
+  ),
+  nsPerByte: d(positive, 'Median time per plaintext byte, ns.'),
+  usPerOp: d(positive, 'Median time per operation, µs.'),
+  opsPerSecond: d(positive, 'Operations per second at the median.'),
+  overheadBytes: d(count, 'Bytes the ciphertext adds to the plaintext (tag, padding).'),
+  stateBytes: d(v.nullable(count), 'Size of the keyed state in memory where it is known (WASM cores), else null.'),
+  reruns: d(count, 'Extra rounds the stop rule measured this case in.'),
+  unstable: d(v.boolean(), 'The ⚠ flag: true when the median was not resolved (its 95 % interval reaches beyond ±5 % of it) within the run’s budget.'),
+  unstableReasons: v.optional(
+    d(v.array(v.picklist(UNSTABLE_REASONS)), '@2: why it is flagged: `unresolved` first, then what kept it so (two `modes`, `interference`, `spread`, `timer` too coarse, `too-few-samples`); empty when not flagged.'),
+  ),
+  modes: v.optional(
+    d(
+      v.nullable(
+        v.pipe(
+          v.array(v.object({ center: d(positive, 'The mode’s centre, ns per operation.'), share: d(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 'Share of the samples in it.') })),
+          v.length(2),
+        ),
+      ),
+      '@2: the two modes its samples fall in, when they form two (its speed is then not one figure); null when they form one.',
+    ),
+  ),
+  interruptions: d(count, 'Sampling cycles discarded because the page was hidden while they ran.'),
 });
 export type CaseResult = v.InferOutput<typeof CaseResultSchema>;
 
@@ -187,84 +205,93 @@ export type CaseResult = v.InferOutput<typeof CaseResultSchema>;
  * start of every sampling cycle. Its time moves only with the device's effective speed.
  */
 export const InterferenceSchema = v.object({
-  opsPerProbe: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  cycles: v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0))), v.maxLength(100_000)),
-  probeMs: v.pipe(v.array(positive), v.maxLength(100_000)),
+  opsPerProbe: d(v.pipe(v.number(), v.integer(), v.minValue(1)), 'Integer operations in one probe.'),
+  cycles: d(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0))), v.maxLength(100_000)), 'The cycle each probe was timed at the start of.'),
+  probeMs: d(v.pipe(v.array(positive), v.maxLength(100_000)), 'The probe’s time, ms, per cycle: longer means the device was slower then.'),
 });
 
 /** @2: multi-core scaling measured with this run (scaling.ts): the same case on 1 … N workers at once. */
 export const ScalingSchema = v.object({
-  algorithm: v.picklist(ALGORITHM_IDS),
-  implementation: v.picklist(IMPLEMENTATION_IDS),
-  operation: v.picklist(OPERATIONS),
-  sizeBytes,
-  points: v.pipe(
-    v.array(v.object({ workers: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(256)), aggregateBytesPerSecond: positive, perWorkerBytesPerSecond: v.pipe(v.array(positive), v.maxLength(256)), efficiency: positive })),
-    v.maxLength(256),
+  algorithm: d(v.picklist(ALGORITHM_IDS), 'The AEAD.'),
+  implementation: d(v.picklist(IMPLEMENTATION_IDS), 'The implementation.'),
+  operation: d(v.picklist(OPERATIONS), 'The operation.'),
+  sizeBytes: d(sizeBytes, 'Plaintext length in bytes.'),
+  points: d(
+    v.pipe(
+      v.array(
+        v.object({
+          workers: d(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(256)), 'Workers running the case at once.'),
+          aggregateBytesPerSecond: d(positive, 'Their throughput together, bytes per second.'),
+          perWorkerBytesPerSecond: d(v.pipe(v.array(positive), v.maxLength(256)), 'Each worker’s throughput.'),
+          efficiency: d(positive, 'Aggregate over workers × one worker alone (1 = perfect scaling).'),
+        }),
+      ),
+      v.maxLength(256),
+    ),
+    'One point per worker count.',
   ),
 });
 
 /** @2: raw block ciphers measured with this run (blocks.ts), one 16-byte block per call. */
 export const BlockTimingSchema = v.object({
-  cipher: v.picklist(['aes-128', 'twofish-128', 'serpent-128']),
-  samples: v.pipe(v.array(positive), v.maxLength(1000)),
-  nsPerBlock: positive,
-  bytesPerSecond: positive,
-  stateBytes: v.nullable(count),
+  cipher: d(v.picklist(['aes-128', 'twofish-128', 'serpent-128']), 'The block cipher.'),
+  samples: d(v.pipe(v.array(positive), v.maxLength(1000)), 'Raw samples, ns per block.'),
+  nsPerBlock: d(positive, 'Median ns per 16-byte block.'),
+  bytesPerSecond: d(positive, 'Throughput at the median.'),
+  stateBytes: d(v.nullable(count), 'Size of the key schedule where known.'),
 });
 
 export const ResultDocumentSchema = v.object({
-  schema: v.picklist(SCHEMA_VERSIONS),
-  runId: v.pipe(v.string(), v.uuid()),
-  createdAt: v.pipe(v.string(), v.isoTimestamp()),
-  durationMs: positive,
-  status: v.picklist(['complete', 'cancelled']),
-  params: RunParamsSchema,
-  environment: EnvironmentSchema,
-  validation: v.pipe(v.array(ValidationSchema), v.maxLength(5000)),
-  cases: v.array(CaseResultSchema),
-  /** Sizes or cases not run, and why (e.g. above this device's memory cap). */
-  skipped: v.pipe(v.array(v.object({ what: shortText, reason: v.pipe(v.string(), v.maxLength(500)) })), v.maxLength(5000)),
-  warnings: v.pipe(v.array(v.pipe(v.string(), v.maxLength(500))), v.maxLength(5000)),
-  interference: v.optional(InterferenceSchema),
-  scaling: v.optional(v.pipe(v.array(ScalingSchema), v.maxLength(50))),
-  blocks: v.optional(v.pipe(v.array(BlockTimingSchema), v.maxLength(3))),
-  /**
-   * @2: the modules of yours this run timed (custom.ts): id, label, what they declared, and the
-   * SHA-256 of the exact bytes that were loaded. Such a run is never submitted to the crowd.
-   */
+  schema: d(v.picklist(SCHEMA_VERSIONS), 'The schema version; `@1` documents still validate (everything marked @2 is optional).'),
+  runId: d(v.pipe(v.string(), v.uuid()), 'A random id for the run: a retried submission with the same id is stored once.'),
+  createdAt: d(v.pipe(v.string(), v.isoTimestamp()), 'When the run started (UTC).'),
+  durationMs: d(positive, 'How long it took, ms.'),
+  status: d(v.picklist(['complete', 'cancelled']), '`cancelled` when it was stopped: it then holds every case that finished, in any round.'),
+  params: d(RunParamsSchema, 'What was asked.'),
+  environment: d(EnvironmentSchema, 'Where it ran: coarse facts only.'),
+  validation: d(v.pipe(v.array(ValidationSchema), v.maxLength(5000)), 'One row per implementation × variant × algorithm, checked before anything was timed.'),
+  cases: d(v.array(CaseResultSchema), 'One entry per timed case: implementation × variant × algorithm × operation × size × AAD.'),
+  skipped: d(
+    v.pipe(v.array(v.object({ what: d(shortText, 'What was not run.'), reason: d(v.pipe(v.string(), v.maxLength(500)), 'Why.') })), v.maxLength(5000)),
+    'Sizes, implementations or modules not run, and why (e.g. above this device’s memory limit).',
+  ),
+  warnings: d(v.pipe(v.array(v.pipe(v.string(), v.maxLength(500))), v.maxLength(5000)), 'Things a reader should know (coarse timers, an excluded implementation, a refused module).'),
+  interference: v.optional(d(InterferenceSchema, '@2: the interference monitor: a fixed WASM integer chain timed at the start of every sampling cycle; its time moves only with the device’s effective speed.')),
+  scaling: v.optional(d(v.pipe(v.array(ScalingSchema), v.maxLength(50)), '@2: multi-core scaling measured after the run, when asked: the same case on 1 … N workers at once.')),
+  blocks: v.optional(d(v.pipe(v.array(BlockTimingSchema), v.maxLength(3)), '@2: raw block ciphers measured after the run, when asked, one 16-byte block per call.')),
   modules: v.optional(
-    v.pipe(
-      v.array(
-        v.object({
-          id: CustomImplementationIdSchema,
-          label: v.pipe(v.string(), v.maxLength(100)),
-          algorithms: v.array(v.picklist(ALGORITHM_IDS)),
-          version: v.optional(shortText),
-          url: v.optional(shortText),
-          sha256: v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)),
-        }),
+    d(
+      v.pipe(
+        v.array(
+          v.object({
+            id: d(CustomImplementationIdSchema, 'The id its cases carry as `implementation`.'),
+            label: d(v.pipe(v.string(), v.maxLength(100)), 'The label it declared.'),
+            algorithms: d(v.array(v.picklist(ALGORITHM_IDS)), 'The AEAD ids it declared.'),
+            version: v.optional(d(shortText, 'The version it declared.')),
+            url: v.optional(d(shortText, 'The address it declared (its home page).')),
+            sha256: d(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)), 'SHA-256 (hex) of the exact bytes that were loaded and timed.'),
+          }),
+        ),
+        v.maxLength(16),
       ),
-      v.maxLength(16),
+      '@2: the modules of yours this run timed. Such a run is never submitted to the crowd.',
     ),
   ),
-  /**
-   * @2: the A/A check (runner.ts aaTwin): one case measured twice under two names, interleaved;
-   * `ratio` is the twin's time over the original's with its 95 % interval, and `decision` must
-   * be `same` for the run's small differences to be believed.
-   */
   aaCheck: v.optional(
-    v.object({
-      implementation: ImplementationRefSchema,
-      variant: shortText,
-      algorithm: v.picklist(ALGORITHM_IDS),
-      operation: v.picklist(OPERATIONS),
-      sizeBytes,
-      ratio: positive,
-      low: positive,
-      high: positive,
-      decision: v.picklist(['same', 'different', 'unknown']),
-    }),
+    d(
+      v.object({
+        implementation: d(ImplementationRefSchema, 'The case measured twice: its implementation.'),
+        variant: d(shortText, 'Its variant.'),
+        algorithm: d(v.picklist(ALGORITHM_IDS), 'Its AEAD.'),
+        operation: d(v.picklist(OPERATIONS), 'Its operation.'),
+        sizeBytes: d(sizeBytes, 'Its size in bytes.'),
+        ratio: d(positive, 'The twin’s time over the original’s (paired, cycle by cycle).'),
+        low: d(positive, 'Lower end of the ratio’s 95 % interval.'),
+        high: d(positive, 'Upper end of the ratio’s 95 % interval.'),
+        decision: d(v.picklist(['same', 'different', 'unknown']), 'Must be `same` (within ±3 %) for the run’s small differences to be believed.'),
+      }),
+      '@2: the A/A check: one case measured twice under two names, interleaved as any compared cases are.',
+    ),
   ),
 });
 export type ResultDocument = v.InferOutput<typeof ResultDocumentSchema>;
