@@ -38,8 +38,13 @@ test('a run from the keyboard alone: start, cancel, start again', async ({ page 
   expect((await finished(page, 15_000)).status).toBe('cancelled');
   // And again: the form is reachable and usable from the keyboard after a cancel.
   await expect(start).toBeEnabled();
-  // The cancel button is gone; the form is above where it was: back up with Shift+Tab.
-  for (let i = 0; i < 80 && !(await start.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Shift+Tab');
+  // The settings folded into one line when the run started: back up to it with Shift+Tab,
+  // open it with Enter, and Tab on to Start.
+  const settings = page.getByTestId('settings-summary');
+  for (let i = 0; i < 80 && !(await settings.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Shift+Tab');
+  await expect(settings).toBeFocused();
+  await page.keyboard.press('Enter');
+  for (let i = 0; i < 80 && !(await start.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
   await expect(start).toBeFocused();
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => window.aeadbench?.status === 'running', null, { timeout: 15_000 });

@@ -21,5 +21,11 @@ export async function finished(page: Page, timeout = 150_000): Promise<Automatio
   return page.evaluate(() => window.aeadbench!) as Promise<Automation>;
 }
 
+/** The results table shows its first rows (fastest first) and the rest on request: this asks for every row. */
+export async function showAllRows(page: Page): Promise<void> {
+  const more = page.getByTestId('show-all');
+  if (await more.count()) await more.click();
+}
+
 /** A small quick run: enough cases to prove every path, short enough for CI. */
 export const SMALL_RUN = '/?preset=quick&sizes=64,16k&rounds=1&reruns=0&autorun=1';

@@ -1,7 +1,7 @@
 import { validateResult } from '../web/core/schema.ts';
 import { NEWER_AEADS_RUN, newerAeadProblems, validationProblems } from './expectations.ts';
 import { pairedRatio } from '../web/core/stats.ts';
-import { SMALL_RUN, expect, finished, test } from './fixtures.ts';
+import { SMALL_RUN, expect, finished, showAllRows, test } from './fixtures.ts';
 
 test('a quick run completes and its result validates against the schema', async ({ page, browserName }) => {
   await page.goto(SMALL_RUN);
@@ -29,6 +29,9 @@ test('a quick run completes and its result validates against the schema', async 
   expect(doc.interference!.cycles).toHaveLength(doc.interference!.probeMs.length);
   await expect(page.getByTestId('interference')).toContainText('of its best speed');
   await expect(page.getByTestId('results-table')).toBeVisible();
+  // A short page: the fastest rows first, every case one click away.
+  await expect(page.getByTestId('results-table').locator('tbody tr')).toHaveCount(Math.min(30, doc.cases.length));
+  await showAllRows(page);
   await expect(page.getByTestId('results-table').locator('tbody tr')).toHaveCount(doc.cases.length);
   // The verdict comes first, in plain words, from the same document.
   await expect(page.getByTestId('verdict')).toContainText(/(Fastest|Tie) for small messages/);
@@ -123,9 +126,12 @@ test('cancel keeps every row that was on screen, and its message counts them', a
   // Rows arrive as blocks of cases finish: seconds on a quiet host, longer on a busy one (a
   // limit, not a figure under test).
   await expect.poll(() => rows.count(), { timeout: 90_000 }).toBeGreaterThan(3);
+  // Every case shown so far: the table's first rows, and the rest behind "Show all".
+  await showAllRows(page);
   const shown = await rows.count();
   await page.getByTestId('cancel').click();
   await expect(page.getByTestId('cancelled')).toBeVisible();
+  await showAllRows(page);
   const kept = await rows.count();
   expect(kept).toBeGreaterThanOrEqual(shown);
   await expect(page.getByTestId('cancelled')).toContainText(`Run cancelled. ${kept} cases finished before it stopped and are kept below.`);

@@ -40,6 +40,10 @@ const finished = (timeoutMs?: number) => until('the run to finish', async () => 
 const testId = (id: string) => driver.findElement(By.css(`[data-testid="${id}"]`));
 const visible = (id: string) => until(`[data-testid=${id}] to show`, async () => (await driver.findElements(By.css(`[data-testid="${id}"]`))).length > 0 && (await testId(id).isDisplayed()), 30_000);
 const open = (path: string) => driver.get(`${site.url}${path}`);
+/** The results table shows its first rows and the rest on request: ask for every row. */
+const showAllRows = async () => {
+  for (const b of await driver.findElements(By.css('[data-testid="show-all"]'))) await b.click();
+};
 
 beforeAll(async () => {
   site = await startNode('scripts/serve.ts', ['--dir', 'dist'], { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-webkit-collector-')) }, { readyPath: '/' });
@@ -73,6 +77,7 @@ describe('in WebKit', () => {
     for (const c of doc.cases) expect(c.cycles).toHaveLength(c.samples.length);
     expect(doc.interference!.probeMs.length).toBeGreaterThan(0);
     await visible('results-table'); // the results view loads on demand
+    await showAllRows();
     expect(await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).toHaveLength(doc.cases.length);
     // The verdict comes first, from the same document.
     expect(await testId('verdict').getText()).toMatch(/(Fastest|Tie) for small messages/);
@@ -161,6 +166,7 @@ describe('in WebKit', () => {
     await visible('permalink-note');
     expect(await testId('permalink-note').getText()).toContain('desktop result received on');
     await visible('results-table');
+    await showAllRows();
     expect(await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).toHaveLength(JSON.parse(exported).cases.length);
 
     // Compare: the exported document against itself, through the file inputs.
