@@ -48,6 +48,12 @@ export interface MeasureOptions {
   timerResolutionMs: number;
   /** Iterations calibrated in an earlier round, reused so rounds are comparable. */
   iterations?: number;
+  /**
+   * The case's warmed-up time per operation seen in an earlier round (ns): a fresh worker's
+   * warm-up may end as soon as a batch runs that fast (within WARM_AGAIN), since the code is
+   * then in the tier it was measured in before.
+   */
+  warmNsPerOp?: number;
   /** Warm-up lasts at least this long, and at most `warmupMaxMs`. */
   warmupMinMs?: number;
   warmupMaxMs?: number;
@@ -94,11 +100,21 @@ export async function calibrate(prepared: PreparedCase, targetMs: number, now: C
   }
 }
 
+/** A warm-up that knows the case's earlier warmed-up time ends once a batch runs within this of it. */
+export const WARM_AGAIN = 0.05;
+/** ... and not before this long: the first call of a fresh worker also instantiates and compiles. */
+const WARM_AGAIN_MIN_MS = 10;
+
 /**
  * Warms a case up and returns the batch size to sample with. Warm-up lasts at least
  * `warmupMinMs` and until three consecutive batches agree within 3 %: V8 tiers WASM up from
  * Liftoff to TurboFan (and JS through Maglev to TurboFan) in the background once code is hot,
- * so two equally slow early batches prove nothing.
+ * so two equally slow early batches prove nothing. In a later round (`warmNsPerOp` known), a
+ * batch as fast as the earlier warmed-up time proves the optimised tier is running: on a busy
+ * device three batches within 3 % took up to its whole budget, per case, in every fresh worker
+ * of the stop rule's extra rounds — most of their time. A worker that stays slower (V8 now and
+ * then compiles a slower variant for a worker's life) warms up by the first rule, and its
+ * samples say what it ran at.
  */
 async function warmUp(prepared: PreparedCase, o: MeasureOptions, now: Clock): Promise<number> {
   const target = sampleTargetMs(o.minSampleMs, o.timerResolutionMs);
@@ -113,6 +129,7 @@ async function warmUp(prepared: PreparedCase, o: MeasureOptions, now: Clock): Pr
     if (recent.length > 3) recent.shift();
     const elapsed = now() - warmStart;
     if (elapsed >= budget) break;
+    if (o.warmNsPerOp !== undefined && elapsed >= WARM_AGAIN_MIN_MS && (dt * 1e6) / n <= o.warmNsPerOp * (1 + WARM_AGAIN)) break;
     if (elapsed >= minMs && recent.length === 3 && (Math.max(...recent) - Math.min(...recent)) / Math.min(...recent) < 0.03) break;
   }
   // Recalibrate on the warmed-up code: the first calibration saw the slow tiers.
@@ -214,13 +231,16 @@ export function cycleOrder(n: number, cycle: number): number[] {
  * sides of it alike. A cycle in which the page was hidden is discarded for every case, so the
  * cycles stay aligned. One case alone is the plain sampling loop.
  */
-export async function measureInterleaved(cases: PreparedCase[], o: MeasureOptions & { firstCycle?: number; iterationsFor?: (i: number) => number | undefined; probe?: () => number }): Promise<MeasuredInterleaved[]> {
+export async function measureInterleaved(
+  cases: PreparedCase[],
+  o: MeasureOptions & { firstCycle?: number; iterationsFor?: (i: number) => number | undefined; warmNsFor?: (i: number) => number | undefined; probe?: () => number },
+): Promise<MeasuredInterleaved[]> {
   const now = o.now ?? (() => performance.now());
   const out: MeasuredInterleaved[] = [];
   const batch: number[] = [];
   for (let i = 0; i < cases.length; i++) {
     const t = now();
-    batch.push(await warmUp(cases[i]!, { ...o, iterations: o.iterationsFor ? o.iterationsFor(i) : o.iterations }, now));
+    batch.push(await warmUp(cases[i]!, { ...o, iterations: o.iterationsFor ? o.iterationsFor(i) : o.iterations, warmNsPerOp: o.warmNsFor ? o.warmNsFor(i) : o.warmNsPerOp }, now));
     out.push({ samples: [], cycles: [], iterations: batch[i]!, interruptions: 0, warmupMs: now() - t });
   }
   let interruptions = 0;

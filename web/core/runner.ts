@@ -11,7 +11,7 @@ import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
 import { shuffled } from './measure.ts';
-import { derived, detectModes, pairedRatio, summarize, unstableReasons } from './stats.ts';
+import { derived, detectModes, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
 import { decide } from './decision.ts';
 import { aaTwinKey, caseResolved, isAaTwin, pendingCases } from './stop-rule.ts';
 import { verdict } from './verdict.ts';
@@ -452,7 +452,9 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
       remote = spawn();
       await guard(remote.init(params, urls));
       const t1 = now();
-      absorb(await guard(remote.measure(roundOrder(targets, params.rounds + extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), true);
+      // What each case ran at once warm, so the fresh worker's warm-up can stop when it is there again.
+      const warmNsPerOp = Object.fromEntries(targets.flatMap((c) => { const m = samples.get(c.key); return m ? [[c.key, median(m.samples)]] : []; }));
+      absorb(await guard(remote.measure(roundOrder(targets, params.rounds + extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, warmNsPerOp, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), true);
       perCaseMs = Math.max(perCaseMs, (now() - t1) / targets.length);
       thisRound.clear();
       live();

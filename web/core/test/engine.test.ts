@@ -233,6 +233,33 @@ describe('timing core', () => {
     expect(pairedRatio(m[0]!, m[2]!)!.ratio).toBeCloseTo(3, 6);
   });
 
+  it('in a later round, warm-up ends once the code runs as fast as it was seen warm, and a worker that stays slower warms up in full', async () => {
+    // A fresh worker's code tiers up after 20 ms of work (3 µs → 1 µs per op), then jitters
+    // ±5 % from batch to batch, so three batches within 3 % come only by chance.
+    const tiered = (slowFor: number, warmCost: number) => {
+      let t = 0;
+      let k = 0;
+      return {
+        now: () => t,
+        prepared: { run: (n: number) => void (t += n * (t < slowFor ? 0.003 : warmCost) * (k++ % 2 ? 1.05 : 0.95)), stateBytes: null, dispose() {} },
+        spent: () => t,
+      };
+    };
+    const o = { samples: 3, minSampleMs: 2, timerResolutionMs: 0.005, iterations: 2000, warmupMaxMs: 1000 };
+    const known = tiered(20, 0.001);
+    await measureCase(known.prepared, { ...o, now: known.now, warmNsPerOp: 1000 });
+    const unknown = tiered(20, 0.001);
+    await measureCase(unknown.prepared, { ...o, now: unknown.now });
+    // Known: past the slow tier, the first batch near 1 µs ends it (about 25 ms with the samples).
+    expect(known.spent()).toBeLessThan(40);
+    expect(unknown.spent()).toBeGreaterThan(known.spent() * 5);
+    // A worker whose code stays 30 % slower never reaches the earlier figure: the full rule decides, and its samples say 1.3 µs.
+    const slower = tiered(20, 0.0013);
+    const m = await measureCase(slower.prepared, { ...o, now: slower.now, warmNsPerOp: 1000 });
+    expect(slower.spent()).toBeGreaterThan(900);
+    for (const s of m.samples) expect(s).toBeGreaterThan(1200);
+  });
+
   it('measures the timer resolution from a coarse clock', () => {
     let calls = 0;
     const coarse = () => Math.floor(calls++ / 10) * 0.1; // steps of 100 µs

@@ -230,7 +230,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      * Measures `cases`, each group of compared cases interleaved (comparisonGroups); cycle ids
      * start at `firstCycle`, so the runner keeps them unique across rounds.
      */
-    async measure(cases: PlannedCase[], o: { samples: number; minSampleMs: number; iterations: Record<string, number>; firstCycle?: number; groupBytes?: number; warmOnce?: boolean }) {
+    async measure(cases: PlannedCase[], o: { samples: number; minSampleMs: number; iterations: Record<string, number>; warmNsPerOp?: Record<string, number>; firstCycle?: number; groupBytes?: number; warmOnce?: boolean }) {
       const out: MeasuredCase[] = [];
       // warmOnce (every run since the stop rule; first the dense preset's thousands of lengths):
       // each implementation × algorithm × operation runs one code path whatever the length, so
@@ -255,6 +255,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             ...(warm ? { warmupMinMs: 0, warmupMaxMs: 0 } : {}),
             timerResolutionMs: resolution,
             iterationsFor: (i) => o.iterations[group[i]!.key],
+            warmNsFor: (i) => o.warmNsPerOp?.[group[i]!.key],
             firstCycle,
             probe: probe?.run,
             yieldNow,
