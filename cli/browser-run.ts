@@ -112,11 +112,27 @@ export async function runInBrowser(o: {
   /** Files the page may fetch beside the site (modules of yours, bundled, under /m/). */
   files?: ReadonlyMap<string, Uint8Array>;
 }): Promise<ResultDocument> {
-  const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1', files: o.files });
-  const { port } = server.address() as AddressInfo;
   let page: BrowserPage | undefined;
   try {
     page = await openBrowser(o.browser, o.executable, o.browserArgs);
+    return await runOnPage(page, o);
+  } finally {
+    await page?.close().catch(() => {});
+  }
+}
+
+/**
+ * The run on a page that is already open (ours, or a Playwright page of yours): serve the site
+ * with COOP/COEP on a free loopback port, navigate the page there with the run's parameters and
+ * autorun, follow `window.aeadbench` until the run ends, return its document.
+ */
+export async function runOnPage(
+  page: Pick<BrowserPage, 'goto' | 'evaluate' | 'driverBrowserVersion'>,
+  o: { search: string; distDir?: string; onProgress?: (p: Progress) => void; timeoutMs?: number; readyTimeoutMs?: number; files?: ReadonlyMap<string, Uint8Array> },
+): Promise<ResultDocument> {
+  const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1', files: o.files });
+  const { port } = server.address() as AddressInfo;
+  try {
     await page.goto(`http://127.0.0.1:${port}/?${o.search}&autorun=1`);
     const deadline = Date.now() + (o.timeoutMs ?? 60 * 60_000);
     // The page must answer the automation hook soon; a page that never gets ready is an error, not a hang.
@@ -141,7 +157,6 @@ export async function runInBrowser(o: {
     }
     return doc;
   } finally {
-    await page?.close().catch(() => {});
     server.close();
   }
 }

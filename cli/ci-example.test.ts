@@ -11,10 +11,10 @@ const usage = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'he
 describe('the GitHub Actions example', () => {
   const commands = [...workflow.matchAll(/npx aeadbench (run|compare)([^\n|]*)/g)].map((m) => ({ command: m[1]!, flags: [...m[2]!.matchAll(/(--[a-z-]+)/g)].map((f) => f[1]!) }));
 
-  it('runs the browser matrix and a compare with a margin and a JUnit report', () => {
-    expect(commands.map((c) => c.command)).toEqual(['run', 'run', 'compare']);
-    expect(workflow).toMatch(/--browser chromium,firefox,webkit --out results\/base/);
-    expect(commands[2]!.flags).toEqual(expect.arrayContaining(['--margin', '--junit']));
+  it('runs one A/B compare of base and head across the three engines, with a margin, a budget and a JUnit report', () => {
+    expect(commands.map((c) => c.command)).toEqual(['compare']);
+    expect(workflow).toMatch(/--base "base\/\$MODULE" --head "head\/\$MODULE" --browser chromium,firefox,webkit/);
+    expect(commands[0]!.flags).toEqual(expect.arrayContaining(['--base', '--head', '--margin', '--budget', '--junit', '--out']));
   });
 
   it('uses only flags the CLI lists in its usage', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
-import { compareExitCode, compareResults, compareTable } from './compare.ts';
+import { compareExitCode, compareInRun, compareResults, compareTable } from './compare.ts';
+import { parseParams, toSearch } from '../web/core/params.ts';
 
 /** A document whose one case has the given ns/op samples (summaries are recomputed anyway). */
 function doc(samples: number[]): ResultDocument {
@@ -111,4 +112,60 @@ describe('aeadbench compare (the command)', () => {
     expect(r.status).toBe(3);
     expect(r.stderr).toContain('nothing to compare');
   }, 120_000);
+});
+
+describe('A/B in one run (compareInRun)', () => {
+  /** An A/B document: base and head at one size, sampled in the same cycles; `swing` slows both alike per cycle. */
+  function abDoc(baseNs: number, headNs: number, swing: number[], margin = 0.05): ResultDocument {
+    const d = sampleDocument() as unknown as ResultDocument;
+    const proto = d.cases[0]!;
+    // Four workers (rounds) of six cycles each: the A/B interval is over workers.
+    const cycles = swing.map((_, i) => Math.floor(i / 6) * 1_000_000 + i);
+    const mk = (implementation: string, ns: number) => ({ ...proto, implementation, variant: 'custom', samples: swing.map((s) => ns * s), cycles }) as ResultDocument['cases'][number];
+    d.params = { ...d.params, ab: { base: 'base', head: 'head', margin } } as ResultDocument['params'];
+    d.cases = [mk('base', baseNs), mk('head', headNs)];
+    return d;
+  }
+  const swing = Array.from({ length: 24 }, (_, i) => 1 + 0.5 * Math.sin(i)); // the machine swings ±50 %
+
+  it('pairs the head with the base cycle by cycle, so a machine that swings ±50 % still shows a 10 % regression', () => {
+    const r = compareInRun(abDoc(1000, 1100, swing));
+    expect(r.cases).toHaveLength(1);
+    expect(r.cases[0]!.ratio).toBeCloseTo(1000 / 1100, 9);
+    expect(r.cases[0]!.verdict).toBe('slower');
+    expect(compareExitCode(r)).toBe(1);
+    // Unpaired, the same samples decide nothing.
+    const unpaired = compareResults({ ...abDoc(1000, 1000, swing), cases: [abDoc(1000, 1100, swing).cases[0]!] }, { ...abDoc(1000, 1000, swing), cases: [{ ...abDoc(1000, 1100, swing).cases[1]!, implementation: 'base' as ResultDocument['cases'][number]['implementation'] }] });
+    expect(unpaired.cases[0]!.verdict).toBe('unknown');
+  });
+
+  it('decides nothing from fewer than three workers, however many cycles agree', () => {
+    const d = abDoc(1000, 2000, swing);
+    for (const c of d.cases) c.cycles = c.cycles!.map((x) => x % 1_000_000); // all in one worker
+    expect(compareInRun(d).cases[0]!.verdict).toBe('unknown');
+  });
+
+  it('a ratio that moves from worker to worker is not called a difference, though every worker alone is sure', () => {
+    // Same code; each worker reads the head 8 % slower or faster, alternately, cycle after cycle.
+    const d = abDoc(1000, 1000, swing);
+    d.cases[1]!.samples = d.cases[1]!.samples.map((x, i) => x * (Math.floor(i / 6) % 2 ? 1.08 : 1 / 1.08));
+    expect(compareInRun(d).cases[0]!.verdict).not.toBe('slower');
+    expect(compareInRun(d).cases[0]!.verdict).not.toBe('faster');
+  });
+
+  it('calls the same code SAME within the run\'s margin, and names the cases the stop rule measures again', () => {
+    const r = compareInRun(abDoc(1000, 1010, swing, 0.03));
+    expect(r.margin).toBe(0.03);
+    expect(r.cases[0]!.verdict).toBe('same');
+    expect(r.cases[0]!.cases).toEqual([expect.stringMatching(/^base\/custom\//), expect.stringMatching(/^head\/custom\//)]);
+  });
+
+  it('the ab parameter round-trips through the URL and names the two modules as the run', () => {
+    const { params } = parseParams('preset=quick&ab=base,head,0.05&sizes=1k');
+    expect(params.ab).toEqual({ base: 'base', head: 'head', margin: 0.05 });
+    expect(params.implementations).toEqual(['base', 'head']);
+    expect(parseParams(toSearch(params)).params).toEqual(params);
+    expect(() => parseParams('ab=base,base')).toThrow(/ab.*two different module ids/);
+    expect(() => parseParams('ab=base,head,0.9')).toThrow(/ab/);
+  });
 });

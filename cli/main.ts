@@ -21,6 +21,8 @@ import { BROWSER_NAMES } from '../scripts/browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
 import { bundleModule } from './modules.ts';
 import { compareExitCode, compareResults, compareTable } from './compare.ts';
+import { abCompare, parseBudget } from './ab.ts';
+import { DEFAULT_MARGIN } from '../web/core/decision.ts';
 import { DEVICE_CLASSES, type DeviceClass, submitResult } from '../web/core/submit.ts';
 
 const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webkit|node[,…] [--out DIR] [--preset quick|standard|full]
@@ -30,6 +32,11 @@ const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webki
                      [--format table|bmf|github-action-benchmark] [--implementation FILE]…
        aeadbench compare A.json B.json [--margin 3%] [--junit FILE]
                      throughput of B over A per case, FASTER / SAME / SLOWER / UNKNOWN against the margin
+       aeadbench compare --base A.mjs --head B.mjs [--browser chromium|firefox|webkit|node[,…]] [--margin 3%]
+                     [--budget 60s] [--algorithms a,b] [--sizes 1k,1M] [--operations encrypt] [--junit FILE]
+                     [--json FILE] [--out DIR]
+                     A/B in one session: two modules of yours, both gated, then interleaved case by case
+                     and measured until each comparison is decided (head over base, paired) or the budget is spent
 
 --implementation FILE (repeatable) adds a module of yours (docs/custom-implementations.md):
 bundled with its own node_modules, checked by the gate, then timed beside the built-ins;
@@ -231,8 +238,54 @@ function stepSummary(markdown: string): void {
   if (file) appendFileSync(file, `${markdown}\n`);
 }
 
-function compare(argv: string[]): number {
-  const { positionals, values } = parseArgs({ args: argv, allowPositionals: true, strict: true, options: { margin: { type: 'string' }, junit: { type: 'string' } } });
+async function compare(argv: string[]): Promise<number> {
+  const { positionals, values } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      margin: { type: 'string' },
+      junit: { type: 'string' },
+      base: { type: 'string' },
+      head: { type: 'string' },
+      browser: { type: 'string', default: 'chromium' },
+      budget: { type: 'string', default: '60s' },
+      algorithms: { type: 'string' },
+      sizes: { type: 'string' },
+      operations: { type: 'string' },
+      json: { type: 'string' },
+      out: { type: 'string' },
+      executable: { type: 'string' },
+    },
+  });
+  if (values.base !== undefined || values.head !== undefined) {
+    if (positionals.length) throw new CliError(`compare takes either two result files or --base and --head modules, not both\n${USAGE}`);
+    if (values.base === undefined || values.head === undefined) throw new CliError(`an A/B compare needs both --base and --head (module files)\n${USAGE}`);
+    const tty = process.stderr.isTTY;
+    const started = Date.now();
+    let lastLine = -Infinity;
+    return abCompare({
+      base: values.base,
+      head: values.head,
+      browser: values.browser!,
+      margin: values.margin === undefined ? DEFAULT_MARGIN : parseMargin(values.margin),
+      budgetSeconds: parseBudget(values.budget!),
+      algorithms: values.algorithms,
+      sizes: values.sizes,
+      operations: values.operations,
+      junit: values.junit,
+      json: values.json,
+      out: values.out,
+      executable: values.executable,
+      stepSummary,
+      onProgress: (engine, p) => {
+        if (tty) return void process.stderr.write(progressLine(p));
+        if (Date.now() - lastLine < PLAIN_PROGRESS_EVERY_MS && p.phase !== 'done') return;
+        lastLine = Date.now();
+        process.stderr.write(`${plainProgressLine(engine, p, Date.now() - started)}\n`);
+      },
+    });
+  }
   if (positionals.length !== 2) throw new CliError(`compare takes two result files, got ${positionals.length}\n${USAGE}`);
   const [a, b] = positionals.map((file) => {
     let json: unknown;

@@ -103,3 +103,41 @@ test('aeadbench run --preset <scenario> runs that study', async ({ browserName }
   expect(new Set(doc.cases.map((c: { algorithm: string }) => c.algorithm))).toEqual(new Set(['ascon-aead128', 'aes-128-gcm', 'chacha20-poly1305']));
   expect(new Set(doc.cases.map((c: { aadBytes: number }) => c.aadBytes))).toEqual(new Set([14]));
 });
+
+const MOD = (name: string) => `web/core/test/modules/${name}.mjs`;
+
+for (const target of ['chromium', 'firefox'] as const) {
+  test(`aeadbench compare --base --head: A/B in one ${target} session, validated, then SLOWER for a head twice as slow and never for the same code`, async ({ browserName }) => {
+    test.skip(browserName !== target, `runs once, in the ${target} project`);
+    test.setTimeout(240_000);
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-ab-'));
+    const ab = (head: string, ...more: string[]) => cli('compare', '--base', MOD('good-gcm'), '--head', MOD(head), '--browser', target, '--algorithms', 'aes-128-gcm', '--sizes', '1k,16k', ...more);
+    // A head that does its work twice: SLOWER at both sizes, exit 1, the cases in JUnit as failures.
+    const slow = ab('slow-gcm', '--budget', '20s', '--margin', '5%', '--junit', join(dir, 'ab.xml'), '--json', join(dir, 'ab.json'));
+    expect(slow.status, slow.stderr).toBe(1);
+    expect(slow.stdout).toMatch(/aes-128-gcm · encrypt · 1 KiB +0\.[3-6]\d\d +\[[^\]]+\] +▼ SLOWER/);
+    expect(slow.stdout).toMatch(/aes-128-gcm · encrypt · 16 KiB +0\.[3-6]\d\d +\[[^\]]+\] +▼ SLOWER/);
+    expect(readFileSync(join(dir, 'ab.xml'), 'utf8').match(/<failure/g)).toHaveLength(2);
+    const doc = JSON.parse(readFileSync(join(dir, 'ab.json'), 'utf8'));
+    expect(validateResult(doc).ok).toBe(true);
+    // One session: both sides' samples share their cycles (paired), both passed the gate first.
+    expect(doc.params.ab).toEqual({ base: 'base', head: 'head', margin: 0.05 });
+    expect(doc.modules.map((m: { id: string }) => m.id)).toEqual(['base', 'head']);
+    expect(doc.validation.filter((v: { implementation: string; excluded: boolean }) => ['base', 'head'].includes(v.implementation) && !v.excluded)).toHaveLength(2);
+    const cyclesOf = (id: string) => new Set(doc.cases.filter((c: { implementation: string; sizeBytes: number }) => c.implementation === id && c.sizeBytes === 1024)[0].cycles);
+    expect([...cyclesOf('head')].filter((c) => cyclesOf('base').has(c)).length).toBeGreaterThanOrEqual(5);
+    // The same code as head: never SLOWER. The margin covers the few per cent two copies of one
+    // JavaScript module can differ by in one worker (the run's A/A check shows that spread).
+    const same = ab('good-gcm-again', '--budget', '15s', '--margin', '10%');
+    expect([0, 2], same.stdout + same.stderr).toContain(same.status);
+    expect(same.stdout).not.toContain('SLOWER');
+    // A head that fails the gate is not timed: exit 3, named with its first failure.
+    const wrong = ab('accepts-forged', '--budget', '10s');
+    expect(wrong.status, wrong.stderr).toBe(3);
+    expect(wrong.stderr).toContain('accepted a forged tag');
+    // A missing module: exit 3, named.
+    const missing = ab('no-such-module', '--budget', '10s');
+    expect(missing.status).toBe(3);
+    expect(missing.stderr).toContain("Invalid --head: 'web/core/test/modules/no-such-module.mjs' does not exist");
+  });
+}

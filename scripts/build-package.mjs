@@ -39,6 +39,8 @@ const pkg = {
     './params': core('params'),
     './submit': core('submit'),
     './compare': { types: './dist/cli/compare.d.ts', default: './dist/cli/compare.js' },
+    // For your own Playwright tests: runs in a Page you give it (Playwright is yours, a peer).
+    './playwright': { types: './dist/cli/playwright.d.ts', default: './dist/cli/playwright.js' },
     './package.json': './package.json',
   },
   bin: { aeadbench: './dist/cli/main.js' },
@@ -50,8 +52,8 @@ const pkg = {
     'libsodium-wrappers': root.dependencies['libsodium-wrappers'],
   },
   // esbuild bundles a module of yours for `aeadbench run --implementation FILE`.
-  peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'], 'selenium-webdriver': root.dependencies['selenium-webdriver'], esbuild: root.dependencies.esbuild },
-  peerDependenciesMeta: { 'playwright-core': { optional: true }, 'selenium-webdriver': { optional: true }, esbuild: { optional: true } },
+  peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'], '@playwright/test': `>=1.40`, 'selenium-webdriver': root.dependencies['selenium-webdriver'], esbuild: root.dependencies.esbuild },
+  peerDependenciesMeta: { 'playwright-core': { optional: true }, '@playwright/test': { optional: true }, 'selenium-webdriver': { optional: true }, esbuild: { optional: true } },
   keywords: ['aead', 'benchmark', 'webassembly', 'webcrypto', 'aes-gcm', 'chacha20-poly1305', 'ascon', 'aegis', 'aes-gcm-siv', 'ocb', 'rustcrypto', 'libsodium'],
 };
 writeFileSync(`${OUT}/package.json`, JSON.stringify(pkg, null, 2) + '\n');

@@ -10,7 +10,8 @@
 import { DEFAULT_MARGIN, decide } from './decision.ts';
 import { formatSize } from './params.ts';
 import type { CaseResult, ResultDocument } from './schema.ts';
-import { summarize } from './stats.ts';
+import { pairedRatioAcrossRounds, summarize } from './stats.ts';
+import { caseKey } from './schema.ts';
 
 export type CompareVerdict = 'faster' | 'slower' | 'same' | 'unknown';
 
@@ -24,6 +25,8 @@ export interface ComparedCase {
   aMbps: number;
   bMbps: number;
   verdict: CompareVerdict;
+  /** In an A/B run, the base's and the head's case keys (what the stop rule measures again while undecided). */
+  cases?: [string, string];
 }
 
 export interface Comparison {
@@ -53,6 +56,48 @@ export function compareResults(a: ResultDocument, b: ResultDocument, o: { margin
     cases.push({ key: k, ratio, low: interval.low, high: interval.high, aMbps: (ca.sizeBytes * 1e3) / sa.median, bMbps: (cb.sizeBytes * 1e3) / sb.median, verdict });
   }
   return { margin, cases, onlyInA: [...mapA.keys()].filter((k) => !mapB.has(k)), onlyInB: [...mapB.keys()].filter((k) => !mapA.has(k)) };
+}
+
+/** One A/B comparison of a run: the head's case and the base's at the same algorithm, operation, size and AAD. */
+export interface AbPair {
+  base: CaseResult;
+  head: CaseResult;
+}
+
+/** The base's and the head's cases of an A/B run (`params.ab`), paired case by case. */
+export function abPairs(doc: Pick<ResultDocument, 'cases' | 'params'>): AbPair[] {
+  const ab = doc.params.ab;
+  if (!ab) return [];
+  const at = (c: CaseResult) => `${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+  const base = new Map(doc.cases.filter((c) => c.implementation === ab.base).map((c) => [at(c), c]));
+  return doc.cases.filter((c) => c.implementation === ab.head).flatMap((head) => (base.has(at(head)) ? [{ base: base.get(at(head))!, head }] : []));
+}
+
+/**
+ * An A/B run (`aeadbench compare --base A --head B`): the head's throughput over the base's per
+ * case, from samples taken side by side in one session, so the ratio is paired cycle by cycle
+ * and the machine's swings cancel; its interval is over workers, not cycles (stats.ts
+ * pairedRatioAcrossRounds), since a worker's own state moves the ratio more than the machine.
+ * Decided by the same rule and margin as two files (`params.ab.margin` unless given).
+ */
+export function compareInRun(doc: Pick<ResultDocument, 'cases' | 'params'>, o: { margin?: number } = {}): Comparison {
+  const margin = o.margin ?? doc.params.ab?.margin ?? DEFAULT_MARGIN;
+  const cases: ComparedCase[] = abPairs(doc).map(({ base, head }) => {
+    // The base's time over the head's, cycle by cycle = head's throughput over the base's; each
+    // worker one observation (stats.ts pairedRatioAcrossRounds): undecided below three workers.
+    const p = pairedRatioAcrossRounds(base, head);
+    const sa = summarize(base.samples);
+    const sb = summarize(head.samples);
+    const interval = p ? { value: p.ratio, low: p.ciLow, high: p.ciHigh } : { value: sa.median / sb.median, low: sa.ciLow / sb.ciHigh, high: sa.ciHigh / sb.ciLow };
+    const d = decide(interval, margin);
+    const verdict: CompareVerdict = d === 'same' ? 'same' : d === 'unknown' ? 'unknown' : interval.value > 1 ? 'faster' : 'slower';
+    const k = `${head.algorithm} · ${head.operation} · ${formatSize(head.sizeBytes)}${head.aadBytes ? ` · AAD ${head.aadBytes}` : ''}`;
+    return { key: k, ratio: interval.value, low: interval.low, high: interval.high, aMbps: (base.sizeBytes * 1e3) / sa.median, bMbps: (head.sizeBytes * 1e3) / sb.median, verdict, cases: [caseKey(base), caseKey(head)] as [string, string] };
+  });
+  const ab = doc.params.ab;
+  const ids = (id: string | undefined) => doc.cases.filter((c) => c.implementation === id).map((c) => `${c.algorithm} · ${c.operation} · ${formatSize(c.sizeBytes)}`);
+  const paired = new Set(cases.map((c) => c.key));
+  return { margin, cases, onlyInA: ids(ab?.base).filter((k) => !paired.has(k)), onlyInB: ids(ab?.head).filter((k) => !paired.has(k)) };
 }
 
 /**

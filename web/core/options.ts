@@ -37,6 +37,8 @@ export function modulesOf(o: RunOptions, resolve: (url: string) => string = (u) 
   const ids: string[] = [];
   const modules: string[] = [];
   for (const x of o.implementations) {
+    // An A/B run's two ids name its modules, which come as URLs beside them.
+    if (o.ab && (x === o.ab.base || x === o.ab.head)) continue;
     if (typeof x === 'string' && !/[./:\\]/.test(x)) {
       if (!isBuiltInImplementation(x)) throw new Error(`Invalid options: implementations: '${x}' is neither a built-in implementation (${IMPLEMENTATION_IDS.join(', ')}) nor a module (give its path or URL)`);
       ids.push(x);
@@ -49,7 +51,9 @@ export function modulesOf(o: RunOptions, resolve: (url: string) => string = (u) 
 /** Merges options over the preset and validates; throws naming the offending field. */
 export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}): RunParams {
   const { preset = 'quick', onProgress: _p, onValidation: _v, onCase: _c, onWarning: _w, onPartial: _l, signal: _s, implementations: _i, gateTimeoutMs: _g, ...opts } = o;
-  const rest = { ...opts, implementations: modulesOf(o).ids };
+  // An A/B run's two modules are the run; built-ins run beside them only when named.
+  const ids = modulesOf(o).ids;
+  const rest = { ...opts, implementations: opts.ab ? [...(ids ?? []), opts.ab.base, opts.ab.head] : ids };
   const merged = { ...presetParams(preset), ...defaults, ...Object.fromEntries(Object.entries(rest).filter(([, x]) => x !== undefined)) };
   const r = v.safeParse(RunParamsSchema, merged);
   if (!r.success) throw new Error(`Invalid options: ${r.issues.map(formatIssue).join('; ')}`);

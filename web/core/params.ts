@@ -17,6 +17,7 @@ import {
   type PresetId,
 } from './algorithms.ts';
 import { CV_THRESHOLD } from './stats.ts';
+import { DEFAULT_MARGIN } from './decision.ts';
 import { RunParamsSchema, type RunParams, formatIssue } from './schema.ts';
 
 export class ParamError extends Error {
@@ -31,7 +32,7 @@ export class ParamError extends Error {
 }
 
 /** Parameters the URL may carry; anything else is reported, not silently ignored. */
-export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'autorun', 'module'] as const;
+export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'autorun', 'module', 'ab'] as const;
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1 << 20, mb: 1 << 20, mib: 1 << 20 };
 
@@ -146,8 +147,16 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
   if (raw.wasm) p.wasm = list('wasm', raw.wasm, ['auto', 'both', 'baseline', 'simd128'] as const)[0]!;
   if (raw.webcrypto) p.webcrypto = list('webcrypto', raw.webcrypto, ['sequential', 'pipelined'] as const);
   if (raw.cv) p.cvThreshold = number('cv', raw.cv, 0, 10);
-  if (raw.reruns) p.maxReruns = integer('reruns', raw.reruns, 0, 10);
+  if (raw.reruns) p.maxReruns = integer('reruns', raw.reruns, 0, 50);
   if (raw.budget) p.budgetMs = Math.round(number('budget', raw.budget.replace(/s$/, ''), 1, 3600) * 1000);
+  if (raw.ab) {
+    // ab=BASE,HEAD[,MARGIN]: two modules of this run, compared case by case (compare.ts compareInRun).
+    const [base, head, margin, ...more] = raw.ab.split(',');
+    if (!base || !head || more.length || base === head) throw new ParamError('ab', raw.ab, 'expected two different module ids and an optional margin, like base,head,0.05');
+    p.ab = { base, head, margin: margin === undefined ? DEFAULT_MARGIN : number('ab', margin, 0, 0.5) } as RunParams['ab'];
+    // The two modules are the run: nothing else is timed unless asked for.
+    p.implementations = [...(raw.implementations ? p.implementations : []), base, head] as RunParams['implementations'];
+  }
   const autorun = raw.autorun !== undefined && raw.autorun !== '0' && raw.autorun !== 'false';
   const modules = raw.module ? raw.module.split(',') : [];
   for (const m of modules) if (!MODULE_PATH.test(m) || m.split('/').includes('..')) throw new ParamError('module', m, 'expected a path on this site to a .js or .mjs file, like /m/my-gcm.mjs');
@@ -163,7 +172,10 @@ export function toSearch(params: RunParams, extra: Record<string, string> = {}):
   q.set('preset', params.preset);
   const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
   if (!same(params.algorithms, base.algorithms)) q.set('algorithms', params.algorithms.join(','));
-  if (!same(params.implementations, base.implementations)) q.set('implementations', params.implementations.join(','));
+  // An A/B run's two modules come with `ab`; only built-ins beside them are listed.
+  const builtIns = params.ab ? params.implementations.filter((i) => i !== params.ab!.base && i !== params.ab!.head) : params.implementations;
+  if (params.ab ? builtIns.length > 0 : !same(params.implementations, base.implementations)) q.set('implementations', builtIns.join(','));
+  if (params.ab) q.set('ab', `${params.ab.base},${params.ab.head},${params.ab.margin}`);
   if (!same(params.sizes, base.sizes)) q.set('sizes', params.sizes.join(','));
   if (!same(params.operations, base.operations)) q.set('operations', params.operations.join(','));
   if (!same(params.aadBytes, base.aadBytes)) q.set('aad', params.aadBytes.join(','));

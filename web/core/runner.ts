@@ -11,9 +11,10 @@ import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
 import { shuffled } from './measure.ts';
-import { derived, detectModes, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
+import { CYCLES_PER_ROUND, derived, detectModes, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
 import { decide } from './decision.ts';
-import { aaTwinKey, caseResolved, isAaTwin, pendingCases } from './stop-rule.ts';
+import { compareInRun } from './compare.ts';
+import { aaPending, aaTwinKey, caseResolved, isAaTwin, pendingCases } from './stop-rule.ts';
 import { verdict } from './verdict.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
@@ -223,8 +224,6 @@ function aaCheckOf(twin: PlannedCase | null, measured: (key: string) => Measured
   return { aaCheck: { implementation: twin.implementation, variant: twin.variant, algorithm: twin.algorithm, operation: twin.operation, sizeBytes: twin.sizeBytes, ratio: r.value, low: r.low, high: r.high, decision: decide(r) } };
 }
 
-/** Cycle ids of round r start at r × this, so that ids never repeat across rounds and re-runs. */
-const CYCLES_PER_ROUND = 1_000_000;
 /**
  * A comparison group holds at most this many of the device's largest payloads at once (each
  * case about three copies): at 1 MiB every compared case is interleaved; at the device's
@@ -358,7 +357,8 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
       report();
       const gated = await guard(gateModules(o.createWorker, params, o.modules, o.gateTimeoutMs));
       modules = gated.passed;
-      params = { ...params, implementations: [...params.implementations, ...modules.map((m) => m.info.id)] };
+      // An A/B run names its two modules among the implementations already: each once.
+      params = { ...params, implementations: [...new Set([...params.implementations, ...modules.map((m) => m.info.id)])] };
       // The gate's rows for what is not timed; what passed is validated again with the rest.
       gateRows.push(...gated.validation.filter((r) => !modules.some((m) => m.info.id === r.implementation)));
       for (const r of gated.refused) {
@@ -434,9 +434,13 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
     // warmed for fewer cases): a quarter more to start with, then what the extra rounds cost.
     let perCaseMs = (1.25 * measureMs) / Math.max(1, plan.length * params.rounds);
     for (let extra = 0; extra < params.maxReruns; extra++) {
-      const pending = pendingCases(finish('complete', plan));
+      const sofar = finish('complete', plan);
+      // An A/B run asks one thing of each case pair: is the head SAME, FASTER or SLOWER? Only
+      // the pairs still UNKNOWN are measured again, not lone cases or the verdict's claims.
+      const pending = params.ab ? new Set(aaPending(sofar)) : pendingCases(sofar);
       // Claims' cases first (they decide what the visitor reads), then lone unresolved cases.
-      const claimKeys = new Set(verdict(finish('complete', plan)).claims.filter((c) => c.decision === 'unknown').flatMap((c) => c.cases));
+      const undecided = params.ab ? compareInRun(sofar).cases.filter((c) => c.verdict === 'unknown').map((c) => c.cases!) : verdict(sofar).claims.filter((c) => c.decision === 'unknown').map((c) => c.cases);
+      const claimKeys = new Set(undecided.flat());
       let targets = [...measured.filter((c) => claimKeys.has(c.key)), ...measured.filter((c) => pending.has(c.key) && !claimKeys.has(c.key))];
       if (targets.length === 0) break;
       // Only what fits in what is left of the budget (a round costs about what the first ones did per case).

@@ -62,11 +62,21 @@ export const RunParamsSchema = v.object({
   webcrypto: d(v.pipe(v.array(WebCryptoModeChoice), v.minLength(1)), 'Web Crypto variants: `sequential` awaits each call (what one request waits), `pipelined` keeps several in flight.'),
   estimateClock: v.optional(d(v.boolean(), 'Whether the core clock was estimated (about 0.2 s) so cycles per byte can be shown.'), false),
   cvThreshold: d(v.pipe(v.number(), v.minValue(0), v.maxValue(10)), 'A robust CV above this is named as `spread` among the reasons of a flagged case.'),
-  maxReruns: d(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(10)), 'At most this many extra rounds of only what is still unresolved (the stop rule).'),
+  maxReruns: d(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(50)), 'At most this many extra rounds of only what is still unresolved (the stop rule); with a budget, the budget usually ends them first.'),
   budgetMs: v.optional(
     d(
       v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(3_600_000)),
       '@2: the time budget (ms, start to end): after its rounds the run re-measures only what is unresolved while the next extra round fits. Absent: only `maxReruns` limits it.',
+    ),
+  ),
+  ab: v.optional(
+    d(
+      v.object({
+        base: d(CustomImplementationIdSchema, 'The module measured as the base (A).'),
+        head: d(CustomImplementationIdSchema, 'The module measured as the head (B), case by case beside the base.'),
+        margin: d(v.pipe(v.number(), v.minValue(0), v.maxValue(0.5)), 'The equivalence margin (0.05 = ±5 %): differences inside it are SAME.'),
+      }),
+      '@2: an A/B run (`aeadbench compare --base --head`): two modules interleaved in one session, and the stop rule measures until each head/base comparison is decided against `margin`.',
     ),
   ),
 });

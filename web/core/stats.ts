@@ -268,3 +268,46 @@ export function pairedRatio(a: { samples: readonly number[]; cycles?: readonly n
   const [ciLow, ciHigh] = medianCI(ratios);
   return { ratio: median(ratios), ciLow, ciHigh, n: ratios.length };
 }
+
+/** Cycle ids of round r start at r × this (runner.ts), so a sample's cycle names its worker. */
+export const CYCLES_PER_ROUND = 1_000_000;
+
+/** Two-sided 97.5 % quantiles of Student's t for 1–30 degrees of freedom (then ≈ normal). */
+const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+export const tQuantile975 = (df: number): number => (df < 1 ? Infinity : (T975[df - 1] ?? 1.96));
+
+/**
+ * The paired ratio with each worker as one observation: every round runs in a fresh worker,
+ * and within one worker the two cases' ratio is steady but its level is the worker's — two
+ * copies of one JavaScript module read anywhere from 0.84 to 1.18 of each other from worker to
+ * worker in Chromium, while within each worker the ratio barely moved. Pooling every cycle as
+ * if independent then gives an interval far too narrow, and calls the same code SLOWER. Here
+ * each round contributes the median of its cycles' ratios, and the interval is Student's t over
+ * the rounds' logarithms, so it narrows only as independent workers agree. Fewer than
+ * `minRounds` rounds with at least 3 shared cycles each: nothing can be decided (0 to ∞).
+ */
+export function pairedRatioAcrossRounds(
+  a: { samples: readonly number[]; cycles?: readonly number[] },
+  b: { samples: readonly number[]; cycles?: readonly number[] },
+  minRounds = 3,
+): PairedRatio & { rounds: number } | null {
+  if (!a.cycles || !b.cycles) return null;
+  const bByCycle = new Map<number, number>();
+  b.cycles.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
+  const byRound = new Map<number, number[]>();
+  a.cycles.forEach((c, i) => {
+    const tb = bByCycle.get(c);
+    if (tb !== undefined && tb > 0) {
+      const r = Math.floor(c / CYCLES_PER_ROUND);
+      byRound.set(r, [...(byRound.get(r) ?? []), a.samples[i]! / tb]);
+    }
+  });
+  const logs = [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => Math.log(median(xs)));
+  const n = [...byRound.values()].reduce((k, xs) => k + xs.length, 0);
+  if (logs.length === 0) return null;
+  const m = logs.reduce((s, x) => s + x, 0) / logs.length;
+  if (logs.length < Math.max(2, minRounds)) return { ratio: Math.exp(m), ciLow: 0, ciHigh: Infinity, n, rounds: logs.length };
+  const sdLog = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (logs.length - 1));
+  const half = (tQuantile975(logs.length - 1) * sdLog) / Math.sqrt(logs.length);
+  return { ratio: Math.exp(m), ciLow: Math.exp(m - half), ciHigh: Math.exp(m + half), n, rounds: logs.length };
+}

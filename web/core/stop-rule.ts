@@ -35,14 +35,17 @@ export function caseResolved(c: Pick<CaseResult, 'summary'>): boolean {
   return medianPrecision(c) <= CASE_PRECISION;
 }
 
+/** The A/A pair (runner.ts aaTwin) until it is decided: its original, and the twin beside it. */
+export function aaPending(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): string[] {
+  if (doc.aaCheck?.decision !== 'unknown') return [];
+  const aa = doc.aaCheck;
+  const original = doc.cases.find((c) => c.implementation === aa.implementation && c.variant === aa.variant && c.algorithm === aa.algorithm && c.operation === aa.operation && c.sizeBytes === aa.sizeBytes);
+  return original ? [caseKey(original), aaTwinKey(caseKey(original))] : [];
+}
+
 /** The keys of every case the stop rule would measure again: unresolved cases and both sides of undecided claims. */
 export function pendingCases(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): Set<string> {
-  const out = new Set<string>();
-  // The A/A pair (runner.ts aaTwin) until it is decided: its original, and the twin beside it.
-  if (doc.aaCheck?.decision === 'unknown') {
-    const original = doc.cases.find((c) => c.implementation === doc.aaCheck!.implementation && c.variant === doc.aaCheck!.variant && c.algorithm === doc.aaCheck!.algorithm && c.operation === doc.aaCheck!.operation && c.sizeBytes === doc.aaCheck!.sizeBytes);
-    if (original) out.add(caseKey(original)).add(aaTwinKey(caseKey(original)));
-  }
+  const out = new Set<string>(aaPending(doc));
   for (const c of doc.cases) if (!caseResolved(c)) out.add(caseKey(c));
   for (const claim of verdict(doc).claims) if (claim.decision === 'unknown') for (const k of claim.cases) out.add(k);
   return out;
