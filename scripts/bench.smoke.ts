@@ -17,6 +17,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
   'bench:tiers': { env: { REPS: '1' }, prints: [/Node aes-128-gcm\/encrypt\/16384/, /Chromium aes-128-gcm\/encrypt\/16384/] },
   'bench:verdict': { env: { RUNS: '2', BROWSERS: 'chromium', SEARCH: 'preset=quick&sizes=64,1M&rounds=1&reruns=0&algorithms=aes-128-gcm,aes-256-gcm,chacha20-poly1305&operations=encrypt' }, prints: [/claim fastest\/small\s+\d\/2 agree/, /claims identical in every run: \d+ of \d+/, /A\/A check .*: \d\/2 SAME/, /AES-128-GCM \/ AES-256-GCM time at 1 MiB/] },
   'bench:modules': { env: { RUNS: '1', SIZES: '64', LOOP_MS: '50', ONLY: 'noble,stablelib-chacha20poly1305' }, prints: [/bench:modules — Node/, /noble\s+aes-128-gcm\s+64 B\s+[\d.]+\s+[\d.]+\s+[\d.]+ \[/, /stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B/] },
+  'bench:ab': { env: { RUNS: '1', BROWSERS: 'chromium', BUDGET: '8', SIZES: '16k', ONLY: 'same,10' }, prints: [/bench:ab —/, /chromium\s+same code\s+margin ±5 %: 1 comparisons — SLOWER \d/, /chromium\s+10 % slower\s+margin ±5 %: 1 comparisons/] },
   'bench:peers': { env: { SIZES: '64', ROUNDS: '1' }, prints: [/bench:peers —/, /chacha20-poly1305\s+encrypt\s+64 B\s+rustcrypto-wasm/] },
 };
 

@@ -1,0 +1,92 @@
+/**
+ * `npm run bench:ab`: the A/B decision's own error rates. Modules of known difference — the
+ * same code, and heads that do 2 %, 5 % and 10 % more work — are compared against one base in
+ * one browser session each (`aeadbench compare --base --head`, cli/ab.ts), RUNS times per
+ * engine, and the verdicts are counted. Base and head both encrypt the message with noble's
+ * GCM and then make a second GCM call, the base over none of it and a head "f slower" over f
+ * of it: both pay the same per-call setup, so the head costs 1 + f of the base's per byte, a
+ * little less in all (about 0.9 f at 16 KiB, f at 1 MiB).
+ * Targets (issue "CI that tells a regression from noise"): the same code never SLOWER; 10 %
+ * slower SLOWER in ≥ 9 of 10; with a 2 % margin, 5 % slower SLOWER in ≥ 8 of 10 and never SAME.
+ *   RUNS=10 BROWSERS=chromium,firefox BUDGET=120 SIZES=1M npm run bench:ab
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AB_IDS, bundleAs } from '../cli/ab.ts';
+import { type BrowserName, runInBrowser } from '../cli/browser-run.ts';
+import { type CompareVerdict, compareInRun } from '../web/core/compare.ts';
+import { parseParams, toSearch } from '../web/core/params.ts';
+
+const RUNS = Number(process.env.RUNS ?? 3);
+const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox').split(',') as BrowserName[];
+const BUDGET = Number(process.env.BUDGET ?? 60);
+const SIZES = process.env.SIZES ?? '1M';
+/** Which scenarios (by name) to run; all by default. */
+const ONLY = process.env.ONLY?.split(',');
+
+const SCENARIOS = [
+  { name: 'same code', extra: 0, margin: 0.05 },
+  { name: '2 % slower', extra: 0.02, margin: 0.02 },
+  { name: '5 % slower', extra: 0.05, margin: 0.02 },
+  { name: '10 % slower', extra: 0.1, margin: 0.05 },
+].filter((s) => !ONLY || ONLY.includes(s.name.split(' ')[0]!));
+
+// Inside the repository, so the modules' own import of @noble/ciphers resolves.
+const dir = 'target/bench-ab';
+mkdirSync(dir, { recursive: true });
+const moduleFile = (extra: number, name = `gcm-${Math.round(extra * 100)}`) => {
+  const file = join(dir, `${name}.mjs`);
+  // Every module, the base too, makes a second GCM call, over `extra` of the message (none for
+  // the base): so both pay the same per-call setup, and they differ by exactly those bytes.
+  writeFileSync(
+    file,
+    `import { gcm } from '@noble/ciphers/aes.js';
+export default {
+  id: 'bench-gcm', label: 'noble GCM${extra ? ` + ${extra * 100} % more bytes` : ''}', algorithms: ['aes-128-gcm'],
+  encrypt(_a, key, nonce, aad, pt) {
+    const out = gcm(key, nonce, aad).encrypt(pt);
+    gcm(key, nonce, aad).encrypt(pt.subarray(0, Math.round(pt.length * ${extra})));
+    return out;
+  },
+  decrypt: (_a, key, nonce, aad, sealed) => gcm(key, nonce, aad).decrypt(sealed),
+};
+`,
+  );
+  return file;
+};
+
+console.log(`bench:ab — ${RUNS} A/B sessions per engine and scenario; budget ${BUDGET} s each; AES-128-GCM encrypt at ${SIZES}; one verdict per case`);
+const base = moduleFile(0);
+for (const browser of BROWSERS) {
+  for (const s of SCENARIOS) {
+    const counts: Record<CompareVerdict, number> = { faster: 0, same: 0, slower: 0, unknown: 0 };
+    const ratios: number[] = [];
+    const seconds: number[] = [];
+    // The base and the head are two files even for "same code", as a pull request's are.
+    const head = moduleFile(s.extra, `head-${Math.round(s.extra * 100)}`);
+    const [a, b] = await Promise.all([bundleAs(base, AB_IDS.base, 'browser'), bundleAs(head, AB_IDS.head, 'browser')]);
+    const params = parseParams(`preset=quick&algorithms=aes-128-gcm&sizes=${SIZES}&ab=${AB_IDS.base},${AB_IDS.head},${s.margin}&budget=${BUDGET}s&reruns=50`).params;
+    try {
+      for (let k = 0; k < RUNS; k++) {
+        const doc = await runInBrowser({ browser, search: `${toSearch(params)}&module=${a.urlPath},${b.urlPath}`, files: new Map([a, b].map((m) => [m.urlPath, m.bytes])) });
+        const r = compareInRun(doc);
+        for (const c of r.cases) {
+          counts[c.verdict]++;
+          ratios.push(c.ratio);
+        }
+        seconds.push(doc.durationMs / 1000);
+        process.stderr.write(`${browser} ${s.name} run ${k + 1}/${RUNS}: ${r.cases.map((c) => `${c.key} ${c.ratio.toFixed(3)} ${c.verdict}`).join('; ')} (${(doc.durationMs / 1000).toFixed(1)} s)\n`);
+      }
+    } catch (e) {
+      console.log(`\n${browser}: not measured — ${(e as Error).message.split('\n')[0]}`);
+      break;
+    }
+    const n = ratios.length;
+    const sorted = [...ratios].sort((x, y) => x - y);
+    console.log(
+      `${browser.padEnd(9)} ${s.name.padEnd(12)} margin ±${s.margin * 100} %: ${n} comparisons — SLOWER ${counts.slower}, SAME ${counts.same}, UNKNOWN ${counts.unknown}, FASTER ${counts.faster}; ` +
+        `head/base ${sorted[0]?.toFixed(3)}–${sorted[n - 1]?.toFixed(3)} (median ${sorted[n >> 1]?.toFixed(3)}); ${Math.min(...seconds).toFixed(0)}–${Math.max(...seconds).toFixed(0)} s a session`,
+    );
+  }
+}
+console.log('targets: same code SLOWER 0 times; 10 % slower SLOWER ≥ 9 of 10; with ±2 %, 5 % slower SLOWER ≥ 8 of 10 and SAME never');
