@@ -46,6 +46,12 @@ console.log(JSON.stringify({ ok: validateResult(doc).ok, algorithms: ALGORITHMS.
   expect(offered.filter((o: string) => o === `rustcrypto-wasm:${all}`)).toHaveLength(2);
 });
 
+test('the packed package exports aeadbench/playwright for a team\'s own Playwright tests', async () => {
+  writeFileSync(join(project, 'pw.mjs'), `import * as pw from 'aeadbench/playwright';\nconsole.log(JSON.stringify(Object.keys(pw).sort()));`);
+  const names = JSON.parse(execFileSync('node', ['pw.mjs'], { cwd: project, encoding: 'utf8', timeout: 60_000 }).trim());
+  expect(names).toEqual(expect.arrayContaining(['assertNoRegression', 'compareInPage', 'runBenchmarkInPage', 'PageError']));
+});
+
 test('the installed aeadbench command runs in Node and compares two results', async () => {
   const run = (out: string) => execFileSync('npx', ['aeadbench', 'run', '--browser', 'node', '--algorithms', 'ascon-aead128', '--sizes', '64', '--rounds', '1', '--json', out], { cwd: project, encoding: 'utf8', timeout: 120_000 });
   expect(run('a.json')).toContain('ascon-aead128');
