@@ -261,17 +261,48 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
       // The A/A twin is not a case of the result: progress counts what the result will hold.
       if (ev.type === 'case-done' && !isAaTwin(ev.key)) {
         progress.done++;
+        if (progress.phase === 'measuring' && ev.measured) {
+          firstPass.done++;
+          if (!caseResolved({ summary: summarize(ev.measured.samples) })) firstPass.unresolved++;
+        }
         const t = now();
         const atThisRate = ((t - measuringStarted.at) / progress.done) * Math.max(0, progress.total - progress.done);
-        // With a budget the stop rule goes on measuring what is undecided until it is spent, so
-        // the first pass ends no earlier than its rate says and the run no later than its budget.
-        progress.etaMs = deadline === Infinity ? atThisRate : progress.phase === 'rerunning' ? Math.max(0, Math.min(atThisRate, deadline - t)) : Math.max(atThisRate, deadline - t);
+        const estimate = atThisRate + laterMs(t - measuringStarted.at + atThisRate);
+        // The run ends no later than its budget.
+        progress.etaMs = deadline === Infinity ? estimate : Math.max(0, Math.min(estimate, deadline - t));
         if (ev.measured) live(ev.measured);
       }
       report();
     });
     worker = { handle, remote };
     return remote;
+  };
+  /** Of the cases finished in the first rounds: how many, and how many were unresolved on their own samples. */
+  const firstPass = { done: 0, unresolved: 0 };
+  /** Cases measured in each pass so far: the first rounds', then each extra round's. */
+  const passCases: number[] = [];
+  /**
+   * What the stop rule will likely measure after the current pass (`passMs`, its whole
+   * estimated length), for the estimate a visitor reads. During the first rounds: a share of
+   * them that grows with the share of cases left unresolved (the extra rounds of the quick
+   * preset cost 0.55 of its first round in Chromium on a quiet host, 0.8 on a busy one, about
+   * 1.0 in Firefox, where the budget cut them). During an extra round: the rounds still allowed,
+   * each shrinking as this one shrank from the last (q), so passMs × (q + q² + …). Without the
+   * first term the estimate said "until the budget", and a run that resolved early ended with a
+   * third of it still showing; without the second it said "done" a round too soon.
+   */
+  const laterMs = (passMs: number): number => {
+    if (params.maxReruns === 0) return 0;
+    // The share of this pass's finished cases still unresolved on their own samples, once a few
+    // have finished (else a prior of a half): an extra round costs about 0.65 of a first-round
+    // case per case measured again, and the rounds after it about as much again (× 1.3 in all).
+    if (progress.phase !== 'rerunning') return ((firstPass.done >= 8 ? firstPass.unresolved / firstPass.done : 0.5) * 1.3 * passMs) / params.rounds;
+    const left = params.maxReruns - (progress.round - params.rounds);
+    const [prev, cur] = passCases.slice(-2);
+    const q = prev && cur ? Math.min(1, Math.max(0.2, cur / prev)) : 0.5;
+    let sum = 0;
+    for (let j = 1, f = q; j <= left; j++, f *= q) sum += f;
+    return passMs * sum;
   };
   const guard = <T>(p: Promise<T>) => Promise.race([p, cancelledPromise]);
 
@@ -411,6 +442,7 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
 
     progress.phase = 'measuring';
     progress.total = plan.length * params.rounds;
+    passCases.push(plan.length);
     measuringStarted.at = now();
     // What a round costs, to fit extra rounds in the budget: a fresh worker's start, then per case.
     let startMs = 0;
@@ -452,6 +484,7 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
       progress.round = params.rounds + extra + 1;
       progress.done = 0;
       progress.total = targets.filter((c) => !isAaTwin(c.key)).length;
+      passCases.push(progress.total);
       measuringStarted.at = now();
       remote = spawn();
       await guard(remote.init(params, urls));
