@@ -162,12 +162,6 @@ export function overheadBytes(id: AlgorithmId, sizeBytes: number): number {
   return a.nonceBytes + a.tagBytes + padding;
 }
 
-/** Ciphertext bytes without the tag. */
-export function ciphertextBytes(id: AlgorithmId, sizeBytes: number): number {
-  const a = algorithm(id);
-  return a.blockBytes ? sizeBytes + a.blockBytes - (sizeBytes % a.blockBytes) : sizeBytes;
-}
-
 /** Log-spaced payload sizes: powers of `step` from `from` to `to` bytes, inclusive. */
 export function logSizes(from: number, to: number, step = 4): number[] {
   const out: number[] = [];

@@ -7,7 +7,7 @@
  */
 import { type AlgorithmId, type CustomImplementationId, algorithm, overheadBytes } from '../algorithms.ts';
 import { CUSTOM_VARIANT, type CustomImplementation } from '../custom.ts';
-import { type Backend, type CaseSpec, type PreparedCase, caseInputs, syncRun } from './types.ts';
+import { type Backend, type CaseSpec, type PreparedCase, caseInputs, keepObservable, syncRun } from './types.ts';
 
 const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { then?: unknown } | null)?.then === 'function';
 
@@ -99,9 +99,7 @@ export function customBackend(impl: CustomImplementation, o: { callTimeoutMs?: n
           for (let i = 0; i < n; i++) await op();
         },
         stateBytes: null,
-        dispose() {
-          if (sink === 0.5) console.log(sink); // never true; keeps `sink` observable
-        },
+        dispose: () => keepObservable(sink),
       };
     },
   };

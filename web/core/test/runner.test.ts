@@ -102,7 +102,7 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
           // As the real worker does: a case-done event per case, with what was measured of it,
           // which drives progress, the ETA and live results.
           for (const c of out) {
-            emit({ type: 'case-done', key: c.key, medianNs: 1000, measured: c });
+            emit({ type: 'case-done', key: c.key, measured: c });
             await new Promise((r) => setTimeout(r, 1));
           }
           return out;

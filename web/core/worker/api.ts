@@ -61,8 +61,7 @@ export interface InterferenceRecord {
 export type WorkerEvent =
   | { type: 'case-start'; key: string }
   /** `measured`: the case's samples of this round, for live results (the same as measure returns). */
-  | { type: 'case-done'; key: string; medianNs: number; measured?: MeasuredCase }
-  | { type: 'case-error'; key: string; message: string };
+  | { type: 'case-done'; key: string; measured?: MeasuredCase };
 
 export { caseKey } from '../schema.ts';
 
@@ -273,9 +272,8 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           }
           group.forEach((c, i) => {
             const m = measured[i]!;
-            const sorted = [...m.samples].sort((x, y) => x - y);
             const result: MeasuredCase = { key: c.key, samples: m.samples, cycles: m.cycles, iterations: m.iterations, interruptions: m.interruptions, stateBytes: prepared[i]!.stateBytes };
-            emit({ type: 'case-done', key: c.key, medianNs: sorted[sorted.length >> 1]!, measured: result });
+            emit({ type: 'case-done', key: c.key, measured: result });
             out.push(result);
           });
         } finally {
