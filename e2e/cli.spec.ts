@@ -111,7 +111,7 @@ for (const target of ['chromium', 'firefox'] as const) {
     test.skip(browserName !== target, `runs once, in the ${target} project`);
     test.setTimeout(240_000);
     const dir = mkdtempSync(join(tmpdir(), 'aeadbench-ab-'));
-    const ab = (head: string, ...more: string[]) => cli('compare', '--base', MOD('good-gcm'), '--head', MOD(head), '--browser', target, '--algorithms', 'aes-128-gcm', '--sizes', '1k,16k', ...more);
+    const ab = (head: string, ...more: string[]) => cli('compare', '--base', MOD('good-gcm'), '--head', MOD(head), '--browser', target, '--algorithms', 'aes-128-gcm', ...(more.includes('--sizes') ? [] : ['--sizes', '1k,16k']), ...more);
     // A head that does its work twice: SLOWER at both sizes, exit 1, the cases in JUnit as failures.
     const slow = ab('slow-gcm', '--budget', '20s', '--margin', '5%', '--junit', join(dir, 'ab.xml'), '--json', join(dir, 'ab.json'));
     expect(slow.status, slow.stderr).toBe(1);
@@ -126,9 +126,9 @@ for (const target of ['chromium', 'firefox'] as const) {
     expect(doc.validation.filter((v: { implementation: string; excluded: boolean }) => ['base', 'head'].includes(v.implementation) && !v.excluded)).toHaveLength(2);
     const cyclesOf = (id: string) => new Set(doc.cases.filter((c: { implementation: string; sizeBytes: number }) => c.implementation === id && c.sizeBytes === 1024)[0].cycles);
     expect([...cyclesOf('head')].filter((c) => cyclesOf('base').has(c)).length).toBeGreaterThanOrEqual(5);
-    // The same code as head: never SLOWER. The margin covers the few per cent two copies of one
-    // JavaScript module can differ by in one worker (the run's A/A check shows that spread).
-    const same = ab('good-gcm-again', '--budget', '15s', '--margin', '10%');
+    // The same code as head, at 1 MiB: never SLOWER. (At 16 KiB two copies of one allocating
+    // JavaScript module moved by over 10 % between workers on a busy host: the README says so.)
+    const same = ab('good-gcm-again', '--sizes', '1M', '--budget', '15s', '--margin', '10%');
     expect([0, 2], same.stdout + same.stderr).toContain(same.status);
     expect(same.stdout).not.toContain('SLOWER');
     // A head that fails the gate is not timed: exit 3, named with its first failure.
