@@ -67,6 +67,14 @@ export async function bundleAs(file: string, id: string, platform: 'node' | 'bro
 const RANK = { 0: 0, 2: 1, 1: 2, 3: 3 } as const;
 const worse = (a: 0 | 1 | 2 | 3, b: 0 | 1 | 2 | 3): 0 | 1 | 2 | 3 => (RANK[a] >= RANK[b] ? a : b);
 
+/** What the gate kept from being timed in a run: modules refused outright, and rows excluded by validation. */
+export function refusedIn(doc: ResultDocument): string[] {
+  return [
+    ...doc.skipped.filter((s) => s.what.startsWith('module ')).map((s) => `${s.what}: ${s.reason}`),
+    ...doc.validation.filter((v) => v.excluded).map((v) => `${v.implementation} ${v.algorithm}: ${v.errors[0] ?? 'failed validation'}`),
+  ];
+}
+
 export function parseBudget(text: string): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(text);
   const s = m ? Number(m[1]) : NaN;
@@ -122,7 +130,7 @@ export async function abCompare(o: AbOptions): Promise<number> {
     if (o.json && engines.length === 1) writeFileSync(o.json, JSON.stringify(doc, null, 2));
     if (o.out) writeFileSync(join(o.out, `${engine}.json`), JSON.stringify(doc, null, 2));
     // Validated before timed: a side the gate refused is an error, not a comparison.
-    const refused = [...doc.skipped.filter((s) => s.what.startsWith('module ')).map((s) => `${s.what}: ${s.reason}`), ...doc.validation.filter((v) => v.excluded).map((v) => `${v.implementation} ${v.algorithm}: ${v.errors[0] ?? 'failed validation'}`)];
+    const refused = refusedIn(doc);
     const r = compareInRun(doc);
     say(`[${engine}] ${doc.environment.browser.name} ${doc.environment.browser.version}: head over base, one session, paired; ${(doc.durationMs / 1000).toFixed(1)} s`);
     say(compareTable(r).replace('B/A throughput', 'head/base throughput'));

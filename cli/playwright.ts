@@ -21,7 +21,7 @@ import { DEFAULT_MARGIN } from '../web/core/decision.ts';
 import { type RunOptions, resolveParams } from '../web/core/options.ts';
 import { toSearch } from '../web/core/params.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
-import { AB_IDS, bundleAs } from './ab.ts';
+import { AB_IDS, bundleAs, refusedIn } from './ab.ts';
 import { runOnPage } from './browser-run.ts';
 import { bundleModule } from './modules.ts';
 
@@ -43,10 +43,6 @@ export interface PageRunOptions extends Omit<RunOptions, 'implementations' | 'si
 /** Thrown when the page cannot give trustworthy timings, saying why. */
 export class PageError extends Error {}
 
-async function bundled(paths: readonly string[]) {
-  return Promise.all(paths.map((p) => bundleModule(p, 'browser')));
-}
-
 async function run(page: PageLike, search: string, files: ReadonlyMap<string, Uint8Array>, o: Pick<PageRunOptions, 'onProgress' | 'timeoutMs'>): Promise<ResultDocument> {
   const doc = await runOnPage({ goto: async (url) => void (await page.goto(url)), evaluate: (e) => page.evaluate(e) }, { search, files, onProgress: o.onProgress, timeoutMs: o.timeoutMs });
   // The site is served with COOP/COEP; a page that is still not isolated has coarse timers.
@@ -60,7 +56,7 @@ async function run(page: PageLike, search: string, files: ReadonlyMap<string, Ui
 export async function runBenchmarkInPage(page: PageLike, options: PageRunOptions = {}): Promise<ResultDocument> {
   const { modules = [], timeoutMs, onProgress, ...rest } = options;
   const params = resolveParams(rest as RunOptions);
-  const bundles = await bundled(modules);
+  const bundles = await Promise.all(modules.map((p) => bundleModule(p, 'browser')));
   const search = toSearch(params) + (bundles.length ? `&module=${bundles.map((b) => b.urlPath).join(',')}` : '');
   return run(page, search, new Map(bundles.map((b) => [b.urlPath, b.bytes])), { onProgress, timeoutMs });
 }
@@ -92,7 +88,7 @@ export async function compareInPage(page: PageLike, o: PageCompareOptions): Prom
   } as RunOptions);
   const search = `${toSearch(params)}&module=${base.urlPath},${head.urlPath}`;
   const document = await run(page, search, new Map([base, head].map((b) => [b.urlPath, b.bytes])), o);
-  const refused = [...document.skipped.filter((s) => s.what.startsWith('module ')).map((s) => `${s.what}: ${s.reason}`), ...document.validation.filter((v) => v.excluded).map((v) => `${v.implementation} ${v.algorithm}: ${v.errors[0]}`)];
+  const refused = refusedIn(document);
   if (refused.length) throw new PageError(`a module failed the gate, nothing was compared: ${refused.join('; ')}`);
   return { ...compareInRun(document, { margin }), document };
 }

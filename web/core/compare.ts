@@ -7,7 +7,7 @@
  * 95 % intervals. What a CI job uses to catch a regression without false alarms.
  * @module
  */
-import { DEFAULT_MARGIN, decide } from './decision.ts';
+import { DEFAULT_MARGIN, type Interval, decide } from './decision.ts';
 import { formatSize } from './params.ts';
 import type { CaseResult, ResultDocument } from './schema.ts';
 import { pairedRatioAcrossRounds, summarize } from './stats.ts';
@@ -38,6 +38,17 @@ export interface Comparison {
 
 const key = (c: CaseResult) => `${c.algorithm} · ${c.implementation} (${c.variant}) · ${c.operation} · ${formatSize(c.sizeBytes)}${c.aadBytes ? ` · AAD ${c.aadBytes}` : ''}`;
 
+/** A's time over B's (= B's throughput over A's) from two medians, the interval from their 95 % intervals (unpaired). */
+function ofMedians(sa: { median: number; ciLow: number; ciHigh: number }, sb: { median: number; ciLow: number; ciHigh: number }): Interval {
+  return { value: sa.median / sb.median, low: sa.ciLow / sb.ciHigh, high: sa.ciHigh / sb.ciLow };
+}
+
+/** The decision rule (decision.ts) in a comparison's words: a difference above 1 is B faster. */
+function verdictOf(r: Interval, margin: number): CompareVerdict {
+  const d = decide(r, margin);
+  return d === 'same' ? 'same' : d === 'unknown' ? 'unknown' : r.value > 1 ? 'faster' : 'slower';
+}
+
 /** Compares every case the two documents share; summaries are recomputed from the raw samples. */
 export function compareResults(a: ResultDocument, b: ResultDocument, o: { margin?: number } = {}): Comparison {
   const margin = o.margin ?? DEFAULT_MARGIN;
@@ -49,11 +60,8 @@ export function compareResults(a: ResultDocument, b: ResultDocument, o: { margin
     if (!cb) continue;
     const sa = summarize(ca.samples);
     const sb = summarize(cb.samples);
-    const ratio = sa.median / sb.median; // ns/op: A's time over B's = B's throughput over A's
-    const interval = { value: ratio, low: sa.ciLow / sb.ciHigh, high: sa.ciHigh / sb.ciLow };
-    const d = decide(interval, margin);
-    const verdict: CompareVerdict = d === 'same' ? 'same' : d === 'unknown' ? 'unknown' : ratio > 1 ? 'faster' : 'slower';
-    cases.push({ key: k, ratio, low: interval.low, high: interval.high, aMbps: (ca.sizeBytes * 1e3) / sa.median, bMbps: (cb.sizeBytes * 1e3) / sb.median, verdict });
+    const interval = ofMedians(sa, sb);
+    cases.push({ key: k, ratio: interval.value, low: interval.low, high: interval.high, aMbps: (ca.sizeBytes * 1e3) / sa.median, bMbps: (cb.sizeBytes * 1e3) / sb.median, verdict: verdictOf(interval, margin) });
   }
   return { margin, cases, onlyInA: [...mapA.keys()].filter((k) => !mapB.has(k)), onlyInB: [...mapB.keys()].filter((k) => !mapA.has(k)) };
 }
@@ -88,9 +96,8 @@ export function compareInRun(doc: Pick<ResultDocument, 'cases' | 'params'>, o: {
     const p = pairedRatioAcrossRounds(base, head);
     const sa = summarize(base.samples);
     const sb = summarize(head.samples);
-    const interval = p ? { value: p.ratio, low: p.ciLow, high: p.ciHigh } : { value: sa.median / sb.median, low: sa.ciLow / sb.ciHigh, high: sa.ciHigh / sb.ciLow };
-    const d = decide(interval, margin);
-    const verdict: CompareVerdict = d === 'same' ? 'same' : d === 'unknown' ? 'unknown' : interval.value > 1 ? 'faster' : 'slower';
+    const interval = p ? { value: p.ratio, low: p.ciLow, high: p.ciHigh } : ofMedians(sa, sb);
+    const verdict = verdictOf(interval, margin);
     const k = `${head.algorithm} · ${head.operation} · ${formatSize(head.sizeBytes)}${head.aadBytes ? ` · AAD ${head.aadBytes}` : ''}`;
     return { key: k, ratio: interval.value, low: interval.low, high: interval.high, aMbps: (base.sizeBytes * 1e3) / sa.median, bMbps: (head.sizeBytes * 1e3) / sb.median, verdict, cases: [caseKey(base), caseKey(head)] as [string, string] };
   });
