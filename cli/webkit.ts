@@ -95,8 +95,9 @@ export interface WebKitSession {
 /**
  * Starts Xvfb (unless `display` is given), WebKitWebDriver on a free loopback port, and a
  * MiniBrowser session with `--automation`. Every failure names its step; nothing is left running.
+ * `env` reaches the browser's processes (JavaScriptCore reads `JSC_*` options from it).
  */
-export async function startWebKit(o: { executable?: string; display?: string; windowSize?: { width: number; height: number } } = {}): Promise<WebKitSession> {
+export async function startWebKit(o: { executable?: string; display?: string; windowSize?: { width: number; height: number }; env?: Record<string, string> } = {}): Promise<WebKitSession> {
   const miniBrowser = findMiniBrowser(o.executable);
   const driverPath = findDriver();
   let xvfb: ChildProcess | undefined;
@@ -119,7 +120,7 @@ export async function startWebKit(o: { executable?: string; display?: string; wi
       display = x.display;
     }
     const port = await freePort();
-    driverProc = spawn(driverPath, [`--port=${port}`, '--host=127.0.0.1'], { env: { ...process.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    driverProc = spawn(driverPath, [`--port=${port}`, '--host=127.0.0.1'], { env: { ...process.env, ...o.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     let driverLog = '';
     driverProc.stderr!.on('data', (d) => (driverLog += d));
     const url = `http://127.0.0.1:${port}`;

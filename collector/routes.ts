@@ -8,6 +8,7 @@ import { stream } from 'hono/streaming';
 import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS, SCENARIO_IDS } from '../web/core/algorithms.ts';
 import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../web/core/env.ts';
+import { EXECUTION_MODES } from '../web/core/execution.ts';
 import { formatIssue } from '../web/core/schema.ts';
 import { type Client, networkOf } from './client.ts';
 import type { Sql } from './db.ts';
@@ -27,6 +28,7 @@ const FilterSchema = v.object({
   engine: v.optional(v.picklist(ENGINE_NAMES)),
   arch: v.optional(v.picklist(ARCHES)),
   scenario: v.optional(v.picklist(SCENARIO_IDS as [string, ...string[]])),
+  execution: v.optional(v.picklist(EXECUTION_MODES)),
 });
 const StatsSchema = v.object({ ...FilterSchema.entries, groupBy: v.optional(v.picklist(Object.keys(GROUP_BY) as [GroupBy, ...GroupBy[]]), 'deviceClass') });
 const PercentileSchema = v.object({
@@ -48,7 +50,7 @@ function query<S extends v.GenericSchema>(schema: S, q: Record<string, string>):
   return r.output;
 }
 
-const CSV_COLUMNS = ['submission', 'received_on', 'device_class', 'device_model', 'browser', 'browser_major', 'engine', 'os', 'os_major', 'arch', 'cores', 'memory_bucket', 'runtime', 'isolated', 'timer_us', 'preset', 'scenario', 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'quarantined', 'samples'] as const;
+const CSV_COLUMNS = ['submission', 'received_on', 'device_class', 'device_model', 'browser', 'browser_major', 'engine', 'os', 'os_major', 'arch', 'cores', 'memory_bucket', 'runtime', 'execution', 'isolated', 'timer_us', 'preset', 'scenario', 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'quarantined', 'samples'] as const;
 
 /**
  * One CSV cell. Text that a spreadsheet would run as a formula (a leading =, +, -, @, tab or

@@ -87,12 +87,12 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
       (
         await tx.query<{ id: string }>(
           `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, device_model, browser, browser_major,
-             os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario, source, engine)
+             os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario, source, engine, execution)
            SELECT s.id, s."payloadSha256", s."schemaVersion", s."engineVersion", s."deviceClass", s."deviceModel", s.browser, s."browserMajor",
-                  s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario, s.source, s.engine
+                  s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario, s.source, s.engine, s.execution
            FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, "payloadSha256" text, "schemaVersion" text, "engineVersion" text, "deviceClass" text,
                 "deviceModel" text, browser text, "browserMajor" int, os text, "osMajor" int, arch text, cores int, "memoryBucket" text,
-                runtime text, isolated boolean, "timerUs" real, preset text, scenario text, source text, engine text)
+                runtime text, isolated boolean, "timerUs" real, preset text, scenario text, source text, engine text, execution text)
            ON CONFLICT (id) DO NOTHING RETURNING id::text`,
           [JSON.stringify(rows)],
         )
@@ -147,7 +147,7 @@ const JUDGED_BY = `${SAME_CASE('b')} AND b.n >= ${MIN_SOURCES} AND b.device_clas
 async function flagOutliers(tx: Pick<Sql, 'query'>, ids: string[]): Promise<void> {
   await tx.query(
     `UPDATE cases c SET outlier = ${OUTLIER} FROM submissions s, cohort_bounds b
-     WHERE c.submission_id = ANY($1::uuid[]) AND s.id = c.submission_id AND c.bytes_per_second > 0 AND ${JUDGED_BY}`,
+     WHERE c.submission_id = ANY($1::uuid[]) AND s.id = c.submission_id AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY}`,
     [ids],
   );
 }
@@ -189,7 +189,7 @@ export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
                 percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
          FROM cases c JOIN submissions s ON s.id = c.submission_id
          WHERE c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND c.bytes_per_second > 0
-           AND NOT s.quarantined AND NOT c.outlier
+           AND NOT s.quarantined AND NOT c.outlier AND s.execution = 'standard'
          GROUP BY s.device_class, s.received_on, coalesce(s.source, s.id::text)),
        counted AS (
          SELECT *, count(*) FILTER (WHERE established) OVER (PARTITION BY device_class) AS est_class,
@@ -213,7 +213,7 @@ export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
     await tx.query(
       `UPDATE cases c SET outlier = true FROM submissions s, cohort_bounds b
        WHERE c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND s.id = c.submission_id
-         AND c.bytes_per_second > 0 AND ${JUDGED_BY} AND ${OUTLIER}`,
+         AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY} AND ${OUTLIER}`,
       p,
     );
   });
@@ -237,6 +237,8 @@ export interface CrowdFilter {
   engine?: string;
   arch?: string;
   scenario?: string;
+  /** The execution mode's population (default `standard`): the others never mix into its figures. */
+  execution?: string;
 }
 
 /** What the crowd's cohorts are drawn per: the device class (default), the engine, or the browser. */
@@ -246,7 +248,8 @@ export type GroupBy = keyof typeof GROUP_BY;
 function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] } {
   const parts = ['c.algorithm = $1', 'c.implementation = $2', 'c.operation = $3', 'c.size_bytes = $4', 'NOT s.quarantined'];
   const params: unknown[] = [f.algorithm, f.implementation, f.operation, f.sizeBytes];
-  for (const [col, val] of [['s.device_class', f.deviceClass], ['s.browser', f.browser], ['s.engine', f.engine], ['s.arch', f.arch], ['s.scenario', f.scenario]] as const) {
+  const filters = [['s.device_class', f.deviceClass], ['s.browser', f.browser], ['s.engine', f.engine], ['s.arch', f.arch], ['s.scenario', f.scenario], ['s.execution', f.execution ?? 'standard']] as const;
+  for (const [col, val] of filters) {
     if (val !== undefined) {
       params.push(val);
       parts.push(`${col} = $${params.length + first - 1}`);
@@ -358,6 +361,7 @@ export interface ExportRow {
   cores: number;
   memory_bucket: string | null;
   runtime: string;
+  execution: string;
   isolated: boolean;
   timer_us: number;
   preset: string;
@@ -384,7 +388,7 @@ export interface ExportRow {
 export async function exportPage(sql: Sql, afterSeq: number, limit: number): Promise<(ExportRow & { seq: string })[]> {
   return sql.query<ExportRow & { seq: string }>(
     `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, s.device_class, s.device_model, s.browser, s.browser_major, s.engine,
-            s.os, s.os_major, s.arch, s.cores, s.memory_bucket, s.runtime, s.isolated, s.timer_us, s.preset, s.scenario,
+            s.os, s.os_major, s.arch, s.cores, s.memory_bucket, s.runtime, s.execution, s.isolated, s.timer_us, s.preset, s.scenario,
             c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier,
             s.quarantined, c.samples, c.seq::text AS seq
      FROM cases c JOIN submissions s ON s.id = c.submission_id
@@ -401,7 +405,7 @@ export type { StoredResult };
 export async function storedResult(sql: Sql, id: string): Promise<StoredResult | null> {
   const [s] = await sql.query<Omit<StoredResult, 'cases'>>(
     `SELECT id::text AS id, to_char(received_on, 'YYYY-MM-DD') AS "receivedOn", device_class AS "deviceClass", device_model AS "deviceModel", browser,
-            browser_major AS "browserMajor", engine, os, os_major AS "osMajor", arch, cores, memory_bucket AS "memoryBucket", runtime, isolated,
+            browser_major AS "browserMajor", engine, os, os_major AS "osMajor", arch, cores, memory_bucket AS "memoryBucket", runtime, execution, isolated,
             timer_us AS "timerUs", preset, scenario, quarantined
      FROM submissions WHERE id = $1`,
     [id],

@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto';
 import * as v from 'valibot';
 import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports, isBuiltInImplementation } from '../web/core/algorithms.ts';
 import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/env.ts';
+import type { ExecutionMode } from '../web/core/execution.ts';
 import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
 import { derived, summarize } from '../web/core/stats.ts';
 
@@ -73,6 +74,8 @@ export interface Reduced {
   cores: number;
   memoryBucket: string | null;
   runtime: 'browser' | 'node';
+  /** The execution mode (web/core/execution.ts): anything but standard is a population of its own. */
+  execution: ExecutionMode;
   isolated: boolean;
   timerUs: number;
   preset: string;
@@ -292,6 +295,7 @@ export function reduceSubmission(body: unknown): Reduced {
     cores: env.hardwareConcurrency,
     memoryBucket: memoryBucket(env.deviceMemoryGiB),
     runtime: env.runtime,
+    execution: env.execution?.mode ?? 'standard',
     isolated: env.crossOriginIsolated,
     timerUs: env.timerResolutionMs * 1000,
     preset: doc.params.preset,

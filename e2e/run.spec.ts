@@ -18,6 +18,9 @@ test('a quick run completes and its result validates against the schema', async 
   // result@2: the engine, and every flag with its reasons (none without a flag).
   expect(doc.schema).toBe('aeadbench/result@2');
   expect(doc.environment.engine?.name).toBe({ chromium: 'Blink', firefox: 'Gecko', webkit: 'WebKit' }[browserName]);
+  // A browser as shipped runs WebAssembly and its optimising JIT: the standard execution mode.
+  expect(doc.environment.execution?.mode).toBe('standard');
+  await expect(page.getByTestId('execution')).toHaveAttribute('data-mode', 'standard');
   for (const c of doc.cases) expect(c.unstable).toBe((c.unstableReasons ?? []).length > 0);
   // Compared cases were sampled interleaved: every sample has its cycle, and cases of one
   // size and operation share their cycles, so their paired ratio exists.

@@ -14,6 +14,7 @@ import { csvCell } from '../routes.ts';
 import { createSourceKeys } from '../source.ts';
 import { quarantine, refreshCohorts } from '../store.ts';
 import { BACKENDS, appFor, freshDatabase, openBackend, post, submission, useBackend } from './helpers.ts';
+import type { Environment } from '../../web/core/schema.ts';
 
 const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone';
 const bps = (ns: number) => (1024 * 1e9) / ns;
@@ -175,6 +176,36 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     expect((await (await app.request(`${base}&engine=WebKit`)).json()).cohorts).toMatchObject([{ deviceClass: 'phone', n: 1 }]);
     expect((await app.request(`${base}&engine=Trident`)).status).toBe(400);
     expect((await (await app.request('/api/v1/export.csv')).text()).split('\n')[0]).toContain(',engine,');
+  });
+
+  it('keeps runs without WebAssembly or the JS optimiser out of the standard medians and fences, as a population of their own', async () => {
+    const before = await honestCohort();
+    const slow = (mode: 'wasm-off' | 'no-js-optimizer', mbPerS: number) =>
+      submission({
+        deviceClass: 'phone',
+        nsPerOp: nsFor(mbPerS),
+        mutate: (d) => ((d.environment as Environment).execution = { mode, wasm: mode === 'wasm-off' ? 'off' : 'compiled', jsOptimizer: false, jsOverlap: 1.1, wasmOverlap: mode === 'wasm-off' ? null : 3.8, jsNsPerStep: 30, wasmNsPerStep: mode === 'wasm-off' ? null : 1 }),
+      });
+    // Ten phones whose browsers run without the optimiser, at a tenth of the speed, from ten networks.
+    for (let i = 0; i < 10; i++) expect((await post(app, slow('no-js-optimizer', 5 + i / 10), { 'x-test-client': `203.0.${i}.9` })).status).toBe(201);
+    expect((await post(app, slow('wasm-off', 4))).status).toBe(201);
+    await refreshCohorts(sql);
+    // The standard cohort did not move, counts none of them, and flagged none of them as outliers.
+    const standard = (await (await app.request(STATS)).json()).cohorts[0];
+    expect(standard).toMatchObject({ n: 12, outliers: 0 });
+    expect(standard.median).toBe(before);
+    // Their own population is asked for by name.
+    const own = (await (await app.request(`${STATS}&execution=no-js-optimizer`)).json()).cohorts[0];
+    expect(own).toMatchObject({ n: 10, outliers: 0 });
+    expect(own.median / 1e6).toBeCloseTo(5.45, 1);
+    expect((await (await app.request(`${STATS}&execution=wasm-off`)).json()).cohorts[0]).toMatchObject({ n: 1 });
+    const p = await (await app.request(`${STATS.replace('/stats', '/percentile')}&bytesPerSecond=${bps(nsFor(5.45))}&execution=no-js-optimizer`)).json();
+    expect(p.percentile).toBeGreaterThan(35);
+    expect(p.percentile).toBeLessThan(65);
+    expect((await app.request(`${STATS}&execution=turbo`)).status).toBe(400);
+    const rows = await sql.query<{ execution: string; n: number }>('SELECT execution, count(*)::int AS n FROM submissions GROUP BY 1 ORDER BY 1');
+    expect(rows).toEqual([{ execution: 'no-js-optimizer', n: 10 }, { execution: 'standard', n: 12 }, { execution: 'wasm-off', n: 1 }]);
+    expect((await (await app.request('/api/v1/export.csv')).text()).split('\n')[0]).toContain(',execution,');
   });
 
   it('accepts a result@1 document (no engine, no modes) beside @2 ones', async () => {

@@ -72,6 +72,7 @@ describe('in WebKit', () => {
     expect(doc.environment.timerResolutionMs).toBeLessThanOrEqual(0.025); // 20 µs, as Firefox
     expect(doc.environment.browser.name).toBe('WebKitGTK'); // not "Safari 60.5"
     expect(doc.environment.engine?.name).toBe('WebKit');
+    expect(doc.environment.execution?.mode).toBe('standard'); // WebAssembly and the optimising JIT both run
     expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble', 'libsodium']));
     for (const c of doc.cases) expect(c.samples.length).toBeGreaterThanOrEqual(5);
     for (const c of doc.cases) expect(c.cycles).toHaveLength(c.samples.length);
@@ -291,4 +292,35 @@ describe('the CLI in WebKit', () => {
     expect(Date.now() - t).toBeLessThan(45_000);
     expect(await leftovers()).toEqual([]);
   }, 60_000);
+});
+
+describe('WebKit started without its JIT, or without its optimising tiers', () => {
+  // JavaScriptCore's own switches, read from the environment of the browser's processes.
+  const MODES = [
+    { env: { JSC_useJIT: 'false' }, mode: 'wasm-interpreted', says: 'Measured without a JIT' },
+    { env: { JSC_useDFGJIT: 'false', JSC_useFTLJIT: 'false' }, mode: 'no-js-optimizer', says: 'Measured without the optimising JavaScript compiler' },
+  ] as const;
+  for (const m of MODES) {
+    it(`${Object.entries(m.env).map(([k, v]) => `${k}=${v}`).join(' ')}: the run completes, records ${m.mode}, and says so first`, async () => {
+      const wk = await startWebKit({ env: m.env });
+      try {
+        await wk.driver.get(`${site.url}/?preset=quick&algorithms=aes-128-gcm&sizes=1k&rounds=1&reruns=0&autorun=1`);
+        const s = await until(
+          'the run to finish',
+          async () => {
+            const st = await wk.driver.executeScript<Automation | null>('return window.aeadbench || null;');
+            return st && ['done', 'error', 'cancelled'].includes(st.status) ? st : null;
+          },
+          120_000,
+        );
+        expect(s.error).toBeNull();
+        expect(s.result!.environment.execution?.mode).toBe(m.mode);
+        expect(new Set(s.result!.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble']));
+        const verdict = await wk.driver.findElement(By.css('[data-testid="verdict"]')).getText();
+        expect(verdict).toContain(m.says);
+      } finally {
+        await wk.close();
+      }
+    }, 180_000);
+  }
 });

@@ -49,6 +49,7 @@ export const IMPLEMENTATIONS = Object.freeze([
     description: 'RustCrypto crates compiled to WebAssembly; the timing loop runs inside WASM.',
     algorithms: ALGORITHM_IDS,
     variants: ['simd128', 'baseline'],
+    needsWasm: true,
   },
   {
     id: 'webcrypto',
@@ -71,6 +72,7 @@ export const IMPLEMENTATIONS = Object.freeze([
     // libsodium's AEGIS always has a 256-bit tag.
     algorithms: ['chacha20-poly1305', 'xchacha20-poly1305', 'aegis-128l-tag256', 'aegis-256-tag256'],
     variants: ['wasm'],
+    needsWasm: true,
   },
   {
     id: 'libaegis-wasm',
@@ -78,6 +80,7 @@ export const IMPLEMENTATIONS = Object.freeze([
     description: "The aegis crate's prebuilt libaegis, C compiled for wasm32 with SIMD (relaxed SIMD where the engine has it); the timing loop runs inside WASM.",
     algorithms: ['aegis-128l', 'aegis-256', 'aegis-128l-tag256', 'aegis-256-tag256'],
     variants: ['relaxed-simd', 'simd128'],
+    needsWasm: true,
   },
   {
     id: 'node-crypto',
@@ -86,7 +89,7 @@ export const IMPLEMENTATIONS = Object.freeze([
     algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256', 'aes-128-ocb3', 'aes-256-ocb3'],
     variants: ['openssl'],
   },
-] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[] }[]);
+] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[]; needsWasm?: true }[]);
 
 export type ImplementationId = (typeof IMPLEMENTATIONS)[number]['id'];
 /** The id of a module you brought (custom.ts): checked, never a built-in one. */
@@ -376,6 +379,9 @@ export const isBuiltInImplementation = (id: string): id is ImplementationId => (
 export function implementationSupports(impl: ImplementationRef, alg: AlgorithmId): boolean {
   return ((IMPLEMENTATIONS.find((i) => i.id === impl)?.algorithms ?? []) as readonly string[]).includes(alg);
 }
+
+/** Whether an implementation runs WebAssembly (and so cannot run where it is off). */
+export const needsWasm = (impl: ImplementationRef): boolean => IMPLEMENTATIONS.some((i) => i.id === impl && 'needsWasm' in i);
 
 /** An implementation's label: the table's, or for a module of yours the label it declared. */
 export function implementationLabel(impl: ImplementationRef, modules: readonly { id: string; label: string }[] = []): string {

@@ -97,6 +97,7 @@ export interface WorkerFacts {
   timerResolutionMs: number;
   clock?: Environment['clock'];
   wasm: Environment['wasm'];
+  execution?: Environment['execution'];
   buildInfo: Record<string, unknown>;
 }
 
@@ -128,6 +129,7 @@ export async function browserEnvironment(facts: WorkerFacts): Promise<Environmen
     cores: coresInfo(facts.buildInfo),
     runtime: 'browser',
     clock: facts.clock ?? null,
+    ...(facts.execution ? { execution: facts.execution } : {}),
   };
 }
 

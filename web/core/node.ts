@@ -39,6 +39,7 @@ export async function nodeEnvironment(facts: WorkerFacts): Promise<Environment> 
     runtime: 'node',
     libraries: { openssl: process.versions.openssl },
     clock: facts.clock ?? null,
+    ...(facts.execution ? { execution: facts.execution } : {}),
   };
 }
 

@@ -25,6 +25,8 @@ export interface StoredResult {
   cores: number;
   memoryBucket: string | null;
   runtime: string;
+  /** The execution mode (execution.ts); absent from collectors older than migration 006. */
+  execution?: string;
   isolated: boolean;
   timerUs: number;
   preset: string;
@@ -84,7 +86,7 @@ export function fromStored(s: StoredResult): ResultDocument {
     cases,
     skipped: [],
     warnings: [
-      `A ${s.deviceClass}${s.deviceModel ? ` (${s.deviceModel})` : ''} result received on ${s.receivedOn}, read from the collector: only what was submitted is kept, so the summaries are recomputed from the raw samples, and there is no validation report or sampling cycles.${s.quarantined ? ' An operator has quarantined it: it is left out of the crowd statistics.' : ''}`,
+      `A ${s.deviceClass}${s.deviceModel ? ` (${s.deviceModel})` : ''} result received on ${s.receivedOn}, read from the collector: only what was submitted is kept, so the summaries are recomputed from the raw samples, and there is no validation report or sampling cycles.${s.quarantined ? ' An operator has quarantined it: it is left out of the crowd statistics.' : ''}${s.execution && s.execution !== 'standard' ? ` It ran in the execution mode '${s.execution}' (execution.ts), a population of its own outside the crowd's medians.` : ''}`,
     ],
   };
 }

@@ -10,6 +10,7 @@ import { CUSTOM_VARIANT, type ModuleInfo } from './custom.ts';
 import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
+import { EXECUTION_LABELS } from './execution.ts';
 import { shuffled } from './measure.ts';
 import { CYCLES_PER_ROUND, derived, detectModes, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
 import { decide } from './decision.ts';
@@ -153,9 +154,19 @@ export interface RunHandle {
  * offers, what failed validation, and the device's payload limit — and what is skipped, with
  * the reason. Pure: the scheduler (startRun) only runs what this returns.
  */
-export function planCases(params: RunParams, available: Available[], validation: Validation[], payloadLimitBytes: number): { plan: PlannedCase[]; skipped: ResultDocument['skipped'] } {
+export function planCases(
+  params: RunParams,
+  available: Available[],
+  validation: Validation[],
+  payloadLimitBytes: number,
+  unavailable: readonly { implementation: string; reason: string }[] = [],
+): { plan: PlannedCase[]; skipped: ResultDocument['skipped'] } {
   const plan: PlannedCase[] = [];
   const skipped: ResultDocument['skipped'] = [];
+  const reasonOf = (impl: string) => {
+    const why = unavailable.find((u) => u.implementation === impl)?.reason;
+    return why ? `: ${why}` : '';
+  };
   const excluded = new Set(validation.filter((v) => v.excluded).map((v) => `${v.implementation}/${v.variant}/${v.algorithm}`));
   const sizes = params.sizes.filter((s) => {
     if (s <= payloadLimitBytes) return true;
@@ -167,7 +178,7 @@ export function planCases(params: RunParams, available: Available[], validation:
     // The worker loads nothing for an implementation with nothing to do in this run (libaegis in
     // the quick preset, which has no AEGIS id): that is no skip, and saying so would be false.
     const asked = params.algorithms.some((alg) => implementationSupports(impl, alg));
-    if (offered.length === 0 && asked) skipped.push({ what: impl, reason: `${impl} is not available in this environment` });
+    if (offered.length === 0 && asked) skipped.push({ what: impl, reason: `${impl} is not available in this environment${reasonOf(impl)}` });
     for (const alg of params.algorithms) {
       const variants = offered.filter((a) => a.algorithms.includes(alg));
       // Only what the implementation could offer (the table) but this environment lacks.
@@ -402,9 +413,14 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
     const urls = modules.map((m) => m.url);
     let remote = spawn();
     const info = await guard(remote.init(params, urls));
-    environment = await o.environment(info);
+    environment = await o.environment({ ...info, execution: await guard(remote.execution()) });
     if (environment.runtime === 'browser' && !environment.crossOriginIsolated) {
       const w = `not cross-origin isolated: timers are coarse (${info.timerResolutionMs.toFixed(3)} ms); samples are lengthened to 100× that`;
+      warnings.push(w);
+      hooks.onWarning?.(w);
+    }
+    if (environment.execution && environment.execution.mode !== 'standard') {
+      const w = `execution mode: ${EXECUTION_LABELS[environment.execution.mode]}; this result is kept out of the crowd's medians`;
       warnings.push(w);
       hooks.onWarning?.(w);
     }
@@ -419,7 +435,7 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
       hooks.onWarning?.(w);
     }
 
-    const planned = planCases(params, info.available, validation, o.payloadLimitBytes);
+    const planned = planCases(params, info.available, validation, o.payloadLimitBytes, info.unavailable);
     plan.push(...planned.plan);
     twin = aaTwin(plan);
     // What the worker measures: the plan, and the A/A twin beside its original.

@@ -6,6 +6,7 @@
 import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZES, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './algorithms.ts';
 import { CUSTOM_ID } from './custom.ts';
+import { EXECUTION_MODES } from './execution.ts';
 
 /**
  * @2 adds, all optional so that @1 documents still read: the engine in the environment, and
@@ -116,6 +117,20 @@ export const EnvironmentSchema = v.object({
         v.check((r) => Object.keys(r).length <= 16, 'at most 16 libraries'),
       ),
       'Versions of the libraries behind an implementation, by name (`openssl` behind node:crypto): kept here so a case’s variant is always a name the table lists. Absent in older documents.',
+    ),
+  ),
+  execution: v.optional(
+    d(
+      v.object({
+        mode: d(v.picklist(EXECUTION_MODES), '`standard`; `no-js-optimizer` (JavaScript ran without its optimising compiler); `wasm-interpreted` (no JIT: WebAssembly was interpreted); `wasm-off` (WebAssembly did not run). Anything but `standard` is kept out of the crowd’s medians, as a population of its own.'),
+        wasm: d(v.picklist(['compiled', 'interpreted', 'off']), 'WebAssembly compiled, interpreted, or off.'),
+        jsOptimizer: d(v.boolean(), 'JavaScript ran optimised: its dependent chain took at least 1.8× the independent chains.'),
+        jsOverlap: d(positive, 'The probe’s dependent chain over its independent chains in JavaScript: about 1 interpreted, 3–4 optimised.'),
+        wasmOverlap: d(v.nullable(positive), 'The same in WebAssembly; null when it is off.'),
+        jsNsPerStep: d(positive, 'ns per dependent step of the probe in JavaScript, warm.'),
+        wasmNsPerStep: d(v.nullable(positive), 'The same in WebAssembly; null when it is off.'),
+      }),
+      '@2: the execution mode, detected by whether a chain of dependent steps runs slower than independent ones, in JavaScript and in WebAssembly (execution.ts). Absent in older documents.',
     ),
   ),
   clock: v.optional(

@@ -264,7 +264,7 @@ const times = (r: Ratio) => `${r.value.toFixed(2)}× [${r.low.toFixed(2)}–${r.
  * `live`: the run is still measuring — an undecided statement says so ("measuring…") rather than
  * "too close to call", since the stop rule is still sampling it.
  */
-export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'aaCheck'>>, o: { live?: boolean } = {}): Verdict {
+export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'aaCheck' | 'environment'>>, o: { live?: boolean } = {}): Verdict {
   const words = (c: Certainty) => (o.live && (c === 'too-close' || c === 'noisy') ? ' (measuring…)' : SURE_WORDS[c]);
   const { operation, cases } = casesOf(doc);
   const fastest = fastestBySize(cases);
@@ -273,6 +273,10 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
   const crossover = webCryptoCrossover(cases);
   const hw = hardwareAes(crossover);
   const sentences: string[] = [];
+  const mode = doc.environment?.execution?.mode;
+  if (mode === 'wasm-off') sentences.push('Measured with WebAssembly off: only implementations without it ran (Web Crypto, pure JavaScript), and these answers hold for this setting only.');
+  if (mode === 'wasm-interpreted') sentences.push('Measured without a JIT (a security setting or flag): WebAssembly and JavaScript were interpreted, many times slower than this device can do, and these answers hold for this setting only.');
+  if (mode === 'no-js-optimizer') sentences.push('Measured without the optimising JavaScript compiler (a security setting or flag): pure-JavaScript figures are several times slower than this device can do, and these answers hold for this setting only.');
   for (const f of fastest) {
     const cls = SIZE_CLASSES.find((c) => c.id === f.sizeClass)!;
     const at = formatSize(f.margin?.sizeBytes ?? f.sizes[0]!);

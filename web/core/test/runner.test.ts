@@ -86,6 +86,7 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
     emit = serve(
       {
         init: async () => ({ timerResolutionMs: 0.005, clock: null, wasm: { simd128: true, relaxedSimd: false, threads: true }, buildInfo: {}, available: AVAILABLE }),
+        execution: async () => ({ mode: 'standard', wasm: 'compiled', jsOptimizer: true, jsOverlap: 3.8, wasmOverlap: 3.8, jsNsPerStep: 1, wasmNsPerStep: 1 }),
         validate: async () => [],
         measure: async (cases: PlannedCase[], m: { samples: number; firstCycle?: number; warmOnce?: boolean }) => {
           calls.push({ worker, method: 'measure', keys: cases.map((c) => c.key), firstCycle: m.firstCycle, warmOnce: m.warmOnce });

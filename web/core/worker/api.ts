@@ -3,9 +3,10 @@
  * the npm package, a Node worker thread): detect implementations, validate them, time cases.
  * @module
  */
-import { type AlgorithmId, type ImplementationId, type ImplementationRef, type Operation, implementationSupports, isBuiltInImplementation } from '../algorithms.ts';
+import { type AlgorithmId, type ImplementationId, type ImplementationRef, type Operation, implementationSupports, isBuiltInImplementation, needsWasm } from '../algorithms.ts';
 import { customBackend } from '../backends/custom.ts';
 import { type ModuleInfo, defineImplementation, moduleInfo } from '../custom.ts';
+import { probeExecution, wasmLoops } from '../execution.ts';
 import { gateBackend } from '../gate.ts';
 import { type BuildInfoLoader, type CoresLoader, libaegisVariants, libaegisWasm, rustcryptoWasm, wasmFeatures, wasmVariants } from '../backends/rustcrypto-wasm.ts';
 import { libsodium } from '../backends/libsodium.ts';
@@ -155,7 +156,10 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      */
     async init(params: RunParams, modules: readonly string[] = []) {
       resolution = timerResolutionMs();
-      const features = wasmFeatures();
+      // WebAssembly off (Lockdown Mode, --jitless, a CSP): what needs it is named, the rest runs.
+      const wasmOn = wasmLoops() !== null;
+      const features = wasmOn ? wasmFeatures() : { simd128: false, relaxedSimd: false, threads: false };
+      const unavailable: { implementation: ImplementationId; reason: string }[] = [];
       backends = [];
       customs.clear();
       const loaded: ModuleInfo[] = [];
@@ -183,8 +187,18 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
         }
         // Nothing asked of it, nothing loaded (libsodium.js alone is 1.7 MB of JavaScript).
         if (!params.algorithms.some((a) => implementationSupports(impl, a))) continue;
+        if (!wasmOn && needsWasm(impl)) {
+          unavailable.push({ implementation: impl, reason: 'WebAssembly is off here' });
+          continue;
+        }
         const make = BACKENDS[impl] ?? ((ctx: BackendContext) => ctx.platform.extraBackends?.(ctx.params, impl) ?? Promise.resolve([]));
-        for (const b of await make({ params, platform, features })) {
+        // One implementation that cannot load (a refused import, a missing API) costs the run only itself.
+        const made = await make({ params, platform, features }).catch((e: unknown) => e as Error);
+        if (made instanceof Error) {
+          unavailable.push({ implementation: impl, reason: `it did not load: ${made.message}` });
+          continue;
+        }
+        for (const b of made) {
           if (isWasmCore(b)) {
             buildInfo ??= b.buildInfo;
             clockSource ??= b;
@@ -192,31 +206,43 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           backends.push(b);
         }
       }
-      if (!clockSource) clockSource = await rustcryptoWasm('baseline', platform.loadCores, platform.loadBuildInfo);
-      buildInfo ??= clockSource.buildInfo;
+      if (!clockSource && wasmOn) clockSource = await rustcryptoWasm('baseline', platform.loadCores, platform.loadBuildInfo);
+      buildInfo ??= clockSource?.buildInfo ?? {};
+      // Without WebAssembly there is no reference for the gate, no interference probe and no clock.
       reference = clockSource;
-      // The probe lasts 50 timer steps (0.25 ms in Chromium, 1 ms in Firefox and WebKit): a
-      // step is then 2 % of it, and a cycle of samples is tens of times longer.
-      const source = clockSource;
-      wasmCore = source;
-      probe = makeProbe((n, seed) => source.clockChain(n, seed), Math.max(0.25, 50 * resolution));
-      opsPerProbe = probe.iterations * source.clockChainOps;
+      wasmCore = clockSource;
+      probe = null;
+      opsPerProbe = 0;
+      if (clockSource) {
+        // The probe lasts 50 timer steps (0.25 ms in Chromium, 1 ms in Firefox and WebKit): a
+        // step is then 2 % of it, and a cycle of samples is tens of times longer.
+        const source = clockSource;
+        probe = makeProbe((n, seed) => source.clockChain(n, seed), Math.max(0.25, 50 * resolution));
+        opsPerProbe = probe.iterations * source.clockChainOps;
+      }
       record = { opsPerProbe, cycles: [], probeMs: [] };
       return {
         timerResolutionMs: resolution,
-        clock: params.estimateClock ? await clockSource.estimateClock(resolution) : null,
+        clock: params.estimateClock && clockSource ? await clockSource.estimateClock(resolution) : null,
         wasm: features,
         buildInfo,
         available: backends.map((b) => ({ implementation: b.implementation, variant: b.variant, algorithms: [...b.algorithms] })),
+        unavailable,
         modules: loaded,
         moduleErrors,
       };
     },
 
+    /** The execution mode (execution.ts): about 70 ms, asked once per run. */
+    execution() {
+      return probeExecution(resolution);
+    },
+
     /** The gate (gate.ts) for one module loaded by init: a row per algorithm it declares. */
     async gate(id: string, algorithms: readonly AlgorithmId[]) {
       const b = customs.get(id);
-      if (!b || !reference) throw new Error(`no module '${id}' in this worker`);
+      if (!b) throw new Error(`no module '${id}' in this worker`);
+      if (!reference) throw new Error('the gate needs WebAssembly (its reference is RustCrypto), and WebAssembly is off here');
       const asked = b.algorithms.filter((a) => algorithms.includes(a));
       return gateBackend({ ...b, algorithms: asked }, reference, await platform.loadVectors(asked));
     },
@@ -288,7 +314,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      * sampling loop. Returns ns per block, one per sample, and the key schedule's size.
      */
     async measureBlocks(ciphers: string[], o: { samples: number; minSampleMs: number }) {
-      if (!wasmCore) throw new Error('init first');
+      if (!wasmCore) throw new Error('raw block ciphers run in WebAssembly, which is off here (or init was not called)');
       const out: { cipher: string; samples: number[]; stateBytes: number | null }[] = [];
       for (const cipher of ciphers) {
         const prepared = wasmCore.blockBench(cipher);

@@ -1,0 +1,174 @@
+/**
+ * The execution mode a run ran in. A browser can run with WebAssembly off (Safari's Lockdown
+ * Mode, Chromium's `--jitless`, a policy), interpreted (WebKit without its JIT), or with
+ * JavaScript but not its optimising compiler (Chrome's and Edge's per-site "JavaScript
+ * optimizer" switch, Edge's enhanced security, Firefox without Ion): every figure is then a
+ * different population, up to fifty times slower, and must neither be read as the device's nor
+ * mixed into the crowd's medians.
+ *
+ * Detected, not guessed from names, by a property of compiled code that no host's clock or load
+ * changes: a CPU overlaps independent work. One loop runs four steps of a linear congruential
+ * generator (`x = x·a + c`, 32-bit) as one dependent chain, its twin the same operations as four
+ * independent chains. Compiled (even by a baseline WebAssembly compiler), the chain is 3–4×
+ * slower than the four, as the multiplier's latency says it must be; an interpreter pays per
+ * operation and runs both alike (1.0×), a JavaScript baseline compiler about 1.1–1.3×. Measured
+ * on this project's machine in Chromium, Firefox, WebKitGTK and Node, each in every mode it
+ * can be started in (README, "Execution modes"). The pair runs in JavaScript and in a 226-byte
+ * WebAssembly module.
+ * @module
+ */
+
+/** `standard`: WebAssembly compiled and JavaScript optimised; anything else is a population of its own. */
+export const EXECUTION_MODES = ['standard', 'no-js-optimizer', 'wasm-interpreted', 'wasm-off'] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+
+export interface Execution {
+  mode: ExecutionMode;
+  /** WebAssembly compiled, interpreted, or off (absent, or refused by a policy). */
+  wasm: 'compiled' | 'interpreted' | 'off';
+  /** JavaScript ran optimised (its chains overlapped). */
+  jsOptimizer: boolean;
+  /** The dependent chain's time over the independent chains' in JavaScript: about 1 interpreted, 3–4 compiled. */
+  jsOverlap: number;
+  /** The same in WebAssembly, or null when it is off. */
+  wasmOverlap: number | null;
+  /** ns per dependent step in JavaScript, warm (the fastest of three windows). */
+  jsNsPerStep: number;
+  /** The same in WebAssembly, or null when it is off. */
+  wasmNsPerStep: number | null;
+}
+
+/** A dependent chain at least this much slower than independent ones: the code was compiled and optimised. */
+export const COMPILED_OVERLAP = 1.8;
+
+export const EXECUTION_LABELS: Readonly<Record<ExecutionMode, string>> = Object.freeze({
+  standard: 'standard (WebAssembly compiled, JavaScript optimised)',
+  'no-js-optimizer': 'JavaScript without its optimising compiler (a security setting or flag): pure-JavaScript figures are several times slower than this device can do',
+  'wasm-interpreted': 'WebAssembly interpreted, no JIT (a security setting or flag): WebAssembly and JavaScript figures are many times slower than this device can do',
+  'wasm-off': 'WebAssembly is off (Lockdown Mode, --jitless or a policy): only implementations without it ran (Web Crypto, pure JavaScript)',
+});
+
+/** The probe module's source; `PROBE_WASM` is its binary (a test compiles this text and compares). */
+export const PROBE_WAT = `(module
+ (func (export "dep") (param $n i32) (param $x i32) (result i32)
+  (loop $l
+   (local.set $x (i32.add (i32.mul (local.get $x) (i32.const 1103515245)) (i32.const 12345)))
+   (local.set $x (i32.add (i32.mul (local.get $x) (i32.const 1103515245)) (i32.const 12345)))
+   (local.set $x (i32.add (i32.mul (local.get $x) (i32.const 1103515245)) (i32.const 12345)))
+   (local.set $x (i32.add (i32.mul (local.get $x) (i32.const 1103515245)) (i32.const 12345)))
+   (br_if $l (local.tee $n (i32.sub (local.get $n) (i32.const 1)))))
+  (local.get $x))
+ (func (export "ind") (param $n i32) (param $x i32) (result i32) (local $y i32) (local $z i32) (local $w i32)
+  (local.set $y (local.get $x)) (local.set $z (local.get $x)) (local.set $w (local.get $x))
+  (loop $l
+   (local.set $x (i32.add (i32.mul (local.get $x) (i32.const 1103515245)) (i32.const 12345)))
+   (local.set $y (i32.add (i32.mul (local.get $y) (i32.const 1103515245)) (i32.const 12345)))
+   (local.set $z (i32.add (i32.mul (local.get $z) (i32.const 1103515245)) (i32.const 12345)))
+   (local.set $w (i32.add (i32.mul (local.get $w) (i32.const 1103515245)) (i32.const 12345)))
+   (br_if $l (local.tee $n (i32.sub (local.get $n) (i32.const 1)))))
+  (i32.xor (i32.xor (local.get $x) (local.get $y)) (i32.xor (local.get $z) (local.get $w)))))`;
+
+// prettier-ignore
+export const PROBE_WASM = [
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x07, 0x01, 0x60, 0x02, 0x7f, 0x7f, 0x01, 0x7f, 0x03, 0x03, 0x02, 0x00, 0x00,
+  0x07, 0x0d, 0x02, 0x03, 0x64, 0x65, 0x70, 0x00, 0x00, 0x03, 0x69, 0x6e, 0x64, 0x00, 0x01, 0x0a, 0xba, 0x01, 0x02, 0x50, 0x00, 0x03,
+  0x40, 0x20, 0x01, 0x41, 0xed, 0x9c, 0x99, 0x8e, 0x04, 0x6c, 0x41, 0xb9, 0xe0, 0x00, 0x6a, 0x21, 0x01, 0x20, 0x01, 0x41, 0xed, 0x9c,
+  0x99, 0x8e, 0x04, 0x6c, 0x41, 0xb9, 0xe0, 0x00, 0x6a, 0x21, 0x01, 0x20, 0x01, 0x41, 0xed, 0x9c, 0x99, 0x8e, 0x04, 0x6c, 0x41, 0xb9,
+  0xe0, 0x00, 0x6a, 0x21, 0x01, 0x20, 0x01, 0x41, 0xed, 0x9c, 0x99, 0x8e, 0x04, 0x6c, 0x41, 0xb9, 0xe0, 0x00, 0x6a, 0x21, 0x01, 0x20,
+  0x00, 0x41, 0x01, 0x6b, 0x22, 0x00, 0x0d, 0x00, 0x0b, 0x20, 0x01, 0x0b, 0x67, 0x01, 0x03, 0x7f, 0x20, 0x01, 0x21, 0x02, 0x20, 0x01,
+  0x21, 0x03, 0x20, 0x01, 0x21, 0x04, 0x03, 0x40, 0x20, 0x01, 0x41, 0xed, 0x9c, 0x99, 0x8e, 0x04, 0x6c, 0x41, 0xb9, 0xe0, 0x00, 0x6a,
+  0x21, 0x01, 0x20, 0x02, 0x41, 0xed, 0x9c, 0x99, 0x8e, 0x04, 0x6c, 0x41, 0xb9, 0xe0, 0x00, 0x6a, 0x21, 0x02, 0x20, 0x03, 0x41, 0xed,
+  0x9c, 0x99, 0x8e, 0x04, 0x6c, 0x41, 0xb9, 0xe0, 0x00, 0x6a, 0x21, 0x03, 0x20, 0x04, 0x41, 0xed, 0x9c, 0x99, 0x8e, 0x04, 0x6c, 0x41,
+  0xb9, 0xe0, 0x00, 0x6a, 0x21, 0x04, 0x20, 0x00, 0x41, 0x01, 0x6b, 0x22, 0x00, 0x0d, 0x00, 0x0b, 0x20, 0x01, 0x20, 0x02, 0x73, 0x20,
+  0x03, 0x20, 0x04, 0x73, 0x73, 0x0b,
+];
+
+/** `n` iterations (n ≥ 1) of four LCG steps from `x`. */
+type Loop = (n: number, x: number) => number;
+export interface ProbeLoops {
+  dep: Loop;
+  ind: Loop;
+}
+
+const A = 1103515245;
+const C = 12345;
+/** The pair in JavaScript: only ever called from here, so their call sites stay monomorphic. */
+const JS_LOOPS: ProbeLoops = {
+  dep(n, x) {
+    for (let i = 0; i < n; i++) {
+      x = (Math.imul(x, A) + C) | 0;
+      x = (Math.imul(x, A) + C) | 0;
+      x = (Math.imul(x, A) + C) | 0;
+      x = (Math.imul(x, A) + C) | 0;
+    }
+    return x;
+  },
+  ind(n, x) {
+    let [y, z, w] = [x, x, x];
+    for (let i = 0; i < n; i++) {
+      x = (Math.imul(x, A) + C) | 0;
+      y = (Math.imul(y, A) + C) | 0;
+      z = (Math.imul(z, A) + C) | 0;
+      w = (Math.imul(w, A) + C) | 0;
+    }
+    return x ^ y ^ z ^ w;
+  },
+};
+
+/** The pair in WebAssembly, or null when WebAssembly is absent or refused (a CSP without wasm-unsafe-eval). */
+export function wasmLoops(): ProbeLoops | null {
+  try {
+    const W = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
+    if (typeof W !== 'object' || W === null) return null;
+    const { exports } = new W.Instance(new W.Module(new Uint8Array(PROBE_WASM)));
+    const loops = { dep: exports.dep as Loop, ind: exports.ind as Loop };
+    return loops.dep(3, 1) === JS_LOOPS.dep(3, 1) && loops.ind(3, 1) === JS_LOOPS.ind(3, 1) ? loops : null;
+  } catch {
+    return null;
+  }
+}
+
+const CHUNK = 1024;
+
+/** ns per iteration of `loop`: warmed for `warmMs`, then the fastest of three windows of `windowMs`. */
+function nsPerIteration(loop: Loop, warmMs: number, windowMs: number): number {
+  let x = 1;
+  const t0 = performance.now();
+  while (performance.now() - t0 < warmMs) x = loop(CHUNK, x);
+  let best = Infinity;
+  for (let w = 0; w < 3; w++) {
+    let calls = 0;
+    const s = performance.now();
+    let e = s;
+    do {
+      x = loop(CHUNK, x);
+      calls++;
+      e = performance.now();
+    } while (e - s < windowMs);
+    best = Math.min(best, ((e - s) * 1e6) / (calls * CHUNK));
+  }
+  // The loop's result decides nothing, but an engine may not drop what it returns.
+  if (x === 0.5) throw new Error('unreachable');
+  return best;
+}
+
+function overlapOf(loops: ProbeLoops, warmMs: number, windowMs: number): { overlap: number; nsPerStep: number } {
+  const dep = nsPerIteration(loops.dep, warmMs, windowMs);
+  const ind = nsPerIteration(loops.ind, warmMs, windowMs);
+  return { overlap: dep / ind, nsPerStep: dep / 4 };
+}
+
+/**
+ * Probes the execution mode: about 0.1 s, once per run. `timerResolutionMs` sets how long a
+ * window lasts (200 timer steps, at least 4 ms). `loops` replaces the probe's loops (tests).
+ */
+export function probeExecution(timerResolutionMs: number, loops: { js?: ProbeLoops; wasm?: ProbeLoops | null } = {}): Execution {
+  const windowMs = Math.max(4, 200 * timerResolutionMs);
+  const wasmPair = loops.wasm === undefined ? wasmLoops() : loops.wasm;
+  const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs);
+  const wasm = wasmPair ? overlapOf(wasmPair, 10, windowMs) : null;
+  const jsOptimizer = js.overlap >= COMPILED_OVERLAP;
+  const wasmState = !wasm ? 'off' : wasm.overlap >= COMPILED_OVERLAP ? 'compiled' : 'interpreted';
+  const mode: ExecutionMode = wasmState === 'off' ? 'wasm-off' : wasmState === 'interpreted' ? 'wasm-interpreted' : jsOptimizer ? 'standard' : 'no-js-optimizer';
+  return { mode, wasm: wasmState, jsOptimizer, jsOverlap: js.overlap, wasmOverlap: wasm?.overlap ?? null, jsNsPerStep: js.nsPerStep, wasmNsPerStep: wasm?.nsPerStep ?? null };
+}

@@ -1,0 +1,20 @@
+// Run by execution.test.ts in a Node started with V8 flags (--jitless, --max-opt=0): a small
+// run through the package's Node entry, printed as the parts of its document the test reads.
+import { runBenchmark } from '../node.ts';
+import { probeExecution } from '../execution.ts';
+import { verdict } from '../verdict.ts';
+
+if (process.argv[2] === 'probe') {
+  console.log(JSON.stringify(probeExecution(0.001)));
+} else {
+  const doc = await runBenchmark({ preset: 'quick', algorithms: ['aes-128-gcm'], sizes: [1024], operations: ['encrypt'], rounds: 1, maxReruns: 0, samplesPerRound: 5, minSampleMs: 2 });
+  console.log(
+    JSON.stringify({
+      execution: doc.environment.execution,
+      cases: doc.cases.map((c) => c.implementation),
+      skipped: doc.skipped,
+      warnings: doc.warnings,
+      verdict: verdict(doc).sentences[0] ?? null,
+    }),
+  );
+}

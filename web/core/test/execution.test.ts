@@ -1,0 +1,75 @@
+// Execution modes (execution.ts): detected by whether dependent steps run slower than
+// independent ones, proven here in Node started with the V8 flags that turn WebAssembly or the
+// optimiser off (browsers in e2e/execution.spec.ts).
+import binaryen from 'binaryen';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { COMPILED_OVERLAP, PROBE_WASM, PROBE_WAT, type ProbeLoops, probeExecution, wasmLoops } from '../execution.ts';
+
+const script = fileURLToPath(new URL('./execution-run.ts', import.meta.url));
+/** The script in a fresh Node with `flags`: its one line of JSON. */
+function inNode(flags: string[], arg?: string) {
+  const out = execFileSync(process.execPath, [...flags, '--import', 'tsx', script, ...(arg ? [arg] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  return JSON.parse(out.trim().split('\n').pop()!);
+}
+
+/** An "interpreter": both loops cost the same per operation (each runs the independent chains). */
+const flat = (l: ProbeLoops): ProbeLoops => ({ dep: l.ind, ind: l.ind });
+
+describe('the execution-mode probe', () => {
+  it('ships the module its text describes, whose two loops compute what the JavaScript ones do', () => {
+    const m = binaryen.parseText(PROBE_WAT);
+    expect(m.validate()).toBeTruthy();
+    expect([...m.emitBinary()]).toEqual(PROBE_WASM);
+    const wasm = wasmLoops()!;
+    let x = 7;
+    for (let i = 0; i < 4 * 5; i++) x = (Math.imul(x, 1103515245) + 12345) | 0;
+    expect(wasm.dep(5, 7)).toBe(x);
+    expect(wasm.ind(5, 7)).toBe(x ^ x ^ x ^ x);
+  });
+
+  it('calls a run without WebAssembly wasm-off', () => {
+    const e = probeExecution(0.001, { wasm: null });
+    expect(e).toMatchObject({ mode: 'wasm-off', wasm: 'off', wasmOverlap: null, wasmNsPerStep: null });
+  });
+
+  it(`reads loops whose chains do not overlap (under ${COMPILED_OVERLAP}×) as uncompiled: JavaScript no-js-optimizer, WebAssembly wasm-interpreted`, () => {
+    const wasm = wasmLoops()!;
+    const interpretedJs = probeExecution(0.001, { js: flat(wasm), wasm });
+    expect(interpretedJs).toMatchObject({ mode: 'no-js-optimizer', wasm: 'compiled', jsOptimizer: false });
+    expect(interpretedJs.jsOverlap).toBeLessThan(COMPILED_OVERLAP);
+    expect(probeExecution(0.001, { js: wasm, wasm: flat(wasm) })).toMatchObject({ mode: 'wasm-interpreted', wasm: 'interpreted', jsOptimizer: true });
+    expect(probeExecution(0.001, { js: wasm, wasm })).toMatchObject({ mode: 'standard', wasm: 'compiled', jsOptimizer: true });
+  });
+
+  it('finds this Node standard, chains overlapping 3–4× as a multiplier’s latency says; with --max-opt=0 JavaScript runs them alike', () => {
+    const here = probeExecution(0.001);
+    expect(here.mode, JSON.stringify(here)).toBe('standard');
+    expect(here.wasmOverlap!).toBeGreaterThan(2.5);
+    const interp = inNode(['--max-opt=0'], 'probe');
+    expect(interp.mode, JSON.stringify(interp)).toBe('no-js-optimizer');
+    expect(interp.jsOverlap).toBeLessThan(1.5);
+  });
+});
+
+describe('a run in a restricted execution mode', () => {
+  it('with WebAssembly off (--jitless) runs what needs none, names what was skipped and why, and says so first in the verdict', () => {
+    const r = inNode(['--jitless']);
+    expect(r.execution.mode).toBe('wasm-off');
+    expect(r.cases).toContain('webcrypto');
+    expect(r.cases).toContain('noble');
+    expect(r.cases).not.toContain('rustcrypto-wasm');
+    expect(r.skipped).toContainEqual({ what: 'rustcrypto-wasm', reason: expect.stringContaining('WebAssembly is off') });
+    expect(r.warnings.join('\n')).toContain("kept out of the crowd's medians");
+    expect(r.verdict).toMatch(/^Measured with WebAssembly off/);
+  });
+
+  it('without the optimising compiler (--max-opt=0) runs everything and says the JavaScript figures are not the device’s best', () => {
+    const r = inNode(['--max-opt=0']);
+    expect(r.execution.mode).toBe('no-js-optimizer');
+    expect(r.cases).toContain('rustcrypto-wasm');
+    expect(r.cases).toContain('noble');
+    expect(r.verdict).toMatch(/^Measured without the optimising JavaScript compiler/);
+  });
+});
