@@ -11,7 +11,7 @@ import { formatSize } from './params.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
 import { slowCycles, slowSampleShare } from './interference.ts';
 import { EXECUTION_LABELS } from './execution.ts';
-import { shuffled } from './measure.ts';
+import { sampleTargetMs, shuffled } from './measure.ts';
 import { CYCLES_PER_ROUND, derived, detectModes, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
 import { decide } from './decision.ts';
 import { compareInRun } from './compare.ts';
@@ -241,6 +241,10 @@ function aaCheckOf(twin: PlannedCase | null, measured: (key: string) => Measured
  * limit, one at a time (then those sizes have no paired ratios, and the result says so).
  */
 const GROUP_PAYLOADS = 3;
+/** An extra round of the stop rule samples each of its cases for about this long (see run())… */
+export const EXTRA_ROUND_SAMPLE_MS = 72;
+/** … and at most this many times a round's samples. */
+export const EXTRA_ROUND_SAMPLES = 3;
 
 export function startRun(asked: RunParams, o: RunOptions): RunHandle {
   /** The run's parameters: what was asked, and the ids of the modules that passed the gate. */
@@ -478,9 +482,21 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
     }
     // The stop rule (stop-rule.ts): extra rounds of only what is unresolved — cases whose median
     // is not pinned down, and both sides of each undecided claim — while the budget lasts.
-    // A case of a small extra round costs more than one of a full round (its code paths are
-    // warmed for fewer cases): a quarter more to start with, then what the extra rounds cost.
-    let perCaseMs = (1.25 * measureMs) / Math.max(1, plan.length * params.rounds);
+    // A case costs its share of a fresh worker, its warm-up and calibration, then its samples,
+    // and a sample lasts from the target (2 ms) to one call of a large payload (30 ms for noble
+    // at 1 MiB in Firefox). So each case of an extra round gets the samples that fit in
+    // EXTRA_ROUND_SAMPLE_MS (at least a round's, at most EXTRA_ROUND_SAMPLES times), and the
+    // round takes the cases whose cost — overhead plus samples — fits what is left: more evidence
+    // where evidence is cheap, for one overhead. The overhead per case is what the first rounds
+    // spent beyond their samples, a quarter more (a small round warms its code paths for fewer
+    // cases), then what the extra rounds really spent.
+    const sampleMsOf = (key: string) => {
+      const m = samples.get(key);
+      return Math.max(sampleTargetMs(params.minSampleMs, environment!.timerResolutionMs), m ? (median(m.samples) * m.iterations) / 1e6 : 0);
+    };
+    const samplesOf = (key: string) => Math.min(EXTRA_ROUND_SAMPLES * params.samplesPerRound, Math.max(params.samplesPerRound, Math.floor(EXTRA_ROUND_SAMPLE_MS / sampleMsOf(key))));
+    const firstSamplesMs = measured.reduce((a, c) => a + params.rounds * params.samplesPerRound * sampleMsOf(c.key), 0);
+    let overheadMs = (1.25 * Math.max(0, measureMs - firstSamplesMs)) / Math.max(1, measured.length * params.rounds);
     for (let extra = 0; extra < params.maxReruns; extra++) {
       const sofar = finish('complete', plan);
       // An A/B run asks one thing of each case pair: is the head SAME, FASTER or SLOWER? Only
@@ -489,12 +505,17 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
       // Claims' cases first (they decide what the visitor reads), then lone unresolved cases.
       const undecided = params.ab ? compareInRun(sofar).cases.filter((c) => c.verdict === 'unknown').map((c) => c.cases!) : verdict(sofar).claims.filter((c) => c.decision === 'unknown').map((c) => c.cases);
       const claimKeys = new Set(undecided.flat());
-      let targets = [...measured.filter((c) => claimKeys.has(c.key)), ...measured.filter((c) => pending.has(c.key) && !claimKeys.has(c.key))];
-      if (targets.length === 0) break;
-      // Only what fits in what is left of the budget (a round costs about what the first ones did per case).
-      const fits = Math.floor((deadline - now() - startMs) / Math.max(perCaseMs, 1e-3));
-      if (fits < Math.min(2, targets.length)) break;
-      targets = targets.slice(0, fits);
+      const wanted = [...measured.filter((c) => claimKeys.has(c.key)), ...measured.filter((c) => pending.has(c.key) && !claimKeys.has(c.key))];
+      if (wanted.length === 0) break;
+      // Only what fits in what is left of the budget, in that order of priority.
+      let left = deadline - now() - startMs;
+      const targets = wanted.filter((c) => {
+        const cost = overheadMs + samplesOf(c.key) * sampleMsOf(c.key);
+        if (cost > left) return false;
+        left -= cost;
+        return true;
+      });
+      if (targets.length < Math.min(2, wanted.length)) break;
       // Each extra round is counted on its own: n of the cases it measures again.
       progress.phase = 'rerunning';
       progress.round = params.rounds + extra + 1;
@@ -507,8 +528,10 @@ export function startRun(asked: RunParams, o: RunOptions): RunHandle {
       const t1 = now();
       // What each case ran at once warm, so the fresh worker's warm-up can stop when it is there again.
       const warmNsPerOp = Object.fromEntries(targets.flatMap((c) => { const m = samples.get(c.key); return m ? [[c.key, median(m.samples)]] : []; }));
-      absorb(await guard(remote.measure(roundOrder(targets, params.rounds + extra), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, warmNsPerOp, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), true);
-      perCaseMs = Math.max(perCaseMs, (now() - t1) / targets.length);
+      const samplesFor = Object.fromEntries(targets.map((c) => [c.key, samplesOf(c.key)]));
+      const spentOnSamples = targets.reduce((a, c) => a + samplesFor[c.key]! * sampleMsOf(c.key), 0);
+      absorb(await guard(remote.measure(roundOrder(targets, params.rounds + extra), { samples: params.samplesPerRound, samplesFor, minSampleMs: params.minSampleMs, iterations, warmNsPerOp, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), true);
+      overheadMs = Math.max(overheadMs, (now() - t1 - spentOnSamples) / targets.length);
       thisRound.clear();
       live();
       await recordInterference(remote);

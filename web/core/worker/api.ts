@@ -255,7 +255,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      * Measures `cases`, each group of compared cases interleaved (comparisonGroups); cycle ids
      * start at `firstCycle`, so the runner keeps them unique across rounds.
      */
-    async measure(cases: PlannedCase[], o: { samples: number; minSampleMs: number; iterations: Record<string, number>; warmNsPerOp?: Record<string, number>; firstCycle?: number; groupBytes?: number; warmOnce?: boolean }) {
+    async measure(cases: PlannedCase[], o: { samples: number; samplesFor?: Record<string, number>; minSampleMs: number; iterations: Record<string, number>; warmNsPerOp?: Record<string, number>; firstCycle?: number; groupBytes?: number; warmOnce?: boolean }) {
       const out: MeasuredCase[] = [];
       // warmOnce (every run since the stop rule; first the dense preset's thousands of lengths):
       // each implementation × algorithm × operation runs one code path whatever the length, so
@@ -275,7 +275,8 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           emit({ type: 'case-start', key: group[0]!.key });
           const warm = o.warmOnce && group.every((c) => warmed.has(codePath(c)));
           const measured = await measureInterleaved(prepared, {
-            samples: o.samples,
+            // A group is sampled cycle by cycle, so all its members alike: as often as its most-asked member.
+            samples: Math.max(o.samples, ...group.map((c) => o.samplesFor?.[c.key] ?? 0)),
             minSampleMs: o.minSampleMs,
             ...(warm ? { warmupMinMs: 0, warmupMaxMs: 0 } : {}),
             timerResolutionMs: resolution,
