@@ -127,7 +127,7 @@ for (const target of ['chromium', 'firefox'] as const) {
     const cyclesOf = (id: string) => new Set(doc.cases.filter((c: { implementation: string; sizeBytes: number }) => c.implementation === id && c.sizeBytes === 1024)[0].cycles);
     expect([...cyclesOf('head')].filter((c) => cyclesOf('base').has(c)).length).toBeGreaterThanOrEqual(5);
     // The same code as head, at 1 MiB: never SLOWER. (At 16 KiB two copies of one allocating
-    // JavaScript module moved by over 10 % between workers on a busy host: the README says so.)
+    // JavaScript module moved by over 10 % between workers on a busy host: docs/package.md says so.)
     const same = ab('good-gcm-again', '--sizes', '1M', '--budget', '15s', '--margin', '10%');
     expect([0, 2], same.stdout + same.stderr).toContain(same.status);
     expect(same.stdout).not.toContain('SLOWER');

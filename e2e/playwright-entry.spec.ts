@@ -26,7 +26,7 @@ test('compareInPage and assertNoRegression: a head twice as slow fails the test 
   expect(() => assertNoRegression(slow)).toThrow(/a regression:[\s\S]*aes-128-gcm · encrypt · 16 KiB[\s\S]*SLOWER/);
   // The same file as base and head, at 1 MiB: there two copies of noble's GCM read within 1.2 %
   // of each other in every bench:ab session, while at 16 KiB a busy host moved them by over 10 %
-  // (each copy allocates a message per call; see the README's A/B notes).
+  // (each copy allocates a message per call; see the A/B notes in docs/package.md).
   const same = await compareInPage(page, { ...opts, sizes: [1 << 20], base: MOD('good-gcm'), head: MOD('good-gcm'), margin: 0.1 });
   expect(same.cases[0]!.verdict).not.toBe('slower');
   expect(() => assertNoRegression(same)).not.toThrow();

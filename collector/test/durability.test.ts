@@ -1,6 +1,6 @@
 // A submission acknowledged with 2xx is never lost by a process crash: the collector is killed
 // with SIGKILL while submissions are in flight, and every acknowledged run id must be stored.
-// PGlite does not fsync: this proves process crashes, not power loss (see README, Deployment).
+// PGlite does not fsync: this proves process crashes, not power loss (see docs/deploy.md).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

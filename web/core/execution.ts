@@ -13,7 +13,7 @@
  * slower than the four, as the multiplier's latency says it must be; an interpreter pays per
  * operation and runs both alike (1.0×), a JavaScript baseline compiler about 1.1–1.3×. Measured
  * on this project's machine in Chromium, Firefox, WebKitGTK and Node, each in every mode it
- * can be started in (README, "Execution modes"). The pair runs in JavaScript and in a 226-byte
+ * can be started in (docs/methodology.md, "Execution modes"). The pair runs in JavaScript and in a 226-byte
  * WebAssembly module.
  * @module
  */
