@@ -18,46 +18,6 @@ pub const MAX_TAG_BYTES: usize = 32;
 /// A tag as the cores return it: the first [`Algorithm::tag_bytes`] bytes are the tag.
 pub type TagBuf = [u8; MAX_TAG_BYTES];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Algorithm {
-    /// NIST SP 800-38D, 128-bit key, 96-bit nonce.
-    Aes128Gcm,
-    /// NIST SP 800-38D, 256-bit key, 96-bit nonce.
-    Aes256Gcm,
-    /// RFC 8439.
-    ChaCha20Poly1305,
-    /// draft-irtf-cfrg-xchacha: 192-bit nonce, safe to draw at random.
-    XChaCha20Poly1305,
-    /// NIST SP 800-232 Ascon-AEAD128.
-    AsconAead128,
-    /// RFC 7518 §5.2.3 A128CBC-HS256.
-    Aes128CbcHmacSha256,
-    /// RFC 7518 §5.2.2.1 with AES-256 and a 32-byte HMAC-SHA-256 key (seed 001's AES-256 case).
-    Aes256CbcHmacSha256,
-    /// The `aes-gcm` crate's GCM over the AES finalist Twofish (128-bit key), for seed 003.
-    /// No standard: there are no test vectors, only round trips, tamper tests and the block
-    /// cipher's own known answers.
-    Twofish128Gcm,
-    /// The same over Serpent (128-bit key).
-    Serpent128Gcm,
-    /// draft-irtf-cfrg-aegis-aead: 128-bit key, 128-bit nonce, 16-byte tag.
-    Aegis128L,
-    /// draft-irtf-cfrg-aegis-aead: 256-bit key, 256-bit nonce, 16-byte tag.
-    Aegis256,
-    /// RFC 8452, nonce-misuse resistant, 128-bit key.
-    Aes128GcmSiv,
-    /// RFC 8452, 256-bit key.
-    Aes256GcmSiv,
-    /// RFC 7253 OCB with AES-128, 96-bit nonce, 128-bit tag.
-    Aes128Ocb3,
-    /// RFC 7253 OCB with AES-256.
-    Aes256Ocb3,
-    /// AEGIS-128L with the draft's 256-bit tag (libsodium's only AEGIS tag length).
-    Aegis128LTag256,
-    /// AEGIS-256 with the 256-bit tag.
-    Aegis256Tag256,
-}
-
 /// GCM as the `aes-gcm` crate builds it, over any 128-bit block cipher (NIST SP 800-38D §6).
 pub type Twofish128Gcm = AesGcm<twofish::Twofish, U12>;
 pub type Serpent128Gcm = AesGcm<serpent::Serpent, U12>;
@@ -70,49 +30,156 @@ pub type Aegis256Tag256 = aegis::compat::rustcrypto_traits_06::Aegis256<32>;
 pub type Aes128Ocb3 = Ocb3<aes::Aes128, U12>;
 pub type Aes256Ocb3 = Ocb3<aes::Aes256, U12>;
 
-impl Algorithm {
-    pub const ALL: [Algorithm; 17] = [
-        Algorithm::Aes128Gcm,
-        Algorithm::Aes256Gcm,
-        Algorithm::ChaCha20Poly1305,
-        Algorithm::XChaCha20Poly1305,
-        Algorithm::AsconAead128,
-        Algorithm::Aes128CbcHmacSha256,
-        Algorithm::Aes256CbcHmacSha256,
-        Algorithm::Twofish128Gcm,
-        Algorithm::Serpent128Gcm,
-        Algorithm::Aegis128L,
-        Algorithm::Aegis256,
-        Algorithm::Aes128GcmSiv,
-        Algorithm::Aes256GcmSiv,
-        Algorithm::Aes128Ocb3,
-        Algorithm::Aes256Ocb3,
-        Algorithm::Aegis128LTag256,
-        Algorithm::Aegis256Tag256,
-    ];
+/// Key, nonce and tag sizes of a keyed type, read from its crate's own types.
+pub trait Sizes {
+    const KEY: usize;
+    const NONCE: usize;
+    const TAG: usize;
+}
 
-    pub const fn id(self) -> &'static str {
-        match self {
-            Algorithm::Aes128Gcm => "aes-128-gcm",
-            Algorithm::Aes256Gcm => "aes-256-gcm",
-            Algorithm::ChaCha20Poly1305 => "chacha20-poly1305",
-            Algorithm::XChaCha20Poly1305 => "xchacha20-poly1305",
-            Algorithm::AsconAead128 => "ascon-aead128",
-            Algorithm::Aes128CbcHmacSha256 => "aes-128-cbc-hmac-sha256",
-            Algorithm::Aes256CbcHmacSha256 => "aes-256-cbc-hmac-sha256",
-            Algorithm::Twofish128Gcm => "twofish-128-gcm",
-            Algorithm::Serpent128Gcm => "serpent-128-gcm",
-            Algorithm::Aegis128L => "aegis-128l",
-            Algorithm::Aegis256 => "aegis-256",
-            Algorithm::Aes128GcmSiv => "aes-128-gcm-siv",
-            Algorithm::Aes256GcmSiv => "aes-256-gcm-siv",
-            Algorithm::Aes128Ocb3 => "aes-128-ocb3",
-            Algorithm::Aes256Ocb3 => "aes-256-ocb3",
-            Algorithm::Aegis128LTag256 => "aegis-128l-tag256",
-            Algorithm::Aegis256Tag256 => "aegis-256-tag256",
+impl<A: AeadCore + aead::KeySizeUser> Sizes for Aead<A> {
+    const KEY: usize = <A as aead::KeySizeUser>::KeySize::USIZE;
+    const NONCE: usize = <A as AeadCore>::NonceSize::USIZE;
+    const TAG: usize = <A as AeadCore>::TagSize::USIZE;
+}
+
+impl<C: aes::cipher::KeySizeUser> Sizes for CbcHmacSha256<C> {
+    /// The MAC key and the AES key, of the same length (RFC 7518 §5.2.2.1).
+    const KEY: usize = 2 * <C as aes::cipher::KeySizeUser>::KeySize::USIZE;
+    const NONCE: usize = cbc_hmac::IV_BYTES;
+    const TAG: usize = cbc_hmac::TAG_BYTES;
+}
+
+/// A RustCrypto AEAD keyed from a slice.
+fn aead<A: KeyInit>(key: &[u8]) -> Result<Aead<A>, Error> {
+    A::new_from_slice(key)
+        .map(Aead)
+        .map_err(|_| Error::KeyLength { expected: <A as aead::KeySizeUser>::KeySize::USIZE, actual: key.len() })
+}
+
+/// GCM over a block cipher keyed from a slice (Twofish takes 16, 24 or 32 bytes this way).
+fn gcm_over<C>(key: &[u8]) -> Result<Aead<AesGcm<C, U12>>, Error>
+where
+    C: KeyInit + aes::cipher::BlockSizeUser<BlockSize = aes::cipher::consts::U16> + aes::cipher::BlockCipherEncrypt,
+{
+    C::new_from_slice(key)
+        .map(|c| Aead(AesGcm::from(c)))
+        .map_err(|_| Error::KeyLength { expected: 16, actual: key.len() })
+}
+
+/// The table: one row per id makes the enum, its id and crate, its sizes (from the crate's
+/// types, or stated where the type admits several), its state size, its key schedule, the
+/// keyed variant and the dispatch. `$` is passed in so the table can define `with_keyed!`.
+macro_rules! algorithm_table {
+    ($d:tt $( $(#[$doc:meta])* $v:ident = $id:literal in $crate_name:literal : $keyed:ty = $new:expr $(, key $key:expr)? ; )+) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub enum Algorithm {
+            $( $(#[$doc])* $v, )+
         }
-    }
 
+        /// A keyed instance of one algorithm. Generic code runs on it through [`with_keyed!`],
+        /// which dispatches once and then runs monomorphised code, so no indirect call sits in a
+        /// bench loop.
+        #[derive(Debug)]
+        pub enum Keyed {
+            $( $v($keyed), )+
+        }
+
+        impl Algorithm {
+            pub const ALL: [Algorithm; [$( stringify!($v) ),+].len()] = [$( Algorithm::$v ),+];
+
+            pub const fn id(self) -> &'static str {
+                match self { $( Algorithm::$v => $id, )+ }
+            }
+
+            /// The crate that implements it (RustCrypto's, and jedisct1's `aegis` for AEGIS).
+            pub const fn crate_name(self) -> &'static str {
+                match self { $( Algorithm::$v => $crate_name, )+ }
+            }
+
+            pub const fn key_bytes(self) -> usize {
+                match self { $( Algorithm::$v => algorithm_table!(@key $keyed $(, $key)?), )+ }
+            }
+
+            pub const fn nonce_bytes(self) -> usize {
+                match self { $( Algorithm::$v => <$keyed as Sizes>::NONCE, )+ }
+            }
+
+            pub const fn tag_bytes(self) -> usize {
+                match self { $( Algorithm::$v => <$keyed as Sizes>::TAG, )+ }
+            }
+
+            /// Bytes of the keyed instance in memory (`size_of`), the figure the lightweight-iot
+            /// study compares. AEGIS has no key schedule: its keyed instance is the key, and its
+            /// 128-byte (AEGIS-128L) or 96-byte (AEGIS-256) state lives only during a message.
+            pub const fn state_bytes(self) -> usize {
+                match self { $( Algorithm::$v => core::mem::size_of::<$keyed>(), )+ }
+            }
+
+            /// Runs the key schedule once.
+            pub fn key(self, key: &[u8]) -> Result<Keyed, Error> {
+                let expected = self.key_bytes();
+                if key.len() != expected {
+                    return Err(Error::KeyLength { expected, actual: key.len() });
+                }
+                Ok(match self { $( Algorithm::$v => Keyed::$v(($new)(key)?), )+ })
+            }
+        }
+
+        /// `with_keyed!(keyed, c => expr)` evaluates `expr` with `c: &impl Seal` bound to the variant.
+        macro_rules! with_keyed {
+            ($d keyed:expr, $d c:ident => $d body:expr) => {
+                match $d keyed {
+                    $( $crate::algorithm::Keyed::$v($d c) => $d body, )+
+                }
+            };
+        }
+        pub(crate) use with_keyed;
+    };
+    (@key $keyed:ty) => { <$keyed as Sizes>::KEY };
+    (@key $keyed:ty, $key:expr) => { $key };
+}
+
+algorithm_table! { $
+    /// NIST SP 800-38D, 128-bit key, 96-bit nonce.
+    Aes128Gcm = "aes-128-gcm" in "aes-gcm": Aead<Aes128Gcm> = aead;
+    /// NIST SP 800-38D, 256-bit key, 96-bit nonce.
+    Aes256Gcm = "aes-256-gcm" in "aes-gcm": Aead<Aes256Gcm> = aead;
+    /// RFC 8439.
+    ChaCha20Poly1305 = "chacha20-poly1305" in "chacha20poly1305": Aead<ChaCha20Poly1305> = aead;
+    /// draft-irtf-cfrg-xchacha: 192-bit nonce, safe to draw at random.
+    XChaCha20Poly1305 = "xchacha20-poly1305" in "chacha20poly1305": Aead<XChaCha20Poly1305> = aead;
+    /// NIST SP 800-232 Ascon-AEAD128.
+    AsconAead128 = "ascon-aead128" in "ascon-aead": Aead<AsconAead128> = aead;
+    /// RFC 7518 §5.2.3 A128CBC-HS256.
+    Aes128CbcHmacSha256 = "aes-128-cbc-hmac-sha256" in "aes+cbc+hmac+sha2": CbcHmacSha256<aes::Aes128> = CbcHmacSha256::new;
+    /// RFC 7518 §5.2.2.1 with AES-256 and a 32-byte HMAC-SHA-256 key (the aead-vs-etm study's AES-256 case).
+    Aes256CbcHmacSha256 = "aes-256-cbc-hmac-sha256" in "aes+cbc+hmac+sha2": CbcHmacSha256<aes::Aes256> = CbcHmacSha256::new;
+    /// The `aes-gcm` crate's GCM over the AES finalist Twofish (128-bit key), for the aes-candidates study.
+    /// No standard: there are no test vectors, only round trips, tamper tests and the block
+    /// cipher's own known answers. Twofish's type takes keys up to 32 bytes: 16 is stated.
+    Twofish128Gcm = "twofish-128-gcm" in "aes-gcm+twofish": Aead<Twofish128Gcm> = gcm_over::<twofish::Twofish>, key 16;
+    /// The same over Serpent (128-bit key).
+    Serpent128Gcm = "serpent-128-gcm" in "aes-gcm+serpent": Aead<Serpent128Gcm> = gcm_over::<serpent::Serpent>, key 16;
+    /// draft-irtf-cfrg-aegis-aead: 128-bit key, 128-bit nonce, 16-byte tag.
+    Aegis128L = "aegis-128l" in "aegis": Aead<Aegis128L> = aead;
+    /// draft-irtf-cfrg-aegis-aead: 256-bit key, 256-bit nonce, 16-byte tag.
+    Aegis256 = "aegis-256" in "aegis": Aead<Aegis256> = aead;
+    /// RFC 8452, nonce-misuse resistant, 128-bit key.
+    Aes128GcmSiv = "aes-128-gcm-siv" in "aes-gcm-siv": Aead<Aes128GcmSiv> = aead;
+    /// RFC 8452, 256-bit key.
+    Aes256GcmSiv = "aes-256-gcm-siv" in "aes-gcm-siv": Aead<Aes256GcmSiv> = aead;
+    /// RFC 7253 OCB with AES-128, 96-bit nonce, 128-bit tag.
+    Aes128Ocb3 = "aes-128-ocb3" in "ocb3+aes": Aead<Aes128Ocb3> = aead;
+    /// RFC 7253 OCB with AES-256.
+    Aes256Ocb3 = "aes-256-ocb3" in "ocb3+aes": Aead<Aes256Ocb3> = aead;
+    /// AEGIS-128L with the draft's 256-bit tag (libsodium's only AEGIS tag length).
+    Aegis128LTag256 = "aegis-128l-tag256" in "aegis": Aead<Aegis128LTag256> = aead;
+    /// AEGIS-256 with the 256-bit tag.
+    Aegis256Tag256 = "aegis-256-tag256" in "aegis": Aead<Aegis256Tag256> = aead;
+}
+
+impl Algorithm {
     pub fn from_id(id: &str) -> Result<Self, Error> {
         Self::ALL
             .into_iter()
@@ -120,138 +187,12 @@ impl Algorithm {
             .ok_or_else(|| Error::UnknownAlgorithm(id.to_owned()))
     }
 
-    /// The crate that implements it (RustCrypto's, and jedisct1's `aegis` for AEGIS).
-    pub const fn crate_name(self) -> &'static str {
-        match self {
-            Algorithm::Aes128Gcm | Algorithm::Aes256Gcm => "aes-gcm",
-            Algorithm::ChaCha20Poly1305 | Algorithm::XChaCha20Poly1305 => "chacha20poly1305",
-            Algorithm::AsconAead128 => "ascon-aead",
-            Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => "aes+cbc+hmac+sha2",
-            Algorithm::Twofish128Gcm => "aes-gcm+twofish",
-            Algorithm::Serpent128Gcm => "aes-gcm+serpent",
-            Algorithm::Aegis128L | Algorithm::Aegis256 | Algorithm::Aegis128LTag256 | Algorithm::Aegis256Tag256 => "aegis",
-            Algorithm::Aes128GcmSiv | Algorithm::Aes256GcmSiv => "aes-gcm-siv",
-            Algorithm::Aes128Ocb3 | Algorithm::Aes256Ocb3 => "ocb3+aes",
-        }
-    }
-
-    pub const fn key_bytes(self) -> usize {
-        match self {
-            Algorithm::Aes128Gcm
-            | Algorithm::AsconAead128
-            | Algorithm::Twofish128Gcm
-            | Algorithm::Serpent128Gcm
-            | Algorithm::Aegis128L
-            | Algorithm::Aegis128LTag256
-            | Algorithm::Aes128GcmSiv
-            | Algorithm::Aes128Ocb3 => 16,
-            Algorithm::Aes256Gcm
-            | Algorithm::Aegis256
-            | Algorithm::Aegis256Tag256
-            | Algorithm::Aes256GcmSiv
-            | Algorithm::Aes256Ocb3
-            | Algorithm::ChaCha20Poly1305
-            | Algorithm::XChaCha20Poly1305
-            | Algorithm::Aes128CbcHmacSha256 => 32,
-            Algorithm::Aes256CbcHmacSha256 => 64,
-        }
-    }
-
-    pub const fn nonce_bytes(self) -> usize {
-        match self {
-            Algorithm::Aes128Gcm
-            | Algorithm::Aes256Gcm
-            | Algorithm::ChaCha20Poly1305
-            | Algorithm::Twofish128Gcm
-            | Algorithm::Serpent128Gcm
-            | Algorithm::Aes128GcmSiv
-            | Algorithm::Aes256GcmSiv
-            | Algorithm::Aes128Ocb3
-            | Algorithm::Aes256Ocb3 => 12,
-            Algorithm::XChaCha20Poly1305 => 24,
-            Algorithm::AsconAead128
-            | Algorithm::Aes128CbcHmacSha256
-            | Algorithm::Aes256CbcHmacSha256
-            | Algorithm::Aegis128L
-            | Algorithm::Aegis128LTag256 => 16,
-            Algorithm::Aegis256 | Algorithm::Aegis256Tag256 => 32,
-        }
-    }
-
-    pub const fn tag_bytes(self) -> usize {
-        match self {
-            Algorithm::Aegis128LTag256 | Algorithm::Aegis256Tag256 => 32,
-            _ => 16,
-        }
-    }
-
     /// Ciphertext bytes (tag excluded) for a plaintext of `plaintext_len` bytes.
     pub const fn ciphertext_len(self, plaintext_len: usize) -> usize {
         match self {
-            Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => {
-                cbc_hmac::ciphertext_len(plaintext_len)
-            }
+            Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => cbc_hmac::ciphertext_len(plaintext_len),
             _ => plaintext_len,
         }
-    }
-
-    /// Bytes of the keyed instance in memory (`size_of`), the figure seed 004 compares.
-    pub const fn state_bytes(self) -> usize {
-        use core::mem::size_of;
-        match self {
-            Algorithm::Aes128Gcm => size_of::<Aes128Gcm>(),
-            Algorithm::Aes256Gcm => size_of::<Aes256Gcm>(),
-            Algorithm::ChaCha20Poly1305 => size_of::<ChaCha20Poly1305>(),
-            Algorithm::XChaCha20Poly1305 => size_of::<XChaCha20Poly1305>(),
-            Algorithm::AsconAead128 => size_of::<AsconAead128>(),
-            Algorithm::Aes128CbcHmacSha256 => size_of::<CbcHmacSha256<aes::Aes128>>(),
-            Algorithm::Aes256CbcHmacSha256 => size_of::<CbcHmacSha256<aes::Aes256>>(),
-            Algorithm::Twofish128Gcm => size_of::<Twofish128Gcm>(),
-            Algorithm::Serpent128Gcm => size_of::<Serpent128Gcm>(),
-            // AEGIS has no key schedule: the keyed instance is the key; the 128-byte
-            // (AEGIS-128L) or 96-byte (AEGIS-256) state lives only during a message.
-            Algorithm::Aegis128L => size_of::<Aegis128L>(),
-            Algorithm::Aegis256 => size_of::<Aegis256>(),
-            Algorithm::Aes128GcmSiv => size_of::<Aes128GcmSiv>(),
-            Algorithm::Aes256GcmSiv => size_of::<Aes256GcmSiv>(),
-            Algorithm::Aes128Ocb3 => size_of::<Aes128Ocb3>(),
-            Algorithm::Aes256Ocb3 => size_of::<Aes256Ocb3>(),
-            Algorithm::Aegis128LTag256 => size_of::<Aegis128LTag256>(),
-            Algorithm::Aegis256Tag256 => size_of::<Aegis256Tag256>(),
-        }
-    }
-
-    /// Runs the key schedule once.
-    pub fn key(self, key: &[u8]) -> Result<Keyed, Error> {
-        let expected = self.key_bytes();
-        if key.len() != expected {
-            return Err(Error::KeyLength { expected, actual: key.len() });
-        }
-        let bad_key = |_| Error::KeyLength { expected, actual: key.len() };
-        Ok(match self {
-            Algorithm::Aes128Gcm => Keyed::Aes128Gcm(Aead(Aes128Gcm::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::Aes256Gcm => Keyed::Aes256Gcm(Aead(Aes256Gcm::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::ChaCha20Poly1305 => {
-                Keyed::ChaCha20Poly1305(Aead(ChaCha20Poly1305::new_from_slice(key).map_err(bad_key)?))
-            }
-            Algorithm::XChaCha20Poly1305 => {
-                Keyed::XChaCha20Poly1305(Aead(XChaCha20Poly1305::new_from_slice(key).map_err(bad_key)?))
-            }
-            Algorithm::AsconAead128 => Keyed::AsconAead128(Aead(AsconAead128::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::Aes128CbcHmacSha256 => Keyed::Aes128CbcHmacSha256(CbcHmacSha256::new(key)?),
-            Algorithm::Aes256CbcHmacSha256 => Keyed::Aes256CbcHmacSha256(CbcHmacSha256::new(key)?),
-            // Twofish takes 16, 24 or 32-byte keys through new_from_slice; GCM wraps the keyed cipher.
-            Algorithm::Twofish128Gcm => Keyed::Twofish128Gcm(Aead(AesGcm::from(<twofish::Twofish as KeyInit>::new_from_slice(key).map_err(bad_key)?))),
-            Algorithm::Serpent128Gcm => Keyed::Serpent128Gcm(Aead(AesGcm::from(<serpent::Serpent as KeyInit>::new_from_slice(key).map_err(bad_key)?))),
-            Algorithm::Aegis128L => Keyed::Aegis128L(Aead(Aegis128L::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::Aegis256 => Keyed::Aegis256(Aead(Aegis256::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::Aes128GcmSiv => Keyed::Aes128GcmSiv(Aead(Aes128GcmSiv::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::Aes256GcmSiv => Keyed::Aes256GcmSiv(Aead(Aes256GcmSiv::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::Aes128Ocb3 => Keyed::Aes128Ocb3(Aead(Aes128Ocb3::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::Aes256Ocb3 => Keyed::Aes256Ocb3(Aead(Aes256Ocb3::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::Aegis128LTag256 => Keyed::Aegis128LTag256(Aead(Aegis128LTag256::new_from_slice(key).map_err(bad_key)?)),
-            Algorithm::Aegis256Tag256 => Keyed::Aegis256Tag256(Aead(Aegis256Tag256::new_from_slice(key).map_err(bad_key)?)),
-        })
     }
 }
 
@@ -341,55 +282,6 @@ where
     fn open(&self, nonce: &[u8], aad: &[u8], ciphertext: &[u8], tag: &[u8], out: &mut [u8]) -> Result<usize, Error> {
         CbcHmacSha256::open_detached(self, nonce, aad, ciphertext, tag, out)
     }
-}
-
-/// A keyed instance of one algorithm. Generic code runs on it through [`with_keyed!`], which
-/// dispatches once and then runs monomorphised code, so no indirect call sits in a bench loop.
-#[derive(Debug)]
-pub enum Keyed {
-    Aes128Gcm(Aead<Aes128Gcm>),
-    Aes256Gcm(Aead<Aes256Gcm>),
-    ChaCha20Poly1305(Aead<ChaCha20Poly1305>),
-    XChaCha20Poly1305(Aead<XChaCha20Poly1305>),
-    AsconAead128(Aead<AsconAead128>),
-    Aes128CbcHmacSha256(CbcHmacSha256<aes::Aes128>),
-    Aes256CbcHmacSha256(CbcHmacSha256<aes::Aes256>),
-    Twofish128Gcm(Aead<Twofish128Gcm>),
-    Serpent128Gcm(Aead<Serpent128Gcm>),
-    Aegis128L(Aead<Aegis128L>),
-    Aegis256(Aead<Aegis256>),
-    Aes128GcmSiv(Aead<Aes128GcmSiv>),
-    Aes256GcmSiv(Aead<Aes256GcmSiv>),
-    Aes128Ocb3(Aead<Aes128Ocb3>),
-    Aes256Ocb3(Aead<Aes256Ocb3>),
-    Aegis128LTag256(Aead<Aegis128LTag256>),
-    Aegis256Tag256(Aead<Aegis256Tag256>),
-}
-
-/// `with_keyed!(keyed, c => expr)` evaluates `expr` with `c: &impl Seal` bound to the variant.
-#[macro_export]
-macro_rules! with_keyed {
-    ($keyed:expr, $c:ident => $body:expr) => {
-        match $keyed {
-            $crate::algorithm::Keyed::Aes128Gcm($c) => $body,
-            $crate::algorithm::Keyed::Aes256Gcm($c) => $body,
-            $crate::algorithm::Keyed::ChaCha20Poly1305($c) => $body,
-            $crate::algorithm::Keyed::XChaCha20Poly1305($c) => $body,
-            $crate::algorithm::Keyed::AsconAead128($c) => $body,
-            $crate::algorithm::Keyed::Aes128CbcHmacSha256($c) => $body,
-            $crate::algorithm::Keyed::Aes256CbcHmacSha256($c) => $body,
-            $crate::algorithm::Keyed::Twofish128Gcm($c) => $body,
-            $crate::algorithm::Keyed::Serpent128Gcm($c) => $body,
-            $crate::algorithm::Keyed::Aegis128L($c) => $body,
-            $crate::algorithm::Keyed::Aegis256($c) => $body,
-            $crate::algorithm::Keyed::Aes128GcmSiv($c) => $body,
-            $crate::algorithm::Keyed::Aes256GcmSiv($c) => $body,
-            $crate::algorithm::Keyed::Aes128Ocb3($c) => $body,
-            $crate::algorithm::Keyed::Aes256Ocb3($c) => $body,
-            $crate::algorithm::Keyed::Aegis128LTag256($c) => $body,
-            $crate::algorithm::Keyed::Aegis256Tag256($c) => $body,
-        }
-    };
 }
 
 /// One-shot encryption: returns ciphertext ‖ tag.

@@ -10,7 +10,7 @@ use core::hint::black_box;
 
 use crate::algorithm::{Algorithm, Keyed, MAX_TAG_BYTES, Seal, TagBuf};
 use crate::error::Error;
-use crate::with_keyed;
+use crate::algorithm::with_keyed;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operation {
@@ -160,7 +160,7 @@ fn run_loop<C: Seal>(
     Ok(black_box(checksum))
 }
 
-/// The raw block ciphers of seed 003, for single-block timing.
+/// The raw block ciphers of the aes-candidates study, for single-block timing.
 #[derive(Debug)]
 pub enum BlockCipher {
     Aes128(aes::Aes128),
@@ -212,7 +212,7 @@ impl BlockCipher {
 pub const CLOCK_CHAIN_OPS: u32 = 16;
 
 /// A dependent chain of `CLOCK_CHAIN_OPS` single-cycle integer operations per iteration, for
-/// estimating the core's clock from time alone (seed 001 reports cycles per byte).
+/// estimating the core's clock from time alone (the aead-vs-etm study reports cycles per byte).
 ///
 /// Each link is `x = (x ^ y) + z` on 32-bit words: an xor and an add, each one cycle of latency
 /// on every current x86 and ARM core, in order or out of order; the next link needs the

@@ -5,7 +5,7 @@
 //!   is the MAC key and second half the AES-128 key.
 //! - `aes-256-cbc-hmac-sha256` is the same construction with AES-256 and a 32-byte MAC key
 //!   (64-byte key), keeping SHA-256 and the 16-byte tag. It is not RFC 7518's A256CBC-HS512; it is
-//!   the AES-256 case measured by the seed-001 study.
+//!   the AES-256 case measured by the aead-vs-etm study.
 //!
 //! Ciphertext = AES-CBC(ENC_KEY, IV, PKCS#7(P)); tag = first 16 bytes of
 //! HMAC-SHA-256(MAC_KEY, AAD ‖ IV ‖ C ‖ AL), AL being the AAD length in bits as a 64-bit
