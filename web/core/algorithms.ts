@@ -13,9 +13,9 @@ export const ALGORITHMS = Object.freeze([
   { id: 'ascon-aead128', label: 'Ascon-AEAD128', spec: 'NIST SP 800-232', keyBytes: 16, nonceBytes: 16, tagBytes: 16, blockBytes: 0 },
   { id: 'aes-128-cbc-hmac-sha256', label: 'AES-128-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.3', keyBytes: 32, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
   { id: 'aes-256-cbc-hmac-sha256', label: 'AES-256-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.2.1, AES-256', keyBytes: 64, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
-  // GCM over the other AES finalists, for seed 003 only: no standard, no test vectors.
-  { id: 'twofish-128-gcm', label: 'Twofish-128-GCM', spec: 'GCM over Twofish (seed 003)', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
-  { id: 'serpent-128-gcm', label: 'Serpent-128-GCM', spec: 'GCM over Serpent (seed 003)', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
+  // GCM over the other AES finalists, for the aes-candidates study only: no standard, no test vectors.
+  { id: 'twofish-128-gcm', label: 'Twofish-128-GCM', spec: 'GCM over Twofish', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
+  { id: 'serpent-128-gcm', label: 'Serpent-128-GCM', spec: 'GCM over Serpent', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
   // The AEADs people ask for next: the standard and full presets measure them, quick does not
   // (it stays within its half-minute budget on the first seven).
   { id: 'aegis-128l', label: 'AEGIS-128L', spec: 'draft-irtf-cfrg-aegis-aead', keyBytes: 16, nonceBytes: 16, tagBytes: 16, blockBytes: 0, next: true },
@@ -32,7 +32,7 @@ export const ALGORITHMS = Object.freeze([
 export type AlgorithmId = (typeof ALGORITHMS)[number]['id'];
 export type Algorithm = (typeof ALGORITHMS)[number];
 export const ALGORITHM_IDS = ALGORITHMS.map((a) => a.id) as readonly AlgorithmId[] as [AlgorithmId, ...AlgorithmId[]];
-/** What the standard and full presets measure: every standard AEAD, not the seed-003 candidates. */
+/** What the standard and full presets measure: every standard AEAD, not the aes-candidates study's candidates. */
 export const GENERAL_ALGORITHM_IDS = ALGORITHMS.filter((a) => !('candidate' in a)).map((a) => a.id);
 /** What the quick preset measures: the general AEADs without the newer ones. */
 export const QUICK_ALGORITHM_IDS = GENERAL_ALGORITHM_IDS.filter((id) => !('next' in algorithm(id)));
@@ -157,7 +157,7 @@ export function algorithm(id: AlgorithmId): Algorithm {
 
 /**
  * Bytes a sealed message carries beyond its plaintext: nonce + tag + padding (the nonce is sent
- * with the message in every protocol these studies model; seed 000 counts AES-GCM's 12 + 16 = 28).
+ * with the message in every protocol these studies model; the doc-encryption study counts AES-GCM's 12 + 16 = 28).
  */
 export function overheadBytes(id: AlgorithmId, sizeBytes: number): number {
   const a = algorithm(id);
@@ -214,7 +214,7 @@ export const MAX_SIZES = DENSE_SIZES.length;
 export const isDense = (sizeCount: number) => sizeCount > 64;
 
 /**
- * Seed 000's PDF sizes: `count` sizes drawn log-uniformly from 100 KB to 8 MB by a fixed-seed
+ * The doc-encryption study's PDF sizes: `count` sizes drawn log-uniformly from 100 KB to 8 MB by a fixed-seed
  * generator (mulberry32), so every visitor measures the same "files".
  */
 export function drawFileSizes(count: number, seed = 0x000f919a): number[] {
@@ -229,9 +229,9 @@ export function drawFileSizes(count: number, seed = 0x000f919a): number[] {
   return Array.from({ length: count }, () => Math.round(Math.exp(lo + random() * (hi - lo)))).sort((a, b) => a - b);
 }
 
-/** Seed 000 scenario 1: the "PDF files" of the batch. */
+/** The doc-encryption study, scenario 1: the "PDF files" of the batch. */
 export const DOC_FILE_SIZES = drawFileSizes(10);
-/** Seed 000 scenario 2: single large files (the study went to 200 MB; 64 MiB is this project's cap). */
+/** The doc-encryption study, scenario 2: single large files (the study went to 200 MB; 64 MiB is this project's cap). */
 export const DOC_LARGE_SIZES = [MiB, 4 * MiB, 16 * MiB, 64 * MiB];
 
 export const PRESETS = Object.freeze({
@@ -290,7 +290,7 @@ export const PRESETS = Object.freeze({
   },
   'doc-encryption': {
     id: 'doc-encryption',
-    label: 'Document encryption (seed 000)',
+    label: 'Document encryption',
     description: 'AES-256-GCM vs ChaCha20-Poly1305 on PDF-sized files and single large files.',
     scenario: true,
     algorithms: ['aes-256-gcm', 'chacha20-poly1305'],
@@ -305,7 +305,7 @@ export const PRESETS = Object.freeze({
   },
   'aead-vs-etm': {
     id: 'aead-vs-etm',
-    label: 'AEAD vs Encrypt-then-MAC (seed 001)',
+    label: 'AEAD vs Encrypt-then-MAC',
     description: 'AES-GCM vs AES-CBC + HMAC-SHA256, 128 and 256, on the study\'s 15 sizes from 64 B to 1 MiB.',
     scenario: true,
     algorithms: ['aes-128-gcm', 'aes-256-gcm', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'],
@@ -321,7 +321,7 @@ export const PRESETS = Object.freeze({
   },
   'key-length': {
     id: 'key-length',
-    label: 'Key length (seed 002)',
+    label: 'Key length',
     description: 'AES-128-GCM vs AES-256-GCM: bulk throughput and TLS-record-sized (16 KiB) chunks.',
     scenario: true,
     algorithms: ['aes-128-gcm', 'aes-256-gcm'],
@@ -336,7 +336,7 @@ export const PRESETS = Object.freeze({
   },
   'aes-candidates': {
     id: 'aes-candidates',
-    label: 'AES candidates (seed 003)',
+    label: 'AES candidates',
     description: 'Rijndael vs Twofish vs Serpent in the same GCM construction: a short message, then a sweep.',
     scenario: true,
     algorithms: ['aes-128-gcm', 'twofish-128-gcm', 'serpent-128-gcm'],
@@ -350,7 +350,7 @@ export const PRESETS = Object.freeze({
   },
   'lightweight-iot': {
     id: 'lightweight-iot',
-    label: 'Lightweight IoT (seed 004)',
+    label: 'Lightweight IoT',
     description: 'Ascon vs AES-128-GCM (and ChaCha20-Poly1305) from 8 B unlock tokens to 1 MiB: latency, state size, cost model, crossover.',
     scenario: true,
     algorithms: ['ascon-aead128', 'aes-128-gcm', 'chacha20-poly1305'],

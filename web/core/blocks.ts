@@ -1,5 +1,5 @@
 /**
- * Raw block ciphers — Rijndael (AES-128), Twofish and Serpent, the AES finalists seed 003
+ * Raw block ciphers — Rijndael (AES-128), Twofish and Serpent, the AES finalists the aes-candidates study
  * compared — one 16-byte block per call, in a worker of their own, timed by the one sampling
  * loop (measure.ts). Bitsliced AES encrypts several blocks at once: fed one block per call it
  * does that work for one block, which is what this shows.

@@ -30,7 +30,7 @@ export function runScaling(c: ScalingCase, o: { maxWorkers?: number; samples?: n
 }
 
 /** Runs a benchmark in a dedicated module worker (created the way bundlers understand). */
-/** Raw single-block speed of AES-128, Twofish and Serpent (seed 003), in a worker of its own. */
+/** Raw single-block speed of AES-128, Twofish and Serpent (the aes-candidates study), in a worker of its own. */
 export function runBlocks(o: { samples?: number } = {}): Promise<BlockTiming[]> {
   return measureBlocks(createWorker, o);
 }

@@ -1,5 +1,5 @@
 /**
- * Estimating the core's clock from time alone, for cycles per byte (seed 001 reports them;
+ * Estimating the core's clock from time alone, for cycles per byte (the aead-vs-etm study reports them;
  * a browser does not reveal the clock). The WASM cores run a chain of dependent single-cycle
  * integer operations (`clockChain`, see wasm/src/bench.rs); cycles = operations, so the clock is
  * operations / seconds.

@@ -1,5 +1,5 @@
 /**
- * What an algorithm costs in memory and in code, beside its speed (seed 004 compares memory; on
+ * What an algorithm costs in memory and in code, beside its speed (the lightweight-iot study compares memory; on
  * a device the code's size matters too): the keyed state's `size_of` as the run's WASM cases
  * report it, and the WASM bytes the algorithm adds (scripts/code-size.mjs, at build time).
  * @module

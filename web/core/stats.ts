@@ -42,7 +42,7 @@ export function mad(xs: readonly number[]): number {
 
 /**
  * Trimmed mean: drop `fraction` of the samples at each end (floor(n · fraction), at least one
- * when n ≥ 3 for the 5 % rule, as seed 001 discards its fastest and slowest runs), then average.
+ * when n ≥ 3 for the 5 % rule, as the aead-vs-etm study discards its fastest and slowest runs), then average.
  */
 export function trimmedMean(xs: readonly number[], fraction = 0.05): number {
   const s = sorted(xs);

@@ -125,7 +125,7 @@ export class RunState {
     return points;
   }
 
-  /** Raw single-block timings of the AES finalists (seed 003), joined to the document when `attach`. */
+  /** Raw single-block timings of the AES finalists (the aes-candidates study), joined to the document when `attach`. */
   async blocks(attach: boolean): Promise<BlockTiming[]> {
     const blocks = await runBlocks();
     if (attach) this.attach({ blocks });
@@ -133,7 +133,7 @@ export class RunState {
   }
 
   /**
-   * Seed 004's unlock token sealed with Ascon-AEAD128 from the WASM cores, opened, then opened
+   * The lightweight-iot study's unlock token sealed with Ascon-AEAD128 from the WASM cores, opened, then opened
    * again with one ciphertext bit flipped, which must fail.
    */
   async unlockDemo(): Promise<{ token: string; aad: string; sealed: string; opened: string; tampered: string }> {

@@ -1,5 +1,5 @@
 /**
- * The cost model of seed 004: T(n) = C_fixed + n · C_byte, fitted to measured times per
+ * The cost model of the lightweight-iot study: T(n) = C_fixed + n · C_byte, fitted to measured times per
  * operation, and the payload size where two algorithms' lines cross.
  *
  * Fitted by weighted least squares with weights 1/T²: payloads span six decades, and plain

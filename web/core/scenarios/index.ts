@@ -104,7 +104,7 @@ export function costModels(doc: ResultDocument, operation = 'encrypt'): { algori
   return out;
 }
 
-// ---- seed 000 -------------------------------------------------------------------------------
+// ---- doc-encryption -------------------------------------------------------------------------
 
 const docEncryption: Scenario = (() => {
   const s = study('doc-encryption');
@@ -154,7 +154,7 @@ const docEncryption: Scenario = (() => {
   };
 })();
 
-// ---- seed 001 -------------------------------------------------------------------------------
+// ---- aead-vs-etm ----------------------------------------------------------------------------
 
 const aeadVsEtm: Scenario = (() => {
   const s = study('aead-vs-etm');
@@ -215,7 +215,7 @@ const aeadVsEtm: Scenario = (() => {
   };
 })();
 
-// ---- seed 002 -------------------------------------------------------------------------------
+// ---- key-length -----------------------------------------------------------------------------
 
 const keyLength: Scenario = (() => {
   const s = study('key-length');
@@ -258,7 +258,7 @@ const keyLength: Scenario = (() => {
   };
 })();
 
-// ---- seed 003 -------------------------------------------------------------------------------
+// ---- aes-candidates -------------------------------------------------------------------------
 
 const aesCandidates: Scenario = (() => {
   const s = study('aes-candidates-mobile');
@@ -303,7 +303,7 @@ const aesCandidates: Scenario = (() => {
   };
 })();
 
-// ---- seed 004 -------------------------------------------------------------------------------
+// ---- lightweight-iot ------------------------------------------------------------------------
 
 const lightweightIot: Scenario = (() => {
   const s = study('lightweight-iot');

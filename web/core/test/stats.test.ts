@@ -27,7 +27,7 @@ describe('statistics against hand-computed values', () => {
     expect(mad([1, 2, 3, 4, 100])).toBe(1); // deviations 2 1 0 1 97 → median 1
   });
 
-  it('5 % trimmed mean drops one sample at each end of a small set (seed 001 rule)', () => {
+  it('5 % trimmed mean drops one sample at each end of a small set (the aead-vs-etm study rule)', () => {
     expect(trimmedMean([1, 2, 3, 4, 100])).toBe(3);
     const twenty = Array.from({ length: 20 }, (_, i) => i + 1);
     twenty[19] = 1000; // floor(20 · 0.05) = 1 → drop 1 and 1000
@@ -68,7 +68,7 @@ describe('statistics against hand-computed values', () => {
     expect(percentileRank([1, 2, 3, 4], 10)).toBe(100);
   });
 
-  it('ciphertext overhead: AES-GCM 28 bytes (seed 000), CBC pads to the block', () => {
+  it('ciphertext overhead: AES-GCM 28 bytes (the doc-encryption study), CBC pads to the block', () => {
     expect(overheadBytes('aes-128-gcm', 1000)).toBe(28);
     expect(overheadBytes('xchacha20-poly1305', 5)).toBe(40);
     expect(overheadBytes('aes-128-cbc-hmac-sha256', 16)).toBe(16 + 16 + 16);

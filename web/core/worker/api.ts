@@ -311,7 +311,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
     },
 
     /**
-     * Raw block ciphers, one 16-byte block per call (seed 003's measurement), timed by the one
+     * Raw block ciphers, one 16-byte block per call (the aes-candidates study's measurement), timed by the one
      * sampling loop. Returns ns per block, one per sample, and the key schedule's size.
      */
     async measureBlocks(ciphers: string[], o: { samples: number; minSampleMs: number }) {
