@@ -24,6 +24,15 @@ function claims(doc: ResultDocument): Map<string, string> {
   return new Map(verdict(doc).claims.map((c) => [c.id, `${c.answer} (${c.decision.toUpperCase()})`]));
 }
 
+/** The ratio a fastest/<class> claim decided on, as `winner/runner-up [low–high]` (time of the runner-up over the winner's). */
+function ratioForClaim(doc: ResultDocument, id: string): string {
+  const f = verdict(doc).fastest.find((x) => `fastest/${x.sizeClass}` === id);
+  if (!f?.margin) return '-';
+  const m = f.margin;
+  const short = (s: string) => s.replace(/ in /, ' ').replace('RustCrypto → WASM', 'wasm');
+  return `${short(f.winner.label)} vs ${short(f.runnerUp!.label)} ${m.value.toFixed(3)} [${m.low.toFixed(3)}–${m.high.toFixed(3)}]`;
+}
+
 /** Web Crypto AES-128-GCM time / AES-256-GCM time at the run's largest size: below 1, AES-128 is faster. */
 function aes128vs256(doc: ResultDocument) {
   const web = doc.cases.filter((c) => c.implementation === 'webcrypto' && c.variant === 'sequential' && c.operation === 'encrypt' && c.aadBytes === 0);
@@ -64,6 +73,8 @@ for (const browser of BROWSERS) {
     const [top, n] = [...counts.entries()].sort((x, y) => y[1] - x[1])[0]!;
     if (n === docs.length) steady++;
     console.log(`  claim ${name.padEnd(24)} ${n}/${docs.length} agree: ${top}${counts.size > 1 ? `   (others: ${[...counts.entries()].filter(([a]) => a !== top).map(([a, c]) => `${c}× ${a}`).join('; ')})` : ''}`);
+    // Where runs disagree, the ratio each run decided on: an interval on the band's edge shows here.
+    if (counts.size > 1) console.log(`    ratios: ${docs.map((d) => ratioForClaim(d, name)).join(', ')}`);
   }
   console.log(`  claims identical in every run: ${steady} of ${names.length}`);
   const flagged = docs.map((d) => d.cases.filter((c) => c.unstable).length / Math.max(1, d.cases.length));
