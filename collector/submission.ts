@@ -12,6 +12,7 @@ import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/en
 import type { ExecutionMode } from '../web/core/execution.ts';
 import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
 import { derived, summarize } from '../web/core/stats.ts';
+import { EXTRA_ROUND_SAMPLES, mostSamples } from '../web/core/stop-rule.ts';
 
 import { DEVICE_CLASSES, DEVICE_FAMILY_NAMES, type DeviceClass } from '../web/core/submit.ts';
 
@@ -167,8 +168,8 @@ function checkCase(doc: ResultDocument, c: ResultDocument['cases'][number], wher
   ];
   const paramOf: Record<string, string> = { sizeBytes: 'sizes', aadBytes: 'aadBytes' };
   for (const [field, value, list] of asked) if (!list.includes(value)) throw new SubmissionError(422, `${where}.${field}: ${value} is not in the run's params.${paramOf[field] ?? field + 's'}`);
-  const most = p.samplesPerRound * (p.rounds + p.maxReruns);
-  if (c.samples.length > most) throw new SubmissionError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${p.maxReruns} re-runs make at most ${most}`);
+  const most = mostSamples(p);
+  if (c.samples.length > most) throw new SubmissionError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${p.maxReruns} re-runs (each up to ${EXTRA_ROUND_SAMPLES}× a round's) make at most ${most}`);
 }
 
 export function memoryBucket(gib: number | null): string | null {

@@ -5,7 +5,15 @@ import type { Sql } from '../db.ts';
 import openapi from '../openapi.json' with { type: 'json' };
 import { refreshCohorts } from '../store.ts';
 import { DEVICE_FAMILY_NAMES } from '../../web/core/submit.ts';
+import { mostSamples } from '../../web/core/stop-rule.ts';
 import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
+
+/** The first case's samples repeated, slightly varied, to `n`; cycles kept in step. */
+function padSamples(d: ReturnType<typeof submission>['result'], n: number): void {
+  const c = d.cases[0]!;
+  c.samples = Array.from({ length: n }, (_, i) => c.samples[i % c.samples.length]! * (1 + (i % 7) / 1000));
+  if (c.cycles) c.cycles = Array.from({ length: n }, (_, i) => i);
+}
 
 describe.each(BACKENDS)('collector on %s', (kind) => {
   let sql: Sql;
@@ -93,6 +101,7 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     ['an AAD length the run did not ask for', () => submission({ mutate: (d) => (d.cases[0]!.aadBytes = 13) }), 422, "result.cases.0.aadBytes: 13 is not in the run's params.aadBytes"],
     ['a device model instead of its family', () => ({ ...submission(), deviceModel: 'Pixel 8' }), 400, 'deviceModel'],
     ['a duplicated case', () => submission({ mutate: (d) => d.cases.push(d.cases[0]!) }), 422, 'appears twice'],
+    ['more samples than its rounds and extra rounds can take', () => submission({ mutate: (d) => padSamples(d, mostSamples(d.params) + 1) }), 422, 'result.cases.0.samples: '],
     // Found by the fuzz below: values the schema took but the database's columns refuse.
     ['an impossible core count', () => submission({ mutate: (d) => (d.environment.hardwareConcurrency = 5000) }), 400, 'result.environment.hardwareConcurrency'],
     ['an AAD beyond 32-bit', () => submission({ mutate: (d) => (d.cases[0]!.aadBytes = 2 ** 33) }), 400, 'result.cases.0.aadBytes'],
@@ -102,6 +111,14 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect(r.status).toBe(status);
     expect((await r.json()).error).toContain(field);
     expect((await sql.query('SELECT id FROM submissions')).length).toBe(0);
+  });
+
+  it('stores a case with as many samples as the stop rule can take (extra rounds sample up to 3× a round)', async () => {
+    const body = submission({ mutate: (d) => padSamples(d, mostSamples(d.params)) });
+    const n = body.result.cases[0]!.samples.length;
+    expect(n).toBe(body.result.params.samplesPerRound * (body.result.params.rounds + 3 * body.result.params.maxReruns));
+    expect(n).toBeGreaterThan(body.result.params.samplesPerRound * (body.result.params.rounds + body.result.params.maxReruns));
+    expect((await post(app, body)).status).toBe(201);
   });
 
   it('refuses environment names the engine cannot produce, so no free text reaches the crowd', async () => {

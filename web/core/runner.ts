@@ -15,7 +15,7 @@ import { sampleTargetMs, shuffled } from './measure.ts';
 import { CYCLES_PER_ROUND, derived, detectModes, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
 import { decide } from './decision.ts';
 import { compareInRun } from './compare.ts';
-import { aaPending, aaTwinKey, caseResolved, isAaTwin, pendingCases } from './stop-rule.ts';
+import { EXTRA_ROUND_SAMPLES, EXTRA_ROUND_SAMPLE_MS, aaPending, aaTwinKey, caseResolved, isAaTwin, pendingCases } from './stop-rule.ts';
 import { verdict } from './verdict.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
@@ -241,10 +241,6 @@ function aaCheckOf(twin: PlannedCase | null, measured: (key: string) => Measured
  * limit, one at a time (then those sizes have no paired ratios, and the result says so).
  */
 const GROUP_PAYLOADS = 3;
-/** An extra round of the stop rule samples each of its cases for about this long (see run())… */
-export const EXTRA_ROUND_SAMPLE_MS = 72;
-/** … and at most this many times a round's samples. */
-export const EXTRA_ROUND_SAMPLES = 3;
 
 export function startRun(asked: RunParams, o: RunOptions): RunHandle {
   /** The run's parameters: what was asked, and the ids of the modules that passed the gate. */

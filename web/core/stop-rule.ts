@@ -13,13 +13,23 @@
  * when the budget is spent is flagged: that, and only that, is what ⚠ means.
  * @module
  */
-import type { CaseResult, ResultDocument } from './schema.ts';
+import type { CaseResult, ResultDocument, RunParams } from './schema.ts';
 import { caseKey } from './schema.ts';
 import { verdict } from './verdict.ts';
 
 /** The A/A twin's key (runner.ts aaTwin): its original's, marked. */
 export const aaTwinKey = (key: string): string => `${key}#aa`;
 export const isAaTwin = (key: string): boolean => key.endsWith('#aa');
+
+/** An extra round of the stop rule samples each of its cases for about this long (runner.ts)… */
+export const EXTRA_ROUND_SAMPLE_MS = 72;
+/** … and at most this many times a round's samples. */
+export const EXTRA_ROUND_SAMPLES = 3;
+
+/** The most samples one case of a run can hold: its rounds', and every extra round's at most. */
+export function mostSamples(p: Pick<RunParams, 'rounds' | 'samplesPerRound' | 'maxReruns'>): number {
+  return p.samplesPerRound * (p.rounds + EXTRA_ROUND_SAMPLES * p.maxReruns);
+}
 
 /** A case is resolved when its median's 95 % interval lies within ±5 % of it. */
 export const CASE_PRECISION = 0.05;
