@@ -152,21 +152,41 @@ function nsPerIteration(loop: Loop, warmMs: number, windowMs: number): number {
   return best;
 }
 
-function overlapOf(loops: ProbeLoops, warmMs: number, windowMs: number): { overlap: number; nsPerStep: number } {
-  const dep = nsPerIteration(loops.dep, warmMs, windowMs);
-  const ind = nsPerIteration(loops.ind, warmMs, windowMs);
-  return { overlap: dep / ind, nsPerStep: dep / 4 };
+/**
+ * How long the probe keeps trying before it calls code uncompiled. Optimising compilers work on
+ * a helper thread (SpiderMonkey's Ion, V8's TurboFan): on a machine whose cores are all busy,
+ * the optimised code may arrive hundreds of milliseconds late, and a probe that judged after its
+ * first warm-up called a standard Firefox "no-js-optimizer" while a test suite loaded both cores.
+ * Compiled code shows up as soon as it is there, so a standard engine pays two tries (about
+ * 0.1 s); only a setting that really lacks the compiler pays the whole patience.
+ */
+export const PROBE_PATIENCE_MS = 1000;
+
+function overlapOf(loops: ProbeLoops, warmMs: number, windowMs: number, patienceMs: number): { overlap: number; nsPerStep: number } {
+  const t0 = performance.now();
+  const tries: { overlap: number; nsPerStep: number }[] = [];
+  for (;;) {
+    const dep = nsPerIteration(loops.dep, warmMs, windowMs);
+    const ind = nsPerIteration(loops.ind, warmMs, windowMs);
+    tries.push({ overlap: dep / ind, nsPerStep: dep / 4 });
+    // Compiled once two tries in a row overlap: one try alone can, by noise, where nothing is
+    // compiled (an interpreter's 1.0–1.3 read 1.9 once in fifteen tries under load).
+    const [prev, last] = tries.slice(-2);
+    if (prev && last && prev.overlap >= COMPILED_OVERLAP && last.overlap >= COMPILED_OVERLAP) return prev.overlap < last.overlap ? prev : last;
+    // Out of patience: the typical try, not the luckiest.
+    if (performance.now() - t0 >= patienceMs) return [...tries].sort((a, b) => a.overlap - b.overlap)[(tries.length - 1) >> 1]!;
+  }
 }
 
 /**
  * Probes the execution mode: about 0.1 s, once per run. `timerResolutionMs` sets how long a
  * window lasts (200 timer steps, at least 4 ms). `loops` replaces the probe's loops (tests).
  */
-export function probeExecution(timerResolutionMs: number, loops: { js?: ProbeLoops; wasm?: ProbeLoops | null } = {}): Execution {
+export function probeExecution(timerResolutionMs: number, loops: { js?: ProbeLoops; wasm?: ProbeLoops | null } = {}, patienceMs = PROBE_PATIENCE_MS): Execution {
   const windowMs = Math.max(4, 200 * timerResolutionMs);
   const wasmPair = loops.wasm === undefined ? wasmLoops() : loops.wasm;
-  const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs);
-  const wasm = wasmPair ? overlapOf(wasmPair, 10, windowMs) : null;
+  const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs, patienceMs);
+  const wasm = wasmPair ? overlapOf(wasmPair, 10, windowMs, patienceMs) : null;
   const jsOptimizer = js.overlap >= COMPILED_OVERLAP;
   const wasmState = !wasm ? 'off' : wasm.overlap >= COMPILED_OVERLAP ? 'compiled' : 'interpreted';
   const mode: ExecutionMode = wasmState === 'off' ? 'wasm-off' : wasmState === 'interpreted' ? 'wasm-interpreted' : jsOptimizer ? 'standard' : 'no-js-optimizer';

@@ -43,6 +43,16 @@ describe('the execution-mode probe', () => {
     expect(probeExecution(0.001, { js: wasm, wasm })).toMatchObject({ mode: 'standard', wasm: 'compiled', jsOptimizer: true });
   });
 
+  it('waits for an optimiser that compiles late (a helper thread on busy cores), and calls the code uncompiled only once its patience is spent', () => {
+    const wasm = wasmLoops()!;
+    // Runs alike for the first 150 ms, then overlaps: optimised code that arrived late.
+    const lateFrom = (start: number): ProbeLoops => ({ dep: (n, x) => (performance.now() - start < 150 ? wasm.ind(n, x) : wasm.dep(n, x)), ind: wasm.ind });
+    const patient = probeExecution(0.001, { js: lateFrom(performance.now()), wasm: lateFrom(performance.now()) });
+    expect(patient, JSON.stringify(patient)).toMatchObject({ mode: 'standard', wasm: 'compiled', jsOptimizer: true });
+    const hasty = probeExecution(0.001, { js: lateFrom(performance.now()), wasm }, 0);
+    expect(hasty.mode).toBe('no-js-optimizer');
+  });
+
   it('finds this Node standard, chains overlapping 3–4× as a multiplier’s latency says; with --max-opt=0 JavaScript runs them alike', () => {
     const here = probeExecution(0.001);
     expect(here.mode, JSON.stringify(here)).toBe('standard');
