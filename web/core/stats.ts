@@ -269,6 +269,54 @@ export function pairedRatio(a: { samples: readonly number[]; cycles?: readonly n
   return { ratio: median(ratios), ciLow, ciHigh, n: ratios.length };
 }
 
+/**
+ * How much a paired ratio moves from one fresh worker to the next, as a standard deviation of
+ * its logarithm, when a run has too few workers to say: measured in Chromium 156 on this kind
+ * of machine (quick preset, 5 workers per run, two runs), WASM vs WASM 2–5 %, Web Crypto
+ * AES-128 vs AES-256-GCM 2–6 %, Web Crypto vs WASM 3–10 % (docs/methodology.md).
+ */
+export const WORKER_SPREAD = 0.04;
+/** How many workers' worth of evidence WORKER_SPREAD counts for beside a run's own (workerAwareRatio). */
+export const PRIOR_DF = 4;
+
+/**
+ * The paired ratio a verdict may decide on, with the worker counted: within one worker the
+ * ratio's samples agree (the pooled interval is narrow) but the worker's own level moves it by
+ * a few per cent, so a claim decided on one worker's samples came out DIFFERENT in one run and
+ * SAME in the next. The interval adds the spread between workers to the pooled one (in
+ * quadrature, on logarithms), divided by √workers since each worker is one independent draw
+ * of that level. The spread is WORKER_SPREAD until the run has workers of its own to show it;
+ * then what they show, pooled with WORKER_SPREAD as if that were PRIOR_DF workers' worth (three
+ * workers that happen to agree do not make a spread of zero; ten that disagree outweigh it).
+ * Null when the two share fewer than 5 cycles.
+ */
+export function workerAwareRatio(
+  a: { samples: readonly number[]; cycles?: readonly number[] },
+  b: { samples: readonly number[]; cycles?: readonly number[] },
+  spread = WORKER_SPREAD,
+): (PairedRatio & { workers: number }) | null {
+  const pooled = pairedRatio(a, b);
+  if (!pooled) return null;
+  const byRound = new Map<number, number[]>();
+  const bByCycle = new Map<number, number>();
+  b.cycles!.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
+  a.cycles!.forEach((c, i) => {
+    const tb = bByCycle.get(c);
+    if (tb !== undefined && tb > 0) {
+      const r = Math.floor(c / CYCLES_PER_ROUND);
+      byRound.set(r, [...(byRound.get(r) ?? []), a.samples[i]! / tb]);
+    }
+  });
+  const logs = [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => Math.log(median(xs)));
+  const k = Math.max(1, logs.length);
+  const meanLog = logs.length >= 2 ? logs.reduce((t, x) => t + x, 0) / logs.length : Math.log(pooled.ratio);
+  const squares = logs.reduce((t, x) => t + (x - meanLog) ** 2, 0);
+  const between = Math.sqrt((squares + PRIOR_DF * spread ** 2) / (k - 1 + PRIOR_DF));
+  const within = Math.max(Math.log(pooled.ratio / pooled.ciLow), Math.log(pooled.ciHigh / pooled.ratio));
+  const half = Math.sqrt(within ** 2 + (1.96 * between) ** 2 / k);
+  return { ratio: Math.exp(meanLog), ciLow: Math.exp(meanLog - half), ciHigh: Math.exp(meanLog + half), n: pooled.n, workers: logs.length };
+}
+
 /** Cycle ids of round r start at r × this (runner.ts), so a sample's cycle names its worker. */
 export const CYCLES_PER_ROUND = 1_000_000;
 

@@ -5,7 +5,8 @@
  */
 import { type Decision, decide } from './decision.ts';
 import type { ResultDocument } from './schema.ts';
-import { pairedRatio, summarize } from './stats.ts';
+import { summarize } from './stats.ts';
+import { VERDICT_MARGIN, ratioOf } from './verdict.ts';
 
 /**
  * A case's median MB/s (plaintext) and the MB/s at the ends of its median's 95 % interval,
@@ -63,10 +64,9 @@ export function summarizeResult(doc: ResultDocument): ResultSummary {
     const t = throughputOf(c);
     let runnerUp: FastestEntry['runnerUp'] = null;
     if (next) {
-      const p = pairedRatio(next.c, c);
-      // Unpaired: the ratio of medians, its interval from the two medians' intervals.
-      const r = p ? { value: p.ratio, low: p.ciLow, high: p.ciHigh } : { value: next.s.median / s.median, low: next.s.ciLow / s.ciHigh, high: next.s.ciHigh / s.ciLow };
-      runnerUp = { implementation: next.c.implementation, variant: next.c.variant, ratio: mb(r.value), low: mb(r.low), high: mb(r.high), paired: p !== null, decision: decide(r) };
+      // The verdict's ratio and rule (verdict.ts ratioOf): paired, the workers counted, else medians.
+      const r = ratioOf({ ...c, summary: s }, { ...next.c, summary: next.s });
+      runnerUp = { implementation: next.c.implementation, variant: next.c.variant, ratio: mb(r.value), low: mb(r.low), high: mb(r.high), paired: r.paired, decision: decide(r, VERDICT_MARGIN) };
     }
     return {
       algorithm: c.algorithm,

@@ -12,8 +12,8 @@ import { type AlgorithmId, IMPLEMENTATIONS, KiB, MiB, algorithm } from './algori
 import { formatSize } from './params.ts';
 import type { CaseResult, ResultDocument } from './schema.ts';
 import { type CostModel, fitCostModel } from './scenarios/costmodel.ts';
-import { pairedRatio } from './stats.ts';
-import { DEFAULT_MARGIN, type Decision, decide } from './decision.ts';
+import { WORKER_SPREAD, workerAwareRatio } from './stats.ts';
+import { type Decision, decide } from './decision.ts';
 import { caseKey } from './schema.ts';
 
 export type SizeClass = 'small' | 'medium' | 'large';
@@ -119,15 +119,29 @@ export function contenderLabel(c: Pick<CaseResult, 'implementation' | 'variant' 
   return `${algorithm(c.algorithm).label} in ${impl}${variant}`;
 }
 
-/** time(b) / time(a): paired when the two were sampled side by side, else a ratio of medians with their intervals. */
+/**
+ * The verdict's equivalence margin: two contenders within ±5 % are a tie. Not the A/A check's or
+ * an A/B's ±3 %: those compare within one worker, where the worker's own level cancels; the
+ * verdict compares across the workers of a run, and with a worker's level moving a ratio by
+ * about 4 % (stats.ts WORKER_SPREAD), ±3 % could be shown only with seven or more workers, so
+ * every tie read "too close to call". A difference under 5 % does not choose a cipher anyway.
+ */
+export const VERDICT_MARGIN = 0.05;
+
+/**
+ * time(b) / time(a): paired when the two were sampled side by side, with the spread between
+ * workers counted (stats.ts workerAwareRatio); else a ratio of medians with their intervals,
+ * widened as much, since each median is some worker's too.
+ */
 export function ratioOf(a: CaseResult, b: CaseResult): Ratio {
-  const p = pairedRatio(b, a);
+  const p = workerAwareRatio(b, a);
   const cases: [string, string] = [caseKey(a), caseKey(b)];
   if (p) return { value: p.ratio, low: p.ciLow, high: p.ciHigh, paired: true, sizeBytes: a.sizeBytes, cases };
+  const w = Math.exp(1.96 * WORKER_SPREAD);
   return {
     value: b.summary.median / a.summary.median,
-    low: b.summary.ciLow / a.summary.ciHigh,
-    high: b.summary.ciHigh / a.summary.ciLow,
+    low: b.summary.ciLow / a.summary.ciHigh / w,
+    high: (b.summary.ciHigh / a.summary.ciLow) * w,
     paired: false,
     sizeBytes: a.sizeBytes,
     cases,
@@ -136,7 +150,7 @@ export function ratioOf(a: CaseResult, b: CaseResult): Ratio {
 
 function certaintyOf(r: Ratio | null, cases: CaseResult[]): Certainty {
   if (!r) return 'too-close';
-  const d = decide(r);
+  const d = decide(r, VERDICT_MARGIN);
   if (d === 'different') return 'sure';
   if (d === 'same') return 'tie';
   return cases.some((c) => c.unstable) ? 'noisy' : 'too-close';
@@ -215,7 +229,7 @@ export function webCryptoCrossover(cases: CaseResult[]): Crossover | null {
     });
     // Each size decided by the one rule: Web Crypto faster, WASM faster, a tie, or undecided.
     const state = ratios.map((r) => {
-      const d = decide(r);
+      const d = decide(r, VERDICT_MARGIN);
       return d === 'different' ? (r.value > 1 ? 'web' : 'wasm') : d;
     });
     const webFrom = state.length - [...state].reverse().findIndex((x) => x !== 'web');
@@ -254,7 +268,7 @@ export function hardwareAes(cross: Crossover | null): HardwareAes {
 
 const SURE_WORDS: Record<Certainty, string> = {
   sure: '',
-  tie: ` (a tie: within ±${DEFAULT_MARGIN * 100} %)`,
+  tie: ` (a tie: within ±${VERDICT_MARGIN * 100} %)`,
   'too-close': ' (too close to call: the 95 % interval includes a tie)',
   noisy: ' (the run was too noisy to be sure: measured cases are flagged unstable)',
 };
@@ -285,7 +299,7 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
     const caveat = twoModes ? ' Its samples fall in two modes at some sizes: its speed there is not one figure.' : '';
     sentences.push(
       f.certainty === 'tie' && f.runnerUp && f.margin
-        ? `Tie for ${cls.label}: ${f.winner.label} and ${f.runnerUp.label}, within ±${DEFAULT_MARGIN * 100} % at ${at} (${times(f.margin)}); ${mbps}.${caveat}`
+        ? `Tie for ${cls.label}: ${f.winner.label} and ${f.runnerUp.label}, within ±${VERDICT_MARGIN * 100} % at ${at} (${times(f.margin)}); ${mbps}.${caveat}`
         : `Fastest for ${cls.label}: ${f.winner.label}, ${mbps}` +
             (f.runnerUp && f.margin ? `, ${times(f.margin)} ahead of ${f.runnerUp.label}` : '') +
             `${words(f.certainty)}.${caveat}`,
@@ -326,7 +340,7 @@ function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareA
   if (crossover) {
     const decision = decisionOf(crossover.certainty);
     const answer = decision === 'unknown' ? 'undecided' : `${crossover.algorithm} ${crossover.kind}${crossover.atBytes ? ` at ${formatSize(crossover.atBytes)}` : ''}`;
-    const undecided = crossover.ratios.filter((r) => decide(r) === 'unknown');
+    const undecided = crossover.ratios.filter((r) => decide(r, VERDICT_MARGIN) === 'unknown');
     out.push({ id: 'crossover', decision, answer, cases: undecided.flatMap((r) => r.cases) });
   }
   const undecided = hw.likely === null && hw.ratio !== null && hw.ratio.sizeBytes >= HARDWARE_AES_MIN_BYTES;

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEVICE_FAMILY_NAMES, deviceFamily, submissionBody } from '../submit.ts';
 import { summarizeResult } from '../summary.ts';
+import { CYCLES_PER_ROUND } from '../stats.ts';
+import { VERDICT_MARGIN } from '../verdict.ts';
 import type { ResultDocument } from '../schema.ts';
 import { sampleDocument } from './fixtures.ts';
 
@@ -35,12 +37,12 @@ describe('device families', () => {
 });
 
 describe('the embedder summary', () => {
-  /** Two implementations of one case, sampled side by side: `b` takes `slower` times as long. */
-  const doc = (slower: number) => {
+  /** Two implementations of one case, sampled side by side in `workers` workers of 20 cycles: `b` takes `slower` times as long. */
+  const doc = (slower: number, workers = 1) => {
     const d = sampleDocument() as ResultDocument;
     const c = d.cases[0]!;
-    const samples = Array.from({ length: 20 }, (_, i) => 1000 * (1 + 0.01 * Math.sin(i)));
-    const cycles = samples.map((_, i) => i);
+    const samples = Array.from({ length: 20 * workers }, (_, i) => 1000 * (1 + 0.01 * Math.sin(i)));
+    const cycles = samples.map((_, i) => Math.floor(i / 20) * CYCLES_PER_ROUND + (i % 20));
     d.cases = [
       { ...c, implementation: 'rustcrypto-wasm', variant: 'simd128', samples, cycles, unstable: false },
       { ...c, implementation: 'noble', variant: 'js', samples: samples.map((s) => s * slower), cycles, unstable: true },
@@ -57,7 +59,8 @@ describe('the embedder summary', () => {
     expect(String(f!.megabytesPerSecond).replace(/^0\.0*|\./g, '').length).toBeLessThanOrEqual(4); // no 15-digit floats
   });
 
-  it('calls two implementations within 3 % a tie, not a win', () => {
-    expect(summarizeResult(doc(1.01)).fastest[0]!.runnerUp!.decision).toBe('same');
+  it(`calls two implementations within ±${VERDICT_MARGIN * 100} % a tie, not a win, once several workers agree (one alone cannot tell)`, () => {
+    expect(summarizeResult(doc(1.01, 5)).fastest[0]!.runnerUp!.decision).toBe('same');
+    expect(summarizeResult(doc(1.01)).fastest[0]!.runnerUp!.decision).toBe('unknown');
   });
 });

@@ -4,25 +4,29 @@ import { describe, expect, it } from 'vitest';
 import { KiB, MiB } from '../algorithms.ts';
 import { toCaseResult } from '../runner.ts';
 import type { CaseResult } from '../schema.ts';
-import { verdict } from '../verdict.ts';
+import { CYCLES_PER_ROUND, pairedRatio, workerAwareRatio } from '../stats.ts';
+import { VERDICT_MARGIN, verdict } from '../verdict.ts';
 
 const SIZES = [64, KiB, 16 * KiB, MiB];
 type Model = { impl: CaseResult['implementation']; variant: string; alg: CaseResult['algorithm']; fixedNs: number; perByteNs: number };
 
 /** Cases whose time is fixed + size × per-byte, sampled in shared cycles, with ±`jitter` noise. */
-function run(models: Model[], o: { jitter?: number; independent?: boolean } = {}): { cases: CaseResult[] } {
+function run(models: Model[], o: { jitter?: number; independent?: boolean; workers?: number } = {}): { cases: CaseResult[] } {
   const jitter = o.jitter ?? 0.01;
+  const workers = o.workers ?? 1;
   let seed = 7;
   const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
   const cases: CaseResult[] = [];
   for (const size of SIZES) {
-    // One machine-wide swing per cycle, shared by the cases of a size (what pairing cancels).
-    const swing = Array.from({ length: 12 }, () => 1 + 0.3 * Math.abs(rand()));
+    // One machine-wide swing per cycle, shared by the cases of a size (what pairing cancels);
+    // 12 cycles in each worker (a round), whose cycle ids name it.
+    const swing = Array.from({ length: 12 * workers }, () => 1 + 0.3 * Math.abs(rand()));
+    const cycles = swing.map((_, i) => Math.floor(i / 12) * CYCLES_PER_ROUND + size * 100 + (i % 12));
     for (const m of models) {
       const t = m.fixedNs + size * m.perByteNs;
       const samples = swing.map((s) => t * (o.independent ? 1 + jitter * rand() * 3 : s * (1 + jitter * rand())));
       const c = { key: 'k', implementation: m.impl, variant: m.variant, algorithm: m.alg, operation: 'encrypt' as const, sizeBytes: size, aadBytes: 0 };
-      cases.push(toCaseResult(c, { key: 'k', samples, cycles: swing.map((_, i) => size * 100 + i), iterations: 10, interruptions: 0, stateBytes: null, reruns: 0 }, { cvThreshold: 0.035 }));
+      cases.push(toCaseResult(c, { key: 'k', samples, cycles, iterations: 10, interruptions: 0, stateBytes: null, reruns: 0 }, { cvThreshold: 0.035 }));
     }
   }
   return { cases };
@@ -34,7 +38,8 @@ const wasmChacha: Model = { impl: 'rustcrypto-wasm', variant: 'simd128', alg: 'c
 describe('verdict', () => {
   it('a device with hardware AES: Web Crypto wins large messages, overtakes WASM at a stated size, and AES instructions are likely', () => {
     const web: Model = { impl: 'webcrypto', variant: 'sequential', alg: 'aes-128-gcm', fixedNs: 25_000, perByteNs: 0.6 };
-    const v = verdict(run([wasmGcm, wasmChacha, web]));
+    // Four workers, as a quick run's claims get: one worker alone decides only large differences.
+    const v = verdict(run([wasmGcm, wasmChacha, web], { workers: 4 }));
     expect(v.fastest.map((f) => [f.sizeClass, `${f.winner.implementation}/${f.winner.algorithm}`])).toEqual([
       ['small', 'rustcrypto-wasm/chacha20-poly1305'],
       // 16 KiB: ChaCha 38.0 µs against Web Crypto's 34.8 µs.
@@ -74,12 +79,43 @@ describe('verdict', () => {
     expect(v.sentences[0]).toMatch(/too noisy to be sure|too close to call/);
   });
 
-  it('calls two contenders within ±3 % a tie, not a winner', () => {
+  it(`calls two contenders within ±${VERDICT_MARGIN * 100} % a tie, not a winner, once enough workers agree`, () => {
     // The same ChaCha twice under two names, 1 % apart, sampled side by side with little noise.
     const twin: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 303, perByteNs: 2.323 };
-    const v = verdict(run([wasmChacha, twin], { jitter: 0.002 }));
+    const v = verdict(run([wasmChacha, twin], { jitter: 0.002, workers: 4 }));
     expect(v.fastest.map((f) => f.certainty)).toEqual(['tie', 'tie', 'tie']);
     expect(v.sentences[0]).toMatch(/^Tie for small messages \(≤ 1 KiB\): /);
+  });
+
+  it('one worker decides a large difference but never a small one or a tie: its own level may be a few per cent off', () => {
+    const twin: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 303, perByteNs: 2.323 };
+    const close = verdict(run([wasmChacha, twin], { jitter: 0.002 }));
+    const undecided = (c: string) => c === 'too-close' || c === 'noisy';
+    expect(close.fastest.map((f) => f.certainty).every(undecided)).toBe(true);
+    // 10 % apart: decided with four workers, not with one.
+    const slower: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 330, perByteNs: 2.53 };
+    expect(verdict(run([wasmChacha, slower], { jitter: 0.002 })).fastest.map((f) => f.certainty).every(undecided)).toBe(true);
+    expect(verdict(run([wasmChacha, slower], { jitter: 0.002, workers: 4 })).fastest.map((f) => f.certainty)).toEqual(['sure', 'sure', 'sure']);
+    // 4× apart (GCM against ChaCha in WASM): one worker is enough.
+    expect(verdict(run([wasmGcm, wasmChacha])).fastest.map((f) => f.certainty)).toEqual(['sure', 'sure', 'sure']);
+  });
+
+  it('workers that disagree widen the interval beyond what one worker would show', () => {
+    // Two cases 8 % apart in every worker but the last two, where the order flips.
+    const a = { samples: [] as number[], cycles: [] as number[] };
+    const b = { samples: [] as number[], cycles: [] as number[] };
+    for (let w = 0; w < 6; w++)
+      for (let i = 0; i < 12; i++) {
+        a.cycles.push(w * CYCLES_PER_ROUND + i);
+        b.cycles.push(w * CYCLES_PER_ROUND + i);
+        a.samples.push(100 * (1 + 0.001 * (i % 3)));
+        b.samples.push((w < 4 ? 108 : 92) * (1 + 0.001 * (i % 2)));
+      }
+    const r = workerAwareRatio(b, a)!;
+    expect(r.workers).toBe(6);
+    expect(r.ciLow).toBeLessThan(1);
+    expect(r.ciHigh).toBeGreaterThan(1.05);
+    expect(pairedRatio(b, a)!.ciLow).toBeGreaterThan(1.05); // pooled, every sample as if independent
   });
 
   it("names the statistic and size of the winner's figure, a figure of the table's own row", () => {
