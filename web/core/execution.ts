@@ -104,7 +104,9 @@ const JS_LOOPS: ProbeLoops = {
     return x;
   },
   ind(n, x) {
-    let [y, z, w] = [x, x, x];
+    let y = x;
+    let z = x;
+    let w = x;
     for (let i = 0; i < n; i++) {
       x = (Math.imul(x, A) + C) | 0;
       y = (Math.imul(y, A) + C) | 0;
@@ -162,7 +164,10 @@ function nsPerIteration(loop: Loop, warmMs: number, windowMs: number): number {
  */
 export const PROBE_PATIENCE_MS = 1000;
 
-function overlapOf(loops: ProbeLoops, warmMs: number, windowMs: number, patienceMs: number): { overlap: number; nsPerStep: number } {
+/** How many times compiled WebAssembly's time per dependent step JavaScript's may take and still count as optimised. */
+export const JS_AS_FAST = 2;
+
+function overlapOf(loops: ProbeLoops, warmMs: number, windowMs: number, patienceMs: number, fastEnough: (nsPerStep: number) => boolean = () => false): { overlap: number; nsPerStep: number } {
   const t0 = performance.now();
   const tries: { overlap: number; nsPerStep: number }[] = [];
   for (;;) {
@@ -173,6 +178,7 @@ function overlapOf(loops: ProbeLoops, warmMs: number, windowMs: number, patience
     // compiled (an interpreter's 1.0–1.3 read 1.9 once in fifteen tries under load).
     const [prev, last] = tries.slice(-2);
     if (prev && last && prev.overlap >= COMPILED_OVERLAP && last.overlap >= COMPILED_OVERLAP) return prev.overlap < last.overlap ? prev : last;
+    if (last && fastEnough(last.nsPerStep)) return last;
     // Out of patience: the typical try, not the luckiest.
     if (performance.now() - t0 >= patienceMs) return [...tries].sort((a, b) => a.overlap - b.overlap)[(tries.length - 1) >> 1]!;
   }
@@ -185,10 +191,15 @@ function overlapOf(loops: ProbeLoops, warmMs: number, windowMs: number, patience
 export function probeExecution(timerResolutionMs: number, loops: { js?: ProbeLoops; wasm?: ProbeLoops | null } = {}, patienceMs = PROBE_PATIENCE_MS): Execution {
   const windowMs = Math.max(4, 200 * timerResolutionMs);
   const wasmPair = loops.wasm === undefined ? wasmLoops() : loops.wasm;
-  const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs, patienceMs);
   const wasm = wasmPair ? overlapOf(wasmPair, 10, windowMs, patienceMs) : null;
-  const jsOptimizer = js.overlap >= COMPILED_OVERLAP;
   const wasmState = !wasm ? 'off' : wasm.overlap >= COMPILED_OVERLAP ? 'compiled' : 'interpreted';
+  // A dependent JavaScript step as fast as compiled WebAssembly's (within JS_AS_FAST) is
+  // optimised code whatever its overlap: under a loaded CI, Firefox ran the dependent chain at
+  // WebAssembly's 1.5 ns per step while its independent chains had not caught up (overlap 1.2).
+  // Baseline compilers and interpreters take 10–50× as long per step.
+  const fastEnough = (ns: number) => wasmState === 'compiled' && ns <= JS_AS_FAST * wasm!.nsPerStep;
+  const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs, patienceMs, fastEnough);
+  const jsOptimizer = js.overlap >= COMPILED_OVERLAP || fastEnough(js.nsPerStep);
   const mode: ExecutionMode = wasmState === 'off' ? 'wasm-off' : wasmState === 'interpreted' ? 'wasm-interpreted' : jsOptimizer ? 'standard' : 'no-js-optimizer';
   return { mode, wasm: wasmState, jsOptimizer, jsOverlap: js.overlap, wasmOverlap: wasm?.overlap ?? null, jsNsPerStep: js.nsPerStep, wasmNsPerStep: wasm?.nsPerStep ?? null };
 }
