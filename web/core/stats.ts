@@ -297,17 +297,7 @@ export function workerAwareRatio(
 ): (PairedRatio & { workers: number }) | null {
   const pooled = pairedRatio(a, b);
   if (!pooled) return null;
-  const byRound = new Map<number, number[]>();
-  const bByCycle = new Map<number, number>();
-  b.cycles!.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
-  a.cycles!.forEach((c, i) => {
-    const tb = bByCycle.get(c);
-    if (tb !== undefined && tb > 0) {
-      const r = Math.floor(c / CYCLES_PER_ROUND);
-      byRound.set(r, [...(byRound.get(r) ?? []), a.samples[i]! / tb]);
-    }
-  });
-  const logs = [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => Math.log(median(xs)));
+  const logs = roundLogRatios(a, b);
   const k = Math.max(1, logs.length);
   const meanLog = logs.length >= 2 ? logs.reduce((t, x) => t + x, 0) / logs.length : Math.log(pooled.ratio);
   const squares = logs.reduce((t, x) => t + (x - meanLog) ** 2, 0);
@@ -319,6 +309,26 @@ export function workerAwareRatio(
 
 /** Cycle ids of round r start at r × this (runner.ts), so a sample's cycle names its worker. */
 export const CYCLES_PER_ROUND = 1_000_000;
+
+/** Each round's per-cycle ratios time(a) / time(b), by round (a cycle's id names its worker). */
+function ratiosByRound(a: { samples: readonly number[]; cycles?: readonly number[] }, b: { samples: readonly number[]; cycles?: readonly number[] }): Map<number, number[]> {
+  const byRound = new Map<number, number[]>();
+  const bByCycle = new Map<number, number>();
+  b.cycles?.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
+  a.cycles?.forEach((c, i) => {
+    const tb = bByCycle.get(c);
+    if (tb !== undefined && tb > 0) {
+      const r = Math.floor(c / CYCLES_PER_ROUND);
+      byRound.set(r, [...(byRound.get(r) ?? []), a.samples[i]! / tb]);
+    }
+  });
+  return byRound;
+}
+
+/** The log of each round's median ratio, for rounds with at least 3 shared cycles. */
+function roundLogRatios(a: { samples: readonly number[]; cycles?: readonly number[] }, b: { samples: readonly number[]; cycles?: readonly number[] }, byRound = ratiosByRound(a, b)): number[] {
+  return [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => Math.log(median(xs)));
+}
 
 /** Two-sided 97.5 % quantiles of Student's t for 1–30 degrees of freedom (then ≈ normal). */
 const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
@@ -340,17 +350,8 @@ export function pairedRatioAcrossRounds(
   minRounds = 3,
 ): PairedRatio & { rounds: number } | null {
   if (!a.cycles || !b.cycles) return null;
-  const bByCycle = new Map<number, number>();
-  b.cycles.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
-  const byRound = new Map<number, number[]>();
-  a.cycles.forEach((c, i) => {
-    const tb = bByCycle.get(c);
-    if (tb !== undefined && tb > 0) {
-      const r = Math.floor(c / CYCLES_PER_ROUND);
-      byRound.set(r, [...(byRound.get(r) ?? []), a.samples[i]! / tb]);
-    }
-  });
-  const logs = [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => Math.log(median(xs)));
+  const byRound = ratiosByRound(a, b);
+  const logs = roundLogRatios(a, b, byRound);
   const n = [...byRound.values()].reduce((k, xs) => k + xs.length, 0);
   if (logs.length === 0) return null;
   const m = logs.reduce((s, x) => s + x, 0) / logs.length;
