@@ -26,7 +26,7 @@ export default defineConfig({
   webServer: {
     // The site with its embedded collector, on a fresh PGlite directory for every test run.
     command: `npx tsx scripts/serve.ts --port ${PORT}`,
-    env: { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-e2e-collector-')) },
+    env: { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-e2e-collector-')), COLLECTOR_EXPORT_MIN_AGE_S: '0' },
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: !process.env.CI,
     stdout: 'ignore',

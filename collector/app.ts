@@ -37,6 +37,8 @@ export interface CollectorOptions {
   sharedLimits?: boolean;
   /** False while the database has not been reached yet (server.ts retries); requests get 503. */
   isReady?: () => boolean;
+  /** How often the exports may be made again while rows arrive (export-dump.ts; default 5 minutes). */
+  exportMinAgeMs?: number;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
@@ -111,6 +113,7 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
       },
       sources,
       sourceDailyCap: o.sourceDailyCap ?? DEFAULT_SOURCE_DAILY_CAP,
+      exportMinAgeMs: o.exportMinAgeMs,
     }),
   );
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));

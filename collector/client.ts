@@ -53,6 +53,17 @@ export function networkOf(address: string, v4Bits = 24, v6Bits = 64): string {
   return `${ipaddr.fromByteArray(masked).toString()}/${keep}`;
 }
 
+/**
+ * The network one voice of the crowd stands for (source.ts), and what the daily cap counts:
+ * IPv4 /24; IPv6 /48, the block a site is given (RIPE-690: a home gets a /48 or /56, and a
+ * rented server often a /64 out of its host's /48). Counting /64s would give whoever holds a
+ * /48 65,536 voices a day; a /48 is as costly to come by as a /24.
+ */
+export const SOURCE_V6_BITS = 48;
+export function sourceNetworkOf(address: string): string {
+  return networkOf(address, 24, SOURCE_V6_BITS);
+}
+
 /** The key a per-client limit counts under: one IPv4 address, or one IPv6 /64. */
 export function limitKeyOf(address: string): string {
   return ipaddr.isValid(address) && ipaddr.process(address).kind() === 'ipv6' ? networkOf(address) : address;

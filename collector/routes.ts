@@ -4,17 +4,19 @@
  * @module
  */
 import { type Context, Hono } from 'hono';
-import { stream } from 'hono/streaming';
+import { closeSync, createReadStream, openSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import * as v from 'valibot';
 import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZE_BYTES, OPERATIONS, SCENARIO_IDS } from '../web/core/algorithms.ts';
 import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../web/core/env.ts';
 import { EXECUTION_MODES } from '../web/core/execution.ts';
 import { formatIssue } from '../web/core/schema.ts';
-import { type Client, networkOf } from './client.ts';
+import { type Client, sourceNetworkOf } from './client.ts';
 import type { Sql } from './db.ts';
+import { type ExportFile, type ExportFormat, createExportDumps } from './export-dump.ts';
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
-import { type ExportRow, GROUP_BY, type GroupBy, cohortKeysOf, counts, createWriter, crowdStats, exportPage, placeIn, refreshCohort, sourceCount, storedResult, voiceDistribution } from './store.ts';
+import { GROUP_BY, type GroupBy, cohortKeysOf, counts, createWriter, crowdStats, placeIn, refreshCohort, sourceCount, storedResult, voiceDistribution } from './store.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, checkBodyText, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
@@ -50,20 +52,6 @@ function query<S extends v.GenericSchema>(schema: S, q: Record<string, string>):
   return r.output;
 }
 
-const CSV_COLUMNS = ['submission', 'received_on', 'device_class', 'device_model', 'browser', 'browser_major', 'engine', 'os', 'os_major', 'arch', 'cores', 'memory_bucket', 'runtime', 'execution', 'isolated', 'timer_us', 'preset', 'scenario', 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'quarantined', 'samples'] as const;
-
-/**
- * One CSV cell. Text that a spreadsheet would run as a formula (a leading =, +, -, @, tab or
- * carriage return: OWASP's CSV injection list) is prefixed with a quote, so it shows as text.
- * Numbers are written as numbers: a negative one is data, not a formula.
- */
-export function csvCell(x: unknown): string {
-  if (typeof x === 'number' || typeof x === 'boolean') return String(x);
-  let s = Array.isArray(x) ? x.join(' ') : x === null || x === undefined ? '' : String(x);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export interface RouteDeps {
   client(c: Context): Client;
   /** Charges a body's size against the client's write budget; false when it is spent. */
@@ -74,10 +62,10 @@ export interface RouteDeps {
   sourceDailyCap: number;
   /** How long new rows wait before their cohorts' bounds are recomputed (default a minute). */
   refreshDelayMs?: number;
+  /** The exports' ages (export-dump.ts): made again at most this often while rows arrive, and at least this often. */
+  exportMinAgeMs?: number;
+  exportMaxAgeMs?: number;
 }
-
-/** Rows per export page: small pages keep the database free for other requests in between. */
-const EXPORT_PAGE_ROWS = 500;
 
 export function routes(sql: Sql, deps: RouteDeps) {
   const api = new Hono();
@@ -168,7 +156,7 @@ export function routes(sql: Sql, deps: RouteDeps) {
     const reduced = reduceSubmission(body);
     const cohorts = cohortKeysOf([reduced]).length;
     if (!(await deps.chargeCohorts(client, cohorts))) throw new SubmissionError(429, `a body naming ${cohorts} cohorts exceeds what this client may send now; try again in a minute`);
-    reduced.source = deps.sources.hash(networkOf(client.address));
+    reduced.source = deps.sources.hash(sourceNetworkOf(client.address));
     const sent = await sourceCount(sql, reduced.source);
     if (sent >= deps.sourceDailyCap) throw new SubmissionError(429, `this network already sent ${sent} results today, the most one network may send in a day; try again tomorrow`);
     const outcome = await writer.submit(reduced);
@@ -200,39 +188,42 @@ export function routes(sql: Sql, deps: RouteDeps) {
     return c.json({ filter: f, n: d.n, percentile: placeIn(d, bytesPerSecond) });
   });
 
-  // Streamed by pages of an indexed key; stops when the client goes; one at a time per client.
-  const exporter = (format: 'csv' | 'ndjson') => async (c: Context) => {
+  // Files made by one pass for everyone (export-dump.ts), served as they are; one download
+  // at a time per client.
+  const dumps = createExportDumps(sql, { generation: () => generation, minAgeMs: deps.exportMinAgeMs, maxAgeMs: deps.exportMaxAgeMs });
+  const exporter = (format: ExportFormat) => async (c: Context) => {
     const { limitKey } = deps.client(c);
     if (exporting.has(limitKey)) return c.json({ error: 'an export is already running for this client; wait for it to finish' }, 429, { 'Retry-After': '30' });
+    let file: ExportFile | null = null;
+    let fd = -1;
+    // A newer export may replace this one between its promise and the open: then take that one.
+    for (let tries = 0; fd < 0 && tries < 3; tries++) {
+      try {
+        file = await dumps.current(format);
+        fd = openSync(file.path, 'r');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        if (classifyFault(e)) throw e; // the database's fault: 503 or 507 as everywhere
+        console.error(`collector: the ${format} export could not be made: ${(e as Error).message}`);
+        return c.json({ error: `the export cannot be made now (${(e as NodeJS.ErrnoException).code ?? 'error'}); try again later` }, 503, { 'Retry-After': '60' });
+      }
+    }
+    if (fd < 0 || !file) return c.json({ error: 'the export is being remade; try again shortly' }, 503, { 'Retry-After': '5' });
+    const headers = { ETag: file.etag, 'Last-Modified': file.madeAt.toUTCString(), 'Cache-Control': 'public, max-age=60' };
+    if (c.req.header('if-none-match') === file.etag) {
+      closeSync(fd);
+      return c.body(null, 304, headers);
+    }
     exporting.add(limitKey);
-    c.header('Content-Type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson');
-    c.header('Content-Disposition', `attachment; filename="aeadbench-crowd.${format}"`);
-    return stream(
-      c,
-      async (s) => {
-        let gone = false;
-        s.onAbort(() => void (gone = true));
-        try {
-          if (format === 'csv') await s.write(CSV_COLUMNS.join(',') + '\n');
-          let after = 0;
-          while (!gone && !s.aborted) {
-            const rows = await exportPage(sql, after, EXPORT_PAGE_ROWS);
-            if (rows.length === 0) break;
-            let chunk = '';
-            for (const { seq: _seq, ...row } of rows) chunk += format === 'csv' ? CSV_COLUMNS.map((col) => csvCell(row[col as keyof ExportRow])).join(',') + '\n' : JSON.stringify(row) + '\n';
-            await s.write(chunk);
-            after = Number(rows[rows.length - 1]!.seq);
-          }
-        } finally {
-          exporting.delete(limitKey);
-        }
-      },
-      async (e, s) => {
-        // Headers are sent: the only honest signal left is a cut-off stream.
-        console.error(`collector: export stopped: ${e.message}`);
-        s.abort();
-      },
-    );
+    const body = createReadStream('', { fd });
+    body.once('close', () => exporting.delete(limitKey));
+    return c.body(Readable.toWeb(body) as ReadableStream, 200, {
+      ...headers,
+      'Content-Type': format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson',
+      'Content-Disposition': `attachment; filename="aeadbench-crowd.${format}"`,
+      'Content-Length': String(file.bytes),
+      'X-Export-Rows': String(file.rows),
+    });
   };
   api.get('/export.csv', exporter('csv'));
   api.get('/export.ndjson', exporter('ndjson'));

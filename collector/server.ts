@@ -15,6 +15,7 @@ import { migrate, openStore, type Sql } from './db.ts';
 import proxyaddr from 'proxy-addr';
 import { SERVER_OPTIONS, guardServer } from './http-guard.ts';
 import { createSourceKeys } from './source.ts';
+import { EXPORT_MIN_AGE_MS } from './export-dump.ts';
 
 export interface CollectorConfig {
   databaseUrl?: string;
@@ -26,12 +27,20 @@ export interface CollectorConfig {
   trustedProxies: string[];
   sourceDailyCap: number;
   keyDir?: string;
+  exportMinAgeMs: number;
 }
 
 function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   const n = Number(raw ?? fallback);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`Invalid ${name}: '${raw}' (expected a positive number)`);
+  return n;
+}
+
+function nonNegativeNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  const n = Number(raw ?? fallback);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`Invalid ${name}: '${raw}' (expected a number of seconds, 0 or more)`);
   return n;
 }
 
@@ -45,6 +54,7 @@ export function configFromEnv(env = process.env): CollectorConfig {
     trustedProxies: parseTrustedProxies(env.COLLECTOR_TRUSTED_PROXIES),
     sourceDailyCap: positiveNumber(env, 'COLLECTOR_SOURCE_DAILY_CAP', 100),
     keyDir: env.COLLECTOR_KEY_DIR || undefined,
+    exportMinAgeMs: 1000 * nonNegativeNumber(env, 'COLLECTOR_EXPORT_MIN_AGE_S', EXPORT_MIN_AGE_MS / 1000),
   };
 }
 
@@ -99,6 +109,7 @@ export async function openCollector(config: CollectorConfig): Promise<Collector>
     sourceDailyCap: config.sourceDailyCap,
     sharedLimits: sql.kind === 'postgres',
     isReady: () => isReady,
+    exportMinAgeMs: config.exportMinAgeMs,
   });
   return {
     sql,

@@ -1,16 +1,16 @@
 // The collector facing the public internet, through app.request(), on PGlite and PostgreSQL:
 // one source cannot move the crowd, writes come only from the site's pages, the environment
 // hangs together, operators can quarantine, limits hold across processes.
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { addressResolver, limitKeyOf, networkOf, parseTrustedProxies } from '../client.ts';
+import { addressResolver, limitKeyOf, networkOf, parseTrustedProxies, sourceNetworkOf } from '../client.ts';
 import { spawnSync } from 'node:child_process';
 import { migrate, openPglite, openPostgres, type Sql } from '../db.ts';
 import { classifyFault } from '../faults.ts';
-import { csvCell } from '../routes.ts';
+import { createExportDumps, csvCell } from '../export-dump.ts';
 import { createSourceKeys } from '../source.ts';
 import { quarantine, refreshCohorts } from '../store.ts';
 import { BACKENDS, appFor, freshDatabase, openBackend, post, submission, useBackend } from './helpers.ts';
@@ -84,6 +84,15 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     const refused = await post(capped, submission(), { 'x-test-client': '192.0.2.99' });
     expect((await refused.json()).error).toContain('already sent 3 results today');
     expect((await post(capped, submission(), { 'x-test-client': '192.0.3.1' })).status).toBe(201);
+  });
+
+  it('counts every /64 of one IPv6 /48 as one network for the daily cap', async () => {
+    const capped = appFor(sql, { sourceDailyCap: 3 });
+    const statuses = [];
+    // Four /64s of one /48: what one home or one rented block can hand out by the thousand.
+    for (let i = 0; i < 4; i++) statuses.push((await post(capped, submission(), { 'x-test-client': `2001:db8:7:${i + 1}::5` })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    expect((await post(capped, submission(), { 'x-test-client': '2001:db8:8:1::5' })).status).toBe(201);
   });
 
   it('stores a source hash that is no address and changes with the network, not the host', async () => {
@@ -323,13 +332,15 @@ describe('client addresses', () => {
     expect(() => parseTrustedProxies('127.0.0.1, not-a-cidr')).toThrow("Invalid COLLECTOR_TRUSTED_PROXIES entry: 'not-a-cidr'");
   });
 
-  it('keys IPv6 by /64 and IPv4 by address for limits, by /24 and /64 for sources', () => {
+  it('keys IPv6 by /64 and IPv4 by address for limits, by /24 and /48 for sources', () => {
     expect(limitKeyOf('2001:db8:1:2:aaaa::1')).toBe(limitKeyOf('2001:db8:1:2:ffff::9'));
     expect(limitKeyOf('2001:db8:1:2::1')).not.toBe(limitKeyOf('2001:db8:1:3::1'));
     expect(limitKeyOf('192.0.2.1')).not.toBe(limitKeyOf('192.0.2.2'));
     expect(networkOf('192.0.2.77')).toBe('192.0.2.0/24');
     expect(networkOf('::ffff:192.0.2.77')).toBe('192.0.2.0/24');
     expect(networkOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(sourceNetworkOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1::/48');
+    expect(sourceNetworkOf('::ffff:192.0.2.77')).toBe('192.0.2.0/24');
   });
 });
 
@@ -369,6 +380,58 @@ describe('PGlite directory lock', () => {
     const created = await openPglite(missing, { create: true });
     await created.close();
     expect(existsSync(missing)).toBe(true);
+  });
+});
+
+describe.each(BACKENDS)('exports made once for everyone, on %s', (kind) => {
+  let sql: Sql;
+  let app: ReturnType<typeof appFor>;
+  useBackend(kind, (s, a) => ((sql = s), (app = a)));
+  const lines = (path: string) => readFileSync(path, 'utf8').trim().split('\n');
+
+  it('are made again at most once per minimum age while rows arrive, and after the maximum age without', async () => {
+    await post(app, submission());
+    let [now, generation] = [0, 1];
+    const dumps = createExportDumps(sql, { generation: () => generation, minAgeMs: 60_000, maxAgeMs: 600_000, now: () => now });
+    try {
+      const first = await dumps.current('csv');
+      expect(lines(first.path)).toHaveLength(2); // the header and one case
+      await post(app, submission());
+      generation++;
+      now = 59_000;
+      const early = await dumps.current('ndjson');
+      expect(early.etag).toBe(first.etag);
+      expect(lines(early.path)).toHaveLength(1);
+      // Once it is a minimum age old, a new one is made, once for everyone who asks meanwhile.
+      now = 60_000;
+      const [second, alsoSecond] = await Promise.all([dumps.current('ndjson'), dumps.current('csv')]);
+      expect(second.etag).not.toBe(first.etag);
+      expect(alsoSecond.etag).toBe(second.etag);
+      expect(lines(second.path)).toHaveLength(2);
+      // Rows another process stored are not seen here: they show after the maximum age.
+      await sql.query(`INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv)
+                       SELECT submission_id, algorithm, implementation, variant, operation, size_bytes + 1, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv FROM cases`);
+      now = 600_000 + 59_000;
+      expect((await dumps.current('ndjson')).etag).toBe(second.etag);
+      now = 60_000 + 600_000;
+      expect(lines((await dumps.current('ndjson')).path)).toHaveLength(4); // NDJSON: a line per case, no header
+    } finally {
+      dumps.close();
+    }
+  });
+
+  it('answer every client with the same file, its length, and 304 to a client that has it', async () => {
+    for (let i = 0; i < 3; i++) await post(app, submission());
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => app.request('/api/v1/export.csv', { headers: { 'x-test-client': `192.0.2.${i + 1}` } })));
+    const etags = new Set(answers.map((r) => r.headers.get('etag')));
+    expect(etags.size).toBe(1);
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(new Set(bodies).size).toBe(1);
+    expect(bodies[0]!.trim().split('\n')).toHaveLength(4);
+    expect(Number(answers[0]!.headers.get('content-length'))).toBe(Buffer.byteLength(bodies[0]!));
+    expect(answers[0]!.headers.get('x-export-rows')).toBe('3');
+    const again = await app.request('/api/v1/export.csv', { headers: { 'x-test-client': '192.0.2.99', 'if-none-match': [...etags][0]! } });
+    expect(again.status).toBe(304);
   });
 });
 
