@@ -41,13 +41,14 @@ export interface CollectorOptions {
   exportMinAgeMs?: number;
 }
 
-export const DEFAULT_MAX_BODY_BYTES = 8 * 1024 * 1024;
+/** A standard-preset run is 2–3 MiB as JSON; the widest body accepted must cost ≤ 100 ms. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const DEFAULT_SOURCE_DAILY_CAP = 100;
 /** A body costs one token more per this many bytes: a maximum-size body spends 17 of 30. */
 export const BYTES_PER_TOKEN = 512 * 1024;
 /**
  * A body costs one token more per this many cohorts it names: each new cohort costs a refresh
- * of its bounds later (a read of the whole cohort), and a 5,000-case body could name 5,000.
+ * of its bounds later (a read of the whole cohort), and a 1,500-case body could name 1,500.
  * A standard-preset run (about 1,500 cases) pays 6 more; a quick one nothing.
  */
 export const COHORTS_PER_TOKEN = 250;

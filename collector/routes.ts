@@ -16,7 +16,7 @@ import type { Sql } from './db.ts';
 import { type ExportFile, type ExportFormat, createExportDumps } from './export-dump.ts';
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
-import { GROUP_BY, type GroupBy, cohortKeysOf, counts, createWriter, crowdStats, placeIn, refreshCohort, sourceCount, storedResult, voiceDistribution } from './store.ts';
+import { type CohortKey, GROUP_BY, type GroupBy, REFRESH_BATCH, cohortKeysOf, counts, createWriter, crowdStats, placeIn, refreshCohortBatch, sourceCount, storedResult, voiceDistribution } from './store.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, checkBodyText, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
@@ -70,20 +70,20 @@ export interface RouteDeps {
 export function routes(sql: Sql, deps: RouteDeps) {
   const api = new Hono();
   // Cohorts touched by new rows get their bounds recomputed in the background, one at a time.
-  const dirty = new Map<string, Parameters<typeof refreshCohort>[1]>();
+  const dirty = new Map<string, CohortKey>();
   let refreshing = false;
   const refreshDirty = async () => {
     if (refreshing) return;
     refreshing = true;
     try {
       while (dirty.size) {
-        const [key, k] = dirty.entries().next().value!;
-        dirty.delete(key);
-        await refreshCohort(sql, k).catch((e: Error) => {
-          dirty.set(key, k); // try again with the next write
+        const batch = [...dirty].slice(0, REFRESH_BATCH);
+        for (const [key] of batch) dirty.delete(key);
+        await refreshCohortBatch(sql, batch.map(([, k]) => k)).catch((e: Error) => {
+          for (const [key, k] of batch) dirty.set(key, k); // try again with the next write
           throw e;
         });
-        generation++; // its flags may have moved: cached reads are stale
+        generation++; // their flags may have moved: cached reads are stale
       }
     } catch (e) {
       console.error('collector: cohort refresh failed, retried later:', (e as Error).message);

@@ -168,8 +168,9 @@ export function cohortKeysOf(rs: Reduced[]): CohortKey[] {
 
 /**
  * Recomputes one case's bounds (every device class and '*') from per-source medians and
- * re-flags that case's rows whose verdict changed. One short transaction per case, so writes
- * and reads interleave with a refresh instead of waiting behind a full-table percentile.
+ * re-flags that case's rows whose verdict changed. One short transaction per REFRESH_BATCH
+ * cases, so writes and reads interleave with a refresh instead of waiting behind a full-table
+ * percentile.
  *
  * Bounded influence: the fences are drawn from *established* voices only, those of earlier
  * days that were not flagged, as soon as a cohort has MIN_SOURCES of them. One day's new
@@ -181,50 +182,69 @@ export function cohortKeysOf(rs: Reduced[]): CohortKey[] {
  * a true, sudden shift (a 10× faster engine) stays flagged until an operator looks.
  */
 export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
-  const p = [k.algorithm, k.implementation, k.operation, k.sizeBytes];
+  await refreshCohortBatch(sql, [k]);
+}
+
+/** Cohorts refreshed per transaction: short transactions, and one round trip for many cohorts. */
+export const REFRESH_BATCH = 100;
+
+/**
+ * refreshCohort for many cases at once, in three statements over all of them: a body may name
+ * 1,500 new cases, and three round trips each would cost the collector more than the body.
+ */
+export async function refreshCohortBatch(sql: Sql, keys: CohortKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  const p = [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];
+  const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
+  const COHORT = 'algorithm, implementation, operation, size_bytes';
   await sql.transaction(async (tx) => {
     await tx.query(
-      `WITH voices AS (
-         SELECT s.device_class, s.received_on < current_date AS established, count(*) AS runs,
+      `WITH ${KEYS},
+       voices AS (
+         SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on < current_date AS established, count(*) AS runs,
                 percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
-         FROM cases c JOIN submissions s ON s.id = c.submission_id
-         WHERE c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND c.bytes_per_second > 0
-           AND NOT s.quarantined AND NOT c.outlier AND s.execution = 'standard'
-         GROUP BY s.device_class, s.received_on, coalesce(s.source, s.id::text)),
+         FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
+         WHERE c.bytes_per_second > 0 AND NOT s.quarantined AND NOT c.outlier AND s.execution = 'standard'
+         GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)),
        counted AS (
-         SELECT *, count(*) FILTER (WHERE established) OVER (PARTITION BY device_class) AS est_class,
-                   count(*) FILTER (WHERE established) OVER () AS est_all
+         SELECT *, count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}, device_class) AS est_class,
+                   count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}) AS est_all
          FROM voices),
        drawn AS (
-         SELECT device_class, count(*) AS n, sum(runs) AS runs,
+         SELECT ${COHORT}, device_class, count(*) AS n, sum(runs) AS runs,
                 percentile_cont(0.25) WITHIN GROUP (ORDER BY v) AS q1, percentile_cont(0.75) WITHIN GROUP (ORDER BY v) AS q3
-         FROM counted WHERE established OR est_class < ${MIN_SOURCES} GROUP BY device_class
+         FROM counted WHERE established OR est_class < ${MIN_SOURCES} GROUP BY ${COHORT}, device_class
          UNION ALL
-         SELECT '*', count(*), sum(runs), percentile_cont(0.25) WITHIN GROUP (ORDER BY v), percentile_cont(0.75) WITHIN GROUP (ORDER BY v)
-         FROM counted WHERE established OR est_all < ${MIN_SOURCES} HAVING count(*) > 0)
-       INSERT INTO cohort_bounds (algorithm, implementation, operation, size_bytes, device_class, n, runs, q1, q3, refreshed_at)
-       SELECT $1, $2, $3, $4, device_class, n, runs, q1, q3, now() FROM drawn
-       ON CONFLICT (algorithm, implementation, operation, size_bytes, device_class)
+         SELECT ${COHORT}, '*', count(*), sum(runs), percentile_cont(0.25) WITHIN GROUP (ORDER BY v), percentile_cont(0.75) WITHIN GROUP (ORDER BY v)
+         FROM counted WHERE established OR est_all < ${MIN_SOURCES} GROUP BY ${COHORT})
+       INSERT INTO cohort_bounds (${COHORT}, device_class, n, runs, q1, q3, refreshed_at)
+       SELECT ${COHORT}, device_class, n, runs, q1, q3, now() FROM drawn
+       ON CONFLICT (${COHORT}, device_class)
        DO UPDATE SET n = excluded.n, runs = excluded.runs, q1 = excluded.q1, q3 = excluded.q3, refreshed_at = excluded.refreshed_at`,
       p,
     );
-    // Judge again: clear the case's flags, then set those its new bounds call outliers.
-    await tx.query('UPDATE cases SET outlier = false WHERE algorithm = $1 AND implementation = $2 AND operation = $3 AND size_bytes = $4 AND outlier', p);
+    // Judge again: clear the cases' flags, then set those their new bounds call outliers.
+    await tx.query(`WITH ${KEYS} UPDATE cases c SET outlier = false FROM k WHERE ${SAME_CASE('k')} AND c.outlier`, p);
     await tx.query(
-      `UPDATE cases c SET outlier = true FROM submissions s, cohort_bounds b
-       WHERE c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND s.id = c.submission_id
+      `WITH ${KEYS}
+       UPDATE cases c SET outlier = true FROM k, submissions s, cohort_bounds b
+       WHERE ${SAME_CASE('k')} AND s.id = c.submission_id
          AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY} AND ${OUTLIER}`,
       p,
     );
   });
 }
 
-/** Every case's bounds, one case at a time (the operator's tools; tests). */
+/** Every case's bounds, REFRESH_BATCH cases at a time (the operator's tools; tests). */
 export async function refreshCohorts(sql: Sql): Promise<void> {
   const keys = await sql.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number }>(
     'SELECT DISTINCT algorithm, implementation, operation, size_bytes FROM cases',
   );
-  for (const k of keys) await refreshCohort(sql, { algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) });
+  await refreshInBatches(sql, keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) })));
+}
+
+async function refreshInBatches(sql: Sql, keys: CohortKey[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += REFRESH_BATCH) await refreshCohortBatch(sql, keys.slice(i, i + REFRESH_BATCH));
 }
 
 export interface CrowdFilter {
@@ -462,7 +482,7 @@ export async function quarantine(sql: Sql, sel: QuarantineSelector, o: { release
       'SELECT DISTINCT algorithm, implementation, operation, size_bytes FROM cases WHERE submission_id = ANY($1::uuid[])',
       [affected],
     );
-    for (const k of keys) await refreshCohort(sql, { algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) });
+    await refreshInBatches(sql, keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) })));
   }
   return affected.length;
 }

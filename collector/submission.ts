@@ -10,16 +10,38 @@ import * as v from 'valibot';
 import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports, isBuiltInImplementation } from '../web/core/algorithms.ts';
 import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/env.ts';
 import type { ExecutionMode } from '../web/core/execution.ts';
-import { ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
-import { derived, summarize } from '../web/core/stats.ts';
+import { CaseResultSchema, ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
+import { derived, medianAndRobustCv } from '../web/core/stats.ts';
 import { EXTRA_ROUND_SAMPLES, mostSamples } from '../web/core/stop-rule.ts';
 
 import { DEVICE_CLASSES, DEVICE_FAMILY_NAMES, type DeviceClass } from '../web/core/submit.ts';
 
 export { DEVICE_CLASSES, type DeviceClass };
 
+/**
+ * What the collector keeps of a case, checked as the result schema checks it. The rest of a case
+ * (the client's summary, cycles, modes) is neither checked nor kept: every figure is recomputed
+ * from the samples. The samples are checked by one loop (reduceSubmission) that names the first
+ * bad one: 250,000 samples through a schema pipe cost a fifth of a second.
+ */
+const KeptCaseSchema = v.object({
+  ...v.pick(CaseResultSchema, ['algorithm', 'implementation', 'variant', 'operation', 'sizeBytes', 'aadBytes']).entries,
+  samples: v.pipe(
+    v.custom<number[]>(Array.isArray, 'an array of samples'),
+    v.minLength(1),
+    v.maxLength(10_000),
+  ),
+});
+
+/** What the collector keeps of a result: its id, parameters, environment, modules and cases. */
+const KeptDocumentSchema = v.object({
+  ...v.pick(ResultDocumentSchema, ['schema', 'runId', 'params', 'environment', 'modules']).entries,
+  cases: v.array(KeptCaseSchema),
+});
+type KeptDocument = v.InferOutput<typeof KeptDocumentSchema>;
+
 export const SubmissionSchema = v.object({
-  result: ResultDocumentSchema,
+  result: KeptDocumentSchema,
   deviceClass: v.picklist(DEVICE_CLASSES),
   /** A family from the engine's table, never a model string (free text would be published as is). */
   deviceModel: v.optional(v.picklist(DEVICE_FAMILY_NAMES, `a device family (${DEVICE_FAMILY_NAMES.join('; ')}), not a model`)),
@@ -33,8 +55,13 @@ export type Submission = v.InferOutput<typeof SubmissionSchema>;
 export const MAX_PLAUSIBLE_BYTES_PER_SECOND = 100e9;
 /** One operation never takes longer than a minute in any preset. */
 export const MAX_PLAUSIBLE_NS_PER_OP = 60e9;
-export const MAX_CASES = 5000;
-export const MAX_SAMPLES_TOTAL = 250_000;
+/**
+ * The crowd takes runs up to the standard preset's size (about 1,240 cases of up to 63 samples
+ * with every implementation): the widest body it accepts must cost at most 100 ms all told.
+ * Full and dense runs (8,928 and 16,384 cases) stay on the device and in exported files.
+ */
+export const MAX_CASES = 1500;
+export const MAX_SAMPLES_TOTAL = 80_000;
 
 export class SubmissionError extends Error {
   constructor(
@@ -110,7 +137,7 @@ const MOBILE_OS: Record<string, readonly string[]> = {
  * engine's own lists (env.ts), a phone that runs a phone's OS, a core count a device has.
  * Free text never reaches the crowd: every published field is an enum, a number or a pattern.
  */
-function checkEnvironment(doc: ResultDocument, deviceClass: DeviceClass): void {
+function checkEnvironment(doc: KeptDocument, deviceClass: DeviceClass): void {
   const env = doc.environment;
   const oneOf = (field: string, value: string, list: readonly string[]) => {
     if (!list.includes(value)) throw new SubmissionError(422, `${field}: '${value.slice(0, 40)}' is not one of ${list.join(', ')}`);
@@ -132,7 +159,7 @@ function checkEnvironment(doc: ResultDocument, deviceClass: DeviceClass): void {
 }
 
 /** The engine the document names, or for documents from before engines were recorded, the one its browser implies. */
-export function engineOf(doc: ResultDocument): EngineName {
+export function engineOf(doc: Pick<ResultDocument, 'environment'>): EngineName {
   const env = doc.environment;
   if (env.engine) return env.engine.name;
   if (env.os.name === 'iOS' || env.os.name === 'iPadOS') return 'WebKit';
@@ -144,7 +171,7 @@ export function engineOf(doc: ResultDocument): EngineName {
  * The crowd holds figures of the built-in implementations only: a module of someone's own
  * (custom.ts) describes their code, not the device, and no one else can run it again.
  */
-function checkBuiltInOnly(doc: ResultDocument): void {
+function checkBuiltInOnly(doc: KeptDocument): void {
   const own = [...new Set([...(doc.modules ?? []).map((m) => m.id), ...doc.params.implementations.filter((i) => !isBuiltInImplementation(i))])];
   if (own.length) throw new SubmissionError(422, `result: a run with modules of your own (${own.slice(0, 5).join(', ')}) is not accepted by the crowd; its figures describe your code, not the device (keep the exported file, or run again without them)`);
 }
@@ -154,22 +181,43 @@ function checkBuiltInOnly(doc: ResultDocument): void {
  * is measured, with no more samples than its rounds, samples and re-runs allow: a body cannot
  * be padded with cases or samples no run would make.
  */
-function checkCase(doc: ResultDocument, c: ResultDocument['cases'][number], where: string): void {
+function checkCase(doc: KeptDocument, asked: AskedFor, c: KeptDocument['cases'][number], where: string): void {
   const p = doc.params;
   const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation)!;
   if (!(impl.variants as readonly string[]).includes(c.variant)) throw new SubmissionError(422, `${where}.variant: '${c.variant.slice(0, 40)}' is not a variant of ${c.implementation} (${impl.variants.join(', ')})`);
   if (!implementationSupports(c.implementation, c.algorithm)) throw new SubmissionError(422, `${where}: ${c.implementation} does not implement ${c.algorithm}`);
-  const asked: [string, unknown, readonly unknown[]][] = [
-    ['algorithm', c.algorithm, p.algorithms],
-    ['implementation', c.implementation, p.implementations],
-    ['operation', c.operation, p.operations],
-    ['sizeBytes', c.sizeBytes, p.sizes],
-    ['aadBytes', c.aadBytes, p.aadBytes],
-  ];
-  const paramOf: Record<string, string> = { sizeBytes: 'sizes', aadBytes: 'aadBytes' };
-  for (const [field, value, list] of asked) if (!list.includes(value)) throw new SubmissionError(422, `${where}.${field}: ${value} is not in the run's params.${paramOf[field] ?? field + 's'}`);
-  const most = mostSamples(p);
-  if (c.samples.length > most) throw new SubmissionError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${p.maxReruns} re-runs (each up to ${EXTRA_ROUND_SAMPLES}× a round's) make at most ${most}`);
+  for (const field of ASKED_FIELDS) {
+    if (!asked[field].has(c[field])) throw new SubmissionError(422, `${where}.${field}: ${c[field]} is not in the run's params.${PARAM_OF[field]}`);
+  }
+  if (c.samples.length > asked.mostSamples) throw new SubmissionError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${p.maxReruns} re-runs (each up to ${EXTRA_ROUND_SAMPLES}× a round's) make at most ${asked.mostSamples}`);
+}
+
+/** A case's fields that must be among the run's own parameters, and the parameter each is in. */
+const PARAM_OF = { algorithm: 'algorithms', implementation: 'implementations', operation: 'operations', sizeBytes: 'sizes', aadBytes: 'aadBytes' } as const;
+const ASKED_FIELDS = Object.keys(PARAM_OF) as (keyof typeof PARAM_OF)[];
+type AskedFor = { [F in keyof typeof PARAM_OF]: Set<unknown> } & { mostSamples: number };
+
+/** The run's parameters as sets, made once per body: a body has up to MAX_CASES cases to look up. */
+function askedFor(p: KeptDocument['params']): AskedFor {
+  return {
+    algorithm: new Set(p.algorithms),
+    implementation: new Set(p.implementations),
+    operation: new Set(p.operations),
+    sizeBytes: new Set(p.sizes),
+    aadBytes: new Set(p.aadBytes),
+    mostSamples: mostSamples(p),
+  };
+}
+
+/**
+ * SHA-256 of what is kept, so that a resend of the same run is told apart from another run
+ * under the same id: everything but the samples as JSON, then each case's samples as bytes
+ * (a JSON string of 250,000 numbers cost 60–90 ms to make).
+ */
+function payloadHash(doc: KeptDocument, deviceClass: string, deviceModel: string | null): string {
+  const h = createHash('sha256').update(JSON.stringify({ doc: { ...doc, cases: doc.cases.map(({ samples: _, ...c }) => c) }, deviceClass, deviceModel }));
+  for (const c of doc.cases) h.update(new Float64Array(c.samples));
+  return h.digest('hex');
 }
 
 export function memoryBucket(gib: number | null): string | null {
@@ -183,13 +231,13 @@ export function memoryBucket(gib: number | null): string | null {
 
 /**
  * What a body may hold before it is parsed: JSON.parse costs about 50 ns per value and far more
- * per object, so an 8 MiB body of 2.8 M tiny values or a million `{}` costs a core for a
- * quarter of a second before any check runs. The largest valid document has about 250,000
- * samples, as many cycle ids, 200,000 interference values and some 40 fields per case; these
- * bounds sit well above that and well below what is expensive. One pass over the text.
+ * per object, so a 4 MiB body of 1.4 M tiny values or 500,000 `{}` costs a core for a tenth of
+ * a second before any check runs. The largest valid document has 80,000 samples, as many cycle
+ * ids, up to 100,000 interference values and some 40 fields per case; these bounds sit above
+ * that and well below what is expensive. One pass over the text.
  */
-export const MAX_BODY_VALUES = 1_200_000;
-export const MAX_BODY_CONTAINERS = 60_000;
+export const MAX_BODY_VALUES = 600_000;
+export const MAX_BODY_CONTAINERS = 30_000;
 const MAX_ARRAY_ITEMS = 100_000;
 
 export function checkBodyText(text: string): void {
@@ -219,6 +267,9 @@ function checkShape(body: unknown): void {
     const x = pending.pop();
     if (Array.isArray(x)) {
       if (x.length > MAX_ARRAY_ITEMS) throw new SubmissionError(422, `body: an array of ${x.length} items, at most ${MAX_ARRAY_ITEMS} in a result`);
+      // An array of numbers or strings (samples) is not walked: an object hidden in it fails
+      // the schema at once, before anything inside it is visited.
+      if (typeof x[0] !== 'object' && typeof x[x.length - 1] !== 'object') continue;
       for (const item of x) if (typeof item === 'object' && item !== null) pending.push(item);
     } else if (typeof x === 'object' && x !== null) {
       for (const value of Object.values(x)) if (typeof value === 'object' && value !== null) pending.push(value);
@@ -242,7 +293,7 @@ export function reduceSubmission(body: unknown): Reduced {
   const parsed = v.safeParse(SubmissionSchema, body, { abortEarly: true });
   if (!parsed.success) throw new SubmissionError(400, `invalid submission: ${parsed.issues.map(formatIssue).join('; ')}`);
   const { result, deviceClass, deviceModel } = parsed.output;
-  const doc: ResultDocument = result;
+  const doc: KeptDocument = result;
   checkBuiltInOnly(doc);
   checkEnvironment(doc, deviceClass);
   if (doc.environment.userAgent !== '') throw new SubmissionError(422, 'result.environment.userAgent: must be empty; the collector does not take user-agent strings');
@@ -251,16 +302,19 @@ export function reduceSubmission(body: unknown): Reduced {
   const totalSamples = doc.cases.reduce((n, c) => n + c.samples.length, 0);
   if (totalSamples > MAX_SAMPLES_TOTAL) throw new SubmissionError(422, `result.cases: ${totalSamples} samples in all, at most ${MAX_SAMPLES_TOTAL}`);
   const seen = new Set<string>();
+  const asked = askedFor(doc.params);
   const cases = doc.cases.map((c, i): ReducedCase => {
     const where = `result.cases.${i}`;
     const key = `${c.algorithm}/${c.implementation}/${c.variant}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
     if (seen.has(key)) throw new SubmissionError(422, `${where}: the case ${key} appears twice`);
     seen.add(key);
-    checkCase(doc, c, where);
-    for (const [j, s] of c.samples.entries()) {
+    checkCase(doc, asked, c, where);
+    for (let j = 0; j < c.samples.length; j++) {
+      const s = c.samples[j];
+      if (typeof s !== 'number') throw new SubmissionError(400, `invalid submission: ${where}.samples.${j}: expected a number, got ${JSON.stringify(s)?.slice(0, 40)}`);
       if (!(s > 0) || s > MAX_PLAUSIBLE_NS_PER_OP) throw new SubmissionError(422, `${where}.samples.${j}: ${s} ns per operation is not a plausible time`);
     }
-    const summary = summarize(c.samples); // recomputed: the client's summary is ignored
+    const summary = medianAndRobustCv(c.samples); // recomputed: the client's summary is ignored
     const { bytesPerSecond } = derived(summary.median, c.sizeBytes);
     if (bytesPerSecond > MAX_PLAUSIBLE_BYTES_PER_SECOND) {
       throw new SubmissionError(422, `${where}: ${(bytesPerSecond / 1e9).toFixed(1)} GB/s is above any plausible memory bandwidth (limit ${MAX_PLAUSIBLE_BYTES_PER_SECOND / 1e9} GB/s)`);
@@ -282,7 +336,7 @@ export function reduceSubmission(body: unknown): Reduced {
   const env = doc.environment;
   return {
     id: doc.runId,
-    payloadSha256: createHash('sha256').update(JSON.stringify({ doc, deviceClass, deviceModel: deviceModel ?? null })).digest('hex'),
+    payloadSha256: payloadHash(doc, deviceClass, deviceModel ?? null),
     schemaVersion: doc.schema,
     engineVersion: env.engineVersion,
     deviceClass,

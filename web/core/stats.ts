@@ -41,6 +41,25 @@ export function mad(xs: readonly number[]): number {
 }
 
 /**
+ * The median and the robust CV (1.4826 · MAD / median) alone, as `summarize` computes them, in
+ * two numeric sorts: the collector recomputes these for thousands of cases per body.
+ */
+export function medianAndRobustCv(xs: readonly number[]): { median: number; robustCv: number } {
+  const n = xs.length;
+  if (n === 0) throw new Error('no samples');
+  const mid = (s: Float64Array) => {
+    const h = (n - 1) / 2;
+    const lo = Math.floor(h);
+    return s[lo]! + (h - lo) * (s[Math.ceil(h)]! - s[lo]!);
+  };
+  const s = new Float64Array(n);
+  for (let i = 0; i < n; i++) s[i] = xs[i]!;
+  const med = mid(s.sort());
+  for (let i = 0; i < n; i++) s[i] = Math.abs(s[i]! - med);
+  return { median: med, robustCv: med === 0 ? 0 : (1.4826 * mid(s.sort())) / med };
+}
+
+/**
  * Trimmed mean: drop `fraction` of the samples at each end (floor(n · fraction), at least one
  * when n ≥ 3 for the 5 % rule, as the aead-vs-etm study discards its fastest and slowest runs), then average.
  */
