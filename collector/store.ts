@@ -138,7 +138,7 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
  */
 const MIN_SOURCES = 8;
 const OUTLIER = `(ln(c.bytes_per_second) < b.q1 - 3 * (b.q3 - b.q1) OR ln(c.bytes_per_second) > b.q3 + 3 * (b.q3 - b.q1))`;
-const SAME_CASE = (t: string) => `${t}.algorithm = c.algorithm AND ${t}.implementation = c.implementation AND ${t}.operation = c.operation AND ${t}.size_bytes = c.size_bytes`;
+const SAME_CASE = (t: string, c = 'c') => `${t}.algorithm = ${c}.algorithm AND ${t}.implementation = ${c}.implementation AND ${t}.operation = ${c}.operation AND ${t}.size_bytes = ${c}.size_bytes`;
 /** Joins `b` to the bounds that judge case `c` of submission `s`: its class's, else every class's. */
 const JUDGED_BY = `${SAME_CASE('b')} AND b.n >= ${MIN_SOURCES} AND b.device_class = CASE
     WHEN EXISTS (SELECT 1 FROM cohort_bounds own WHERE ${SAME_CASE('own')} AND own.device_class = s.device_class AND own.n >= ${MIN_SOURCES})
@@ -232,7 +232,76 @@ export async function refreshCohortBatch(sql: Sql, keys: CohortKey[]): Promise<v
          AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY} AND ${OUTLIER}`,
       p,
     );
+    await refreshViews(tx, keys);
   });
+}
+
+/** A cohort of at least this many rows is read from its view (cohort_views); a smaller one live. */
+export const VIEW_ROWS = 2000;
+/** A cohort's view is made again at most this often: each costs a few passes over the cohort. */
+export const VIEW_MAX_AGE_S = 300;
+
+/**
+ * The views of the large cohorts among `keys` (the rows counted by their '*' bounds), made by
+ * the same functions a live read runs, at most every VIEW_MAX_AGE_S; a cohort that is not large
+ * (any more) loses its view.
+ */
+async function refreshViews(tx: Pick<Sql, 'query'>, keys: CohortKey[]): Promise<void> {
+  const p = [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];
+  const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
+  const large = await tx.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number; rows: number }>(
+    `WITH ${KEYS}
+     SELECT b.algorithm, b.implementation, b.operation, b.size_bytes, b.runs::int AS rows
+     FROM k JOIN cohort_bounds b ON ${SAME_CASE('b', 'k')} AND b.device_class = '*'
+     LEFT JOIN cohort_views v ON ${SAME_CASE('v', 'k')}
+     WHERE b.runs >= ${VIEW_ROWS} AND (v.refreshed_at IS NULL OR v.refreshed_at < now() - interval '${VIEW_MAX_AGE_S} seconds')`,
+    p,
+  );
+  await tx.query(
+    `WITH ${KEYS}
+     DELETE FROM cohort_views v USING k
+     WHERE ${SAME_CASE('v', 'k')}
+       AND NOT EXISTS (SELECT 1 FROM cohort_bounds b WHERE ${SAME_CASE('b', 'k')} AND b.device_class = '*' AND b.runs >= ${VIEW_ROWS})`,
+    p,
+  );
+  for (const r of large) {
+    const f: CrowdFilter = { algorithm: r.algorithm, implementation: r.implementation, operation: r.operation, sizeBytes: Number(r.size_bytes) };
+    const stats = await crowdStats(tx, f);
+    const distributions: Record<string, Awaited<ReturnType<typeof voiceDistribution>>> = { '*': await voiceDistribution(tx, f) };
+    for (const c of stats) distributions[c.group] = await voiceDistribution(tx, { ...f, deviceClass: c.group });
+    await tx.query(
+      `INSERT INTO cohort_views (algorithm, implementation, operation, size_bytes, rows, stats, distributions, refreshed_at)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, now())
+       ON CONFLICT (algorithm, implementation, operation, size_bytes)
+       DO UPDATE SET rows = excluded.rows, stats = excluded.stats, distributions = excluded.distributions, refreshed_at = excluded.refreshed_at`,
+      [f.algorithm, f.implementation, f.operation, f.sizeBytes, r.rows, JSON.stringify(stats), JSON.stringify(distributions)],
+    );
+  }
+}
+
+/**
+ * A crowd read answered from a large cohort's view, or null when it must be read live: a small
+ * cohort, or a filter the view does not hold (browser, engine, arch, scenario, another
+ * execution mode; a grouping other than by device class).
+ */
+export async function viewOf(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupBy: GroupBy = 'deviceClass'): Promise<CohortStats[] | null> {
+  const [v] = await readView<CohortStats[]>(sql, f, groupBy, 'stats');
+  return v ?? null;
+}
+
+/** A large cohort's distribution of voices (all, or one device class) from its view, or null as viewOf. */
+export async function viewDistribution(sql: Pick<Sql, 'query'>, f: CrowdFilter): Promise<{ n: number; exact: boolean; values: number[] } | null> {
+  const [v] = await readView<{ n: number; exact: boolean; values: number[] } | null>(sql, f, 'deviceClass', 'distributions -> $5::text', [f.deviceClass ?? '*']);
+  return v === undefined ? null : (v ?? { n: 0, exact: true, values: [] });
+}
+
+async function readView<T>(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupBy: GroupBy, column: string, extra: unknown[] = []): Promise<T[]> {
+  if (groupBy !== 'deviceClass' || f.browser || f.engine || f.arch || f.scenario || (f.execution ?? 'standard') !== 'standard') return [];
+  const rows = await sql.query<{ v: T | string }>(
+    `SELECT ${column} AS v FROM cohort_views WHERE algorithm = $1 AND implementation = $2 AND operation = $3 AND size_bytes = $4`,
+    [f.algorithm, f.implementation, f.operation, f.sizeBytes, ...extra],
+  );
+  return rows.map((r) => (typeof r.v === 'string' ? JSON.parse(r.v) : r.v));
 }
 
 /** Every case's bounds, REFRESH_BATCH cases at a time (the operator's tools; tests). */
@@ -292,7 +361,7 @@ const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
 export type { CohortStats };
 
 /** Throughput (bytes/s) per device class, over per-source medians: median, quartiles and 5th/95th percentiles. */
-export async function crowdStats(sql: Sql, f: CrowdFilter, groupBy: GroupBy = 'deviceClass'): Promise<CohortStats[]> {
+export async function crowdStats(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupBy: GroupBy = 'deviceClass'): Promise<CohortStats[]> {
   const { clause, params } = where(f);
   const rows = await sql.query<Record<string, unknown>>(
     `SELECT grp, count(*)::int AS n, sum(runs)::int AS runs,
@@ -333,7 +402,7 @@ const DISTRIBUTION_POINTS = 1001;
  * query: every voice when there are at most DISTRIBUTION_POINTS (exact), otherwise that many
  * evenly spaced quantiles.
  */
-export async function voiceDistribution(sql: Sql, f: CrowdFilter): Promise<{ n: number; exact: boolean; values: number[] }> {
+export async function voiceDistribution(sql: Pick<Sql, 'query'>, f: CrowdFilter): Promise<{ n: number; exact: boolean; values: number[] }> {
   const { clause, params } = where(f);
   params.push(Array.from({ length: DISTRIBUTION_POINTS }, (_, i) => i / (DISTRIBUTION_POINTS - 1)));
   const [r] = await sql.query<{ n: number; all: number[] | null; q: number[] | null }>(

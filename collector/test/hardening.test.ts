@@ -10,9 +10,9 @@ import { describe, expect, it } from 'vitest';
 import { holderAlive, startTimeOf } from '../lock.ts';
 import type { Sql } from '../db.ts';
 import { createSourceKeys } from '../source.ts';
-import { placeIn, refreshCohorts } from '../store.ts';
+import { VIEW_ROWS, crowdStats, placeIn, refreshCohorts, voiceDistribution } from '../store.ts';
 import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, MAX_SAMPLES_TOTAL, SubmissionError, checkBodyText, reduceSubmission } from '../submission.ts';
-import { BACKENDS, post, submission, useBackend } from './helpers.ts';
+import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
 import { http, postJson, startCollector, startNode } from './spawn.ts';
 
 /** The refusal a call throws, as status and message. */
@@ -323,6 +323,45 @@ describe.each(BACKENDS)('crowd reads on %s', (kind) => {
     await sql.query('UPDATE submissions SET quarantined = false');
     await post(app, submission({ nsPerOp: 4000 }));
     expect((await (await app.request(STATS)).json()).cohorts[0].n).toBe(4);
+  });
+
+  it('answer a large cohort from the view made at its refresh, as a live read would, and a filtered read live', async () => {
+    const rows = VIEW_ROWS + 100;
+    /** `n` runs of the 1 KiB cohort, each its own source of yesterday, phones and laptops, 40–60 MB/s. */
+    const fill = async (n: number, from: number) => {
+      await sql.query(
+        `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, browser, browser_major, os, os_major, arch, cores, runtime, isolated, timer_us, preset, engine, source, received_on)
+         SELECT md5('v' || i)::uuid, '', 'aeadbench/result@2', '0.1.0', (ARRAY['phone','laptop'])[1 + i % 2], 'Chrome', 150, 'Android', 15, 'arm64', 8, 'browser', true, 5, 'quick', 'Blink', 'src' || i, current_date - 1
+         FROM generate_series($1::int, $2::int) AS i`,
+        [from, from + n - 1],
+      );
+      await sql.query(
+        `INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv)
+         SELECT md5('v' || i)::uuid, 'aes-128-gcm', 'rustcrypto-wasm', 'simd128', 'encrypt', 1024, 0, ARRAY[1000.0], 1, 1000, 4e7 + (i % 1000) * 2e4, 0.01
+         FROM generate_series($1::int, $2::int) AS i`,
+        [from, from + n - 1],
+      );
+    };
+    await fill(rows, 1);
+    await refreshCohorts(sql);
+    expect((await sql.query('SELECT 1 FROM cohort_views')).length).toBe(1);
+    const f = { algorithm: 'aes-128-gcm', implementation: 'rustcrypto-wasm', operation: 'encrypt', sizeBytes: 1024 };
+    const fresh = appFor(sql); // no cached answers
+    const stats = (await (await fresh.request(STATS)).json()).cohorts;
+    expect(stats).toEqual(await crowdStats(sql, f));
+    expect(stats.reduce((n: number, c: { n: number }) => n + c.n, 0)).toBe(rows);
+    const placed = (await (await fresh.request(`${STATS.replace('/stats', '/percentile')}&deviceClass=phone&bytesPerSecond=5e7`)).json()).percentile;
+    expect(placed).toBeCloseTo(placeIn(await voiceDistribution(sql, { ...f, deviceClass: 'phone' }), 5e7)!, 6);
+    // Rows stored since (by another process): the view stands until its next refresh, once it is old enough.
+    await fill(500, rows + 1);
+    await refreshCohorts(sql);
+    const sum = async (app: ReturnType<typeof appFor>) => (await (await app.request(STATS)).json()).cohorts.reduce((n: number, c: { n: number }) => n + c.n, 0);
+    expect(await sum(appFor(sql))).toBe(rows);
+    // A filter the view does not hold is read live, with every row.
+    expect((await (await appFor(sql).request(`${STATS}&browser=Chrome`)).json()).cohorts.reduce((n: number, c: { n: number }) => n + c.n, 0)).toBe(rows + 500);
+    await sql.query("UPDATE cohort_views SET refreshed_at = now() - interval '1 hour'");
+    await refreshCohorts(sql);
+    expect(await sum(appFor(sql))).toBe(rows + 500);
   });
 
   it('places a figure in a large cohort within 0.1 percentile points', () => {
