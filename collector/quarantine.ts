@@ -14,7 +14,44 @@
 import { parseArgs } from 'node:util';
 import { migrate, openStore } from './db.ts';
 import { configFromEnv } from './server.ts';
-import { type QuarantineSelector, quarantine } from './store.ts';
+import { refreshInBatches } from './cohorts.ts';
+import type { Sql } from './db.ts';
+
+/** What the operator's quarantine picks: run ids, a source hash of the day, or days received. */
+export interface QuarantineSelector {
+  ids?: string[];
+  source?: string;
+  from?: string;
+  to?: string;
+}
+
+/**
+ * Takes submissions out of every statistic (or puts them back), without deleting anything:
+ * they stay in the exports, marked. Logged in operator_log with the selector and the reason;
+ * the affected cohorts' bounds are recomputed.
+ */
+export async function quarantine(sql: Sql, sel: QuarantineSelector, o: { release?: boolean; reason: string }): Promise<number> {
+  const parts: string[] = [];
+  const params: unknown[] = [!o.release];
+  if (sel.ids?.length) parts.push(`id = ANY($${params.push(sel.ids)}::uuid[])`);
+  if (sel.source) parts.push(`source = $${params.push(sel.source)}`);
+  if (sel.from) parts.push(`received_on >= $${params.push(sel.from)}::date`);
+  if (sel.to) parts.push(`received_on <= $${params.push(sel.to)}::date`);
+  if (parts.length === 0) throw new Error('quarantine: give --ids, --source, or --from/--to');
+  const affected = await sql.transaction(async (tx) => {
+    const rows = await tx.query<{ id: string }>(`UPDATE submissions SET quarantined = $1 WHERE ${parts.join(' AND ')} AND quarantined <> $1 RETURNING id::text`, params);
+    await tx.query('INSERT INTO operator_log (action, selector, reason, affected) VALUES ($1, $2, $3, $4)', [o.release ? 'release' : 'quarantine', JSON.stringify(sel), o.reason, rows.length]);
+    return rows.map((r) => r.id);
+  });
+  if (affected.length) {
+    const keys = await sql.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number }>(
+      'SELECT DISTINCT algorithm, implementation, operation, size_bytes FROM cases WHERE submission_id = ANY($1::uuid[])',
+      [affected],
+    );
+    await refreshInBatches(sql, keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) })));
+  }
+  return affected.length;
+}
 
 const USAGE = 'usage: collector:quarantine (--ids a,b | --source HASH | --from YYYY-MM-DD --to YYYY-MM-DD) --reason TEXT [--release]';
 

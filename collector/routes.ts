@@ -16,7 +16,10 @@ import type { Sql } from './db.ts';
 import { type ExportFile, type ExportFormat, createExportDumps } from './export-dump.ts';
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
-import { type CohortKey, GROUP_BY, type GroupBy, REFRESH_BATCH, cohortKeysOf, counts, createWriter, crowdStats, placeIn, refreshCohortBatch, sourceCount, viewDistribution, viewOf, storedResult, voiceDistribution } from './store.ts';
+import { cohortKeysOf, createRefresher } from './cohorts.ts';
+import { GROUP_BY, type GroupBy, crowdStats, placeIn, viewDistribution, viewOf, voiceDistribution } from './crowd.ts';
+import { counts, sourceCount, storedResult } from './store.ts';
+import { createWriter } from './writer.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, checkBodyText, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
@@ -69,46 +72,18 @@ export interface RouteDeps {
 
 export function routes(sql: Sql, deps: RouteDeps) {
   const api = new Hono();
-  // Cohorts touched by new rows get their bounds recomputed in the background, one at a time.
-  const dirty = new Map<string, CohortKey>();
-  let refreshing = false;
-  const refreshDirty = async () => {
-    if (refreshing) return;
-    refreshing = true;
-    try {
-      while (dirty.size) {
-        const batch = [...dirty].slice(0, REFRESH_BATCH);
-        for (const [key] of batch) dirty.delete(key);
-        await refreshCohortBatch(sql, batch.map(([, k]) => k)).catch((e: Error) => {
-          for (const [key, k] of batch) dirty.set(key, k); // try again with the next write
-          throw e;
-        });
-        generation++; // their flags may have moved: cached reads are stale
-      }
-    } catch (e) {
-      console.error('collector: cohort refresh failed, retried later:', (e as Error).message);
-    } finally {
-      refreshing = false;
-    }
-  };
   // PGlite has one writer (its directory lock) and one connection: its totals are kept here, so
   // /health never queues behind an export page or a refresh. PostgreSQL's are read (one row).
   let localTotals: Promise<{ submissions: number; cases: number }> | null = sql.kind === 'pglite' ? counts(sql) : null;
   localTotals?.catch(() => (localTotals = null));
-  let refreshTimer: ReturnType<typeof setTimeout> | null = null;
-  /** Bumped by every stored batch: cached reads from before it are stale. */
+  /** Bumped by every stored batch and refresh: cached reads from before it are stale. */
   let generation = 0;
+  const refresher = createRefresher(sql, { delayMs: deps.refreshDelayMs, onRefreshed: () => void generation++ });
   const writer = createWriter(sql, {
     onStored: (rs) => {
       generation++;
-      for (const k of cohortKeysOf(rs)) dirty.set(`${k.algorithm}/${k.implementation}/${k.operation}/${k.sizeBytes}`, k);
+      refresher.touch(cohortKeysOf(rs));
       if (localTotals) localTotals = localTotals.then((t) => ({ submissions: t.submissions + rs.length, cases: t.cases + rs.reduce((n, r) => n + r.cases.length, 0) }));
-      // Batched: bounds move slowly, and every refresh of a popular case reads all its rows.
-      refreshTimer ??= setTimeout(() => {
-        refreshTimer = null;
-        void refreshDirty();
-      }, deps.refreshDelayMs ?? 60_000);
-      refreshTimer.unref?.();
     },
   });
   const exporting = new Set<string>();

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Sql } from '../db.ts';
 import openapi from '../openapi.json' with { type: 'json' };
-import { refreshCohorts } from '../store.ts';
+import { refreshCohorts } from '../cohorts.ts';
 import { DEVICE_FAMILY_NAMES } from '../../web/core/submit.ts';
 import { mostSamples } from '../../web/core/stop-rule.ts';
 import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';

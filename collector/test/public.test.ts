@@ -12,7 +12,8 @@ import { migrate, openPglite, openPostgres, type Sql } from '../db.ts';
 import { classifyFault } from '../faults.ts';
 import { createExportDumps, csvCell } from '../export-dump.ts';
 import { createSourceKeys } from '../source.ts';
-import { quarantine, refreshCohorts } from '../store.ts';
+import { refreshCohorts } from '../cohorts.ts';
+import { quarantine } from '../quarantine.ts';
 import { BACKENDS, appFor, freshDatabase, openBackend, post, submission, useBackend } from './helpers.ts';
 import type { Environment } from '../../web/core/schema.ts';
 

@@ -1,0 +1,212 @@
+/**
+ * Cohort bounds: the fences each case is judged by, recomputed from established voices in
+ * batches, the outlier flags they set, the views of large cohorts, and the background
+ * refresher that keeps them current as rows arrive.
+ * @module
+ */
+import type { Sql } from './db.ts';
+import { type CrowdFilter, crowdStats, voiceDistribution } from './crowd.ts';
+import type { Reduced } from './submission.ts';
+
+/**
+ * Tukey's far fences (3 × IQR) on ln(throughput): throughput is multiplicative, so fences go on
+ * a log scale. The quartiles are over per-source medians (one voice per network and day, see
+ * source.ts), so whoever sends the most rows does not set the bounds. A cohort — algorithm,
+ * implementation, operation, size, device class — is judged by its own bounds once it has 8
+ * sources, and before that by the bounds of the same case over every class (device_class
+ * '*'), which are wide but catch the absurd. Outliers are flagged, never deleted.
+ */
+const MIN_SOURCES = 8;
+const OUTLIER = `(ln(c.bytes_per_second) < b.q1 - 3 * (b.q3 - b.q1) OR ln(c.bytes_per_second) > b.q3 + 3 * (b.q3 - b.q1))`;
+const SAME_CASE = (t: string, c = 'c') => `${t}.algorithm = ${c}.algorithm AND ${t}.implementation = ${c}.implementation AND ${t}.operation = ${c}.operation AND ${t}.size_bytes = ${c}.size_bytes`;
+/** Joins `b` to the bounds that judge case `c` of submission `s`: its class's, else every class's. */
+const JUDGED_BY = `${SAME_CASE('b')} AND b.n >= ${MIN_SOURCES} AND b.device_class = CASE
+    WHEN EXISTS (SELECT 1 FROM cohort_bounds own WHERE ${SAME_CASE('own')} AND own.device_class = s.device_class AND own.n >= ${MIN_SOURCES})
+    THEN s.device_class ELSE '*' END`;
+
+export async function flagOutliers(tx: Pick<Sql, 'query'>, ids: string[]): Promise<void> {
+  await tx.query(
+    `UPDATE cases c SET outlier = ${OUTLIER} FROM submissions s, cohort_bounds b
+     WHERE c.submission_id = ANY($1::uuid[]) AND s.id = c.submission_id AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY}`,
+    [ids],
+  );
+}
+
+/** A cohort whose bounds may have moved: new cases arrived, or the operator quarantined some. */
+export interface CohortKey {
+  algorithm: string;
+  implementation: string;
+  operation: string;
+  sizeBytes: number;
+}
+
+export function cohortKeysOf(rs: Reduced[]): CohortKey[] {
+  const keys = new Map<string, CohortKey>();
+  for (const r of rs) for (const c of r.cases) keys.set(`${c.algorithm}/${c.implementation}/${c.operation}/${c.sizeBytes}`, { algorithm: c.algorithm, implementation: c.implementation, operation: c.operation, sizeBytes: c.sizeBytes });
+  return [...keys.values()];
+}
+
+/**
+ * Recomputes one case's bounds (every device class and '*') from per-source medians and
+ * re-flags that case's rows whose verdict changed. One short transaction per REFRESH_BATCH
+ * cases, so writes and reads interleave with a refresh instead of waiting behind a full-table
+ * percentile.
+ *
+ * Bounded influence: the fences are drawn from *established* voices only, those of earlier
+ * days that were not flagged, as soon as a cohort has MIN_SOURCES of them. One day's new
+ * voices are judged by fences they took no part in drawing, so a burst of fakes from many
+ * networks (30 /16s) is flagged instead of widening the fences that judge it; and a voice that
+ * was flagged never becomes established, so one network's fakes day after day (a new voice
+ * every day, since sources are daily) never do either. A cohort that has too few established
+ * voices (a new one) is judged by all of its voices, as before. The price: in a narrow cohort
+ * a true, sudden shift (a 10× faster engine) stays flagged until an operator looks.
+ */
+export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
+  await refreshCohortBatch(sql, [k]);
+}
+
+/** Cohorts refreshed per transaction: short transactions, and one round trip for many cohorts. */
+export const REFRESH_BATCH = 100;
+
+/**
+ * refreshCohort for many cases at once, in three statements over all of them: a body may name
+ * 1,500 new cases, and three round trips each would cost the collector more than the body.
+ */
+export async function refreshCohortBatch(sql: Sql, keys: CohortKey[]): Promise<void> {
+  if (keys.length === 0) return;
+  const p = [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];
+  const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
+  const COHORT = 'algorithm, implementation, operation, size_bytes';
+  await sql.transaction(async (tx) => {
+    await tx.query(
+      `WITH ${KEYS},
+       voices AS (
+         SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on < current_date AS established, count(*) AS runs,
+                percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
+         FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
+         WHERE c.bytes_per_second > 0 AND NOT s.quarantined AND NOT c.outlier AND s.execution = 'standard'
+         GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)),
+       counted AS (
+         SELECT *, count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}, device_class) AS est_class,
+                   count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}) AS est_all
+         FROM voices),
+       drawn AS (
+         SELECT ${COHORT}, device_class, count(*) AS n, sum(runs) AS runs,
+                percentile_cont(0.25) WITHIN GROUP (ORDER BY v) AS q1, percentile_cont(0.75) WITHIN GROUP (ORDER BY v) AS q3
+         FROM counted WHERE established OR est_class < ${MIN_SOURCES} GROUP BY ${COHORT}, device_class
+         UNION ALL
+         SELECT ${COHORT}, '*', count(*), sum(runs), percentile_cont(0.25) WITHIN GROUP (ORDER BY v), percentile_cont(0.75) WITHIN GROUP (ORDER BY v)
+         FROM counted WHERE established OR est_all < ${MIN_SOURCES} GROUP BY ${COHORT})
+       INSERT INTO cohort_bounds (${COHORT}, device_class, n, runs, q1, q3, refreshed_at)
+       SELECT ${COHORT}, device_class, n, runs, q1, q3, now() FROM drawn
+       ON CONFLICT (${COHORT}, device_class)
+       DO UPDATE SET n = excluded.n, runs = excluded.runs, q1 = excluded.q1, q3 = excluded.q3, refreshed_at = excluded.refreshed_at`,
+      p,
+    );
+    // Judge again: clear the cases' flags, then set those their new bounds call outliers.
+    await tx.query(`WITH ${KEYS} UPDATE cases c SET outlier = false FROM k WHERE ${SAME_CASE('k')} AND c.outlier`, p);
+    await tx.query(
+      `WITH ${KEYS}
+       UPDATE cases c SET outlier = true FROM k, submissions s, cohort_bounds b
+       WHERE ${SAME_CASE('k')} AND s.id = c.submission_id
+         AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY} AND ${OUTLIER}`,
+      p,
+    );
+    await refreshViews(tx, keys);
+  });
+}
+
+/** A cohort of at least this many rows is read from its view (cohort_views); a smaller one live. */
+export const VIEW_ROWS = 2000;
+/** A cohort's view is made again at most this often: each costs a few passes over the cohort. */
+export const VIEW_MAX_AGE_S = 300;
+
+/**
+ * The views of the large cohorts among `keys` (the rows counted by their '*' bounds), made by
+ * the same functions a live read runs, at most every VIEW_MAX_AGE_S; a cohort that is not large
+ * (any more) loses its view.
+ */
+async function refreshViews(tx: Pick<Sql, 'query'>, keys: CohortKey[]): Promise<void> {
+  const p = [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];
+  const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
+  const large = await tx.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number; rows: number }>(
+    `WITH ${KEYS}
+     SELECT b.algorithm, b.implementation, b.operation, b.size_bytes, b.runs::int AS rows
+     FROM k JOIN cohort_bounds b ON ${SAME_CASE('b', 'k')} AND b.device_class = '*'
+     LEFT JOIN cohort_views v ON ${SAME_CASE('v', 'k')}
+     WHERE b.runs >= ${VIEW_ROWS} AND (v.refreshed_at IS NULL OR v.refreshed_at < now() - interval '${VIEW_MAX_AGE_S} seconds')`,
+    p,
+  );
+  await tx.query(
+    `WITH ${KEYS}
+     DELETE FROM cohort_views v USING k
+     WHERE ${SAME_CASE('v', 'k')}
+       AND NOT EXISTS (SELECT 1 FROM cohort_bounds b WHERE ${SAME_CASE('b', 'k')} AND b.device_class = '*' AND b.runs >= ${VIEW_ROWS})`,
+    p,
+  );
+  for (const r of large) {
+    const f: CrowdFilter = { algorithm: r.algorithm, implementation: r.implementation, operation: r.operation, sizeBytes: Number(r.size_bytes) };
+    const stats = await crowdStats(tx, f);
+    const distributions: Record<string, Awaited<ReturnType<typeof voiceDistribution>>> = { '*': await voiceDistribution(tx, f) };
+    for (const c of stats) distributions[c.group] = await voiceDistribution(tx, { ...f, deviceClass: c.group });
+    await tx.query(
+      `INSERT INTO cohort_views (algorithm, implementation, operation, size_bytes, rows, stats, distributions, refreshed_at)
+       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, now())
+       ON CONFLICT (algorithm, implementation, operation, size_bytes)
+       DO UPDATE SET rows = excluded.rows, stats = excluded.stats, distributions = excluded.distributions, refreshed_at = excluded.refreshed_at`,
+      [f.algorithm, f.implementation, f.operation, f.sizeBytes, r.rows, JSON.stringify(stats), JSON.stringify(distributions)],
+    );
+  }
+}
+
+/** Every case's bounds, REFRESH_BATCH cases at a time (the operator's tools; tests). */
+export async function refreshCohorts(sql: Sql): Promise<void> {
+  const keys = await sql.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number }>(
+    'SELECT DISTINCT algorithm, implementation, operation, size_bytes FROM cases',
+  );
+  await refreshInBatches(sql, keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) })));
+}
+
+export async function refreshInBatches(sql: Sql, keys: CohortKey[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += REFRESH_BATCH) await refreshCohortBatch(sql, keys.slice(i, i + REFRESH_BATCH));
+}
+
+/**
+ * Cohorts touched by new rows get their bounds recomputed in the background, REFRESH_BATCH at
+ * a time, `delayMs` after the first touch (default a minute): bounds move slowly, and every
+ * refresh of a popular case reads all its rows. A failed refresh is retried with the next touch.
+ */
+export function createRefresher(sql: Sql, o: { delayMs?: number; onRefreshed?: () => void } = {}) {
+  const dirty = new Map<string, CohortKey>();
+  let refreshing = false;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const run = async () => {
+    if (refreshing) return;
+    refreshing = true;
+    try {
+      while (dirty.size) {
+        const batch = [...dirty].slice(0, REFRESH_BATCH);
+        for (const [key] of batch) dirty.delete(key);
+        await refreshCohortBatch(sql, batch.map(([, k]) => k)).catch((e: Error) => {
+          for (const [key, k] of batch) dirty.set(key, k);
+          throw e;
+        });
+        o.onRefreshed?.(); // their flags may have moved
+      }
+    } catch (e) {
+      console.error('collector: cohort refresh failed, retried later:', (e as Error).message);
+    } finally {
+      refreshing = false;
+    }
+  };
+  return {
+    touch(keys: CohortKey[]) {
+      for (const k of keys) dirty.set(`${k.algorithm}/${k.implementation}/${k.operation}/${k.sizeBytes}`, k);
+      timer ??= setTimeout(() => {
+        timer = null;
+        void run();
+      }, o.delayMs ?? 60_000);
+      timer.unref?.();
+    },
+  };
+}

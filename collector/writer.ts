@@ -1,0 +1,123 @@
+/**
+ * Storing submissions: group commit, idempotency by run id, a floor of free space, and the
+ * outlier flag a new case gets from its cohort's bounds on arrival (cohorts.ts).
+ * @module
+ */
+import type { Sql } from './db.ts';
+import { StorageFullError, classifyFault } from './faults.ts';
+import { flagOutliers } from './cohorts.ts';
+import type { Reduced } from './submission.ts';
+
+export type InsertOutcome = 'created' | 'duplicate' | 'conflict';
+
+/**
+ * Writes submissions with group commit: requests that arrive while a batch is being written
+ * wait and go together in the next transaction. Each is acknowledged only after its batch
+ * commits, so durability is unchanged; the database does one commit (and, on PostgreSQL, one
+ * fsync) for many submissions. A batch that fails is retried one submission at a time, so a
+ * bad submission cannot fail the others.
+ */
+export function createWriter(sql: Sql, o: { maxBatch?: number; onStored?: (rs: Reduced[]) => void } = {}) {
+  const maxBatch = o.maxBatch ?? 200;
+  let queue: { r: Reduced; resolve: (o: InsertOutcome) => void; reject: (e: unknown) => void }[] = [];
+  let running = false;
+  const drain = async () => {
+    running = true;
+    while (queue.length) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      try {
+        await guardStorage(sql);
+        const outcomes = await insertBatch(sql, batch.map((b) => b.r));
+        batch.forEach((b, i) => b.resolve(outcomes[i]!));
+        o.onStored?.(batch.filter((_, i) => outcomes[i] === 'created').map((b) => b.r));
+      } catch (e) {
+        // A fault of the store (database away, disk full) fails the whole batch at once; any
+        // other error may be one submission's, so each is tried alone.
+        if (classifyFault(e)?.status !== 422 && classifyFault(e) !== null) {
+          for (const b of batch) b.reject(e);
+          continue;
+        }
+        for (const b of batch) {
+          await insertBatch(sql, [b.r]).then((x) => {
+            b.resolve(x[0]!);
+            if (x[0] === 'created') o.onStored?.([b.r]);
+          }, b.reject);
+        }
+      }
+    }
+    running = false;
+  };
+  return {
+    submit(r: Reduced): Promise<InsertOutcome> {
+      return new Promise((resolve, reject) => {
+        queue.push({ r, resolve, reject });
+        if (!running) void drain();
+      });
+    },
+  };
+}
+
+/**
+ * Below this much free space PGlite's files are not written to: PGlite answers a full disk
+ * with one error and then spins in its WASM runtime, deaf to signals, even after space
+ * returns. Refusing writes early (507) keeps it from ever getting there; reads go on.
+ */
+export const MIN_FREE_BYTES = 32 * 1024 * 1024;
+
+async function guardStorage(sql: Sql): Promise<void> {
+  const free = await sql.freeBytes?.();
+  if (free != null && free < MIN_FREE_BYTES) throw new StorageFullError(`only ${free} bytes free for the database`);
+}
+
+/**
+ * One transaction for a batch. The run id makes a retry idempotent: the same id with the same
+ * payload is a duplicate (nothing written), with another payload a conflict.
+ */
+async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
+  return sql.transaction(async (tx) => {
+    const rows = rs.map(({ cases: _cases, ...s }) => s);
+    const inserted = new Set(
+      (
+        await tx.query<{ id: string }>(
+          `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, device_model, browser, browser_major,
+             os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario, source, engine, execution)
+           SELECT s.id, s."payloadSha256", s."schemaVersion", s."engineVersion", s."deviceClass", s."deviceModel", s.browser, s."browserMajor",
+                  s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario, s.source, s.engine, s.execution
+           FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, "payloadSha256" text, "schemaVersion" text, "engineVersion" text, "deviceClass" text,
+                "deviceModel" text, browser text, "browserMajor" int, os text, "osMajor" int, arch text, cores int, "memoryBucket" text,
+                runtime text, isolated boolean, "timerUs" real, preset text, scenario text, source text, engine text, execution text)
+           ON CONFLICT (id) DO NOTHING RETURNING id::text`,
+          [JSON.stringify(rows)],
+        )
+      ).map((x) => x.id),
+    );
+    const outcomes: InsertOutcome[] = [];
+    const created: Reduced[] = [];
+    const others = rs.filter((r) => !inserted.has(r.id)).map((r) => r.id);
+    const stored = new Map(
+      others.length ? (await tx.query<{ id: string; payload_sha256: string }>('SELECT id::text, payload_sha256 FROM submissions WHERE id = ANY($1::uuid[])', [others])).map((x) => [x.id, x.payload_sha256]) : [],
+    );
+    for (const r of rs) {
+      if (inserted.has(r.id)) {
+        inserted.delete(r.id); // a second copy of the id within this batch is a retry, below
+        created.push(r);
+        outcomes.push('created');
+        stored.set(r.id, r.payloadSha256);
+      } else outcomes.push(stored.get(r.id) === r.payloadSha256 ? 'duplicate' : 'conflict');
+    }
+    if (created.length === 0) return outcomes;
+    // All cases of the batch in one statement: a JSON array unpacked by the database.
+    await tx.query(
+      `INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv)
+       SELECT c.sid, c.algorithm, c.implementation, c.variant, c.operation, c."sizeBytes", c."aadBytes",
+              ARRAY(SELECT jsonb_array_elements_text(c.samples)::double precision), c.n, c."medianNs", c."bytesPerSecond", c."robustCv"
+       FROM jsonb_to_recordset($1::jsonb) AS c(sid uuid, algorithm text, implementation text, variant text, operation text, "sizeBytes" int, "aadBytes" int,
+            samples jsonb, n int, "medianNs" double precision, "bytesPerSecond" double precision, "robustCv" double precision)`,
+      [JSON.stringify(created.flatMap((r) => r.cases.map((c) => ({ sid: r.id, ...c }))))],
+    );
+    await flagOutliers(tx, created.map((r) => r.id));
+    await tx.query('UPDATE collector_totals SET submissions = submissions + $1, cases = cases + $2', [created.length, created.reduce((n, r) => n + r.cases.length, 0)]);
+    return outcomes;
+  });
+}
