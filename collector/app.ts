@@ -18,6 +18,7 @@ import { type RateLimiter, createRateLimiter, createSqlRateLimiter } from './rat
 import { routes } from './routes.ts';
 import { type SourceKeys, createSourceKeys } from './source.ts';
 import { SubmissionError } from './submission.ts';
+import { CROWD_MAX_BODY_BYTES } from '../web/core/submit.ts';
 
 export interface CollectorOptions {
   /** Origins allowed to call the API from a browser (the site's own origin needs no entry). */
@@ -41,8 +42,8 @@ export interface CollectorOptions {
   exportMinAgeMs?: number;
 }
 
-/** A standard-preset run is 2–3 MiB as JSON; the widest body accepted must cost ≤ 100 ms. */
-export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** A standard-preset run is 2–3 MiB as JSON (web/core/submit.ts). */
+export const DEFAULT_MAX_BODY_BYTES = CROWD_MAX_BODY_BYTES;
 export const DEFAULT_SOURCE_DAILY_CAP = 100;
 /** A body costs one token more per this many bytes: a maximum-size body spends 17 of 30. */
 export const BYTES_PER_TOKEN = 512 * 1024;

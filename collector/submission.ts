@@ -14,7 +14,7 @@ import { CaseResultSchema, ResultDocumentSchema, type ResultDocument, formatIssu
 import { derived, medianAndRobustCv } from '../web/core/stats.ts';
 import { EXTRA_ROUND_SAMPLES, mostSamples } from '../web/core/stop-rule.ts';
 
-import { DEVICE_CLASSES, DEVICE_FAMILY_NAMES, type DeviceClass } from '../web/core/submit.ts';
+import { CROWD_MAX_CASES, CROWD_MAX_SAMPLES, DEVICE_CLASSES, DEVICE_FAMILY_NAMES, type DeviceClass } from '../web/core/submit.ts';
 
 export { DEVICE_CLASSES, type DeviceClass };
 
@@ -55,13 +55,9 @@ export type Submission = v.InferOutput<typeof SubmissionSchema>;
 export const MAX_PLAUSIBLE_BYTES_PER_SECOND = 100e9;
 /** One operation never takes longer than a minute in any preset. */
 export const MAX_PLAUSIBLE_NS_PER_OP = 60e9;
-/**
- * The crowd takes runs up to the standard preset's size (about 1,240 cases of up to 63 samples
- * with every implementation): the widest body it accepts must cost at most 100 ms all told.
- * Full and dense runs (8,928 and 16,384 cases) stay on the device and in exported files.
- */
-export const MAX_CASES = 1500;
-export const MAX_SAMPLES_TOTAL = 80_000;
+/** What the crowd takes (web/core/submit.ts): runs up to the standard preset's size. */
+export const MAX_CASES = CROWD_MAX_CASES;
+export const MAX_SAMPLES_TOTAL = CROWD_MAX_SAMPLES;
 
 export class SubmissionError extends Error {
   constructor(

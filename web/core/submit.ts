@@ -95,11 +95,32 @@ export class SubmitError extends Error {
   }
 }
 
+/**
+ * What the crowd takes: runs up to the standard preset's size (about 1,240 cases of up to 63
+ * samples with every implementation), so that the widest body a collector accepts stays cheap
+ * to check. Full and dense runs stay on the device and in exported files. The collector
+ * enforces these (collector/submission.ts); the page and the CLI say so before sending.
+ */
+export const CROWD_MAX_CASES = 1500;
+export const CROWD_MAX_SAMPLES = 80_000;
+export const CROWD_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Why the crowd would not take this run, before anything is sent; null when it would. */
+export function crowdRefusal(doc: Pick<ResultDocument, 'cases' | 'modules'>): string | null {
+  if (doc.modules?.length) return `a run with modules of your own (${doc.modules.map((m) => m.id).join(', ')}) is never submitted to the crowd: its figures describe your code, not the device`;
+  if (doc.cases.length === 0) return 'a run with no finished case has nothing to submit';
+  if (doc.cases.length > CROWD_MAX_CASES) return `this run has ${doc.cases.length.toLocaleString('en')} cases; the crowd takes runs of up to ${CROWD_MAX_CASES.toLocaleString('en')} (a standard run's size): export the file instead`;
+  const samples = doc.cases.reduce((n, c) => n + c.samples.length, 0);
+  if (samples > CROWD_MAX_SAMPLES) return `this run has ${samples.toLocaleString('en')} samples; the crowd takes runs of up to ${CROWD_MAX_SAMPLES.toLocaleString('en')}: export the file instead`;
+  return null;
+}
+
 /** POSTs the submission; resolves with the stored id (duplicate: true for a retry already stored). */
 export async function submitResult(collectorUrl: string, doc: ResultDocument, o: SubmitOptions): Promise<{ id: string; duplicate: boolean }> {
   const url = new URL('api/v1/results', collectorUrl.endsWith('/') ? collectorUrl : `${collectorUrl}/`);
   // Never sent: the collector refuses them too, and saying so here sends nothing at all.
-  if (doc.modules?.length) throw new SubmitError(`a run with modules of your own (${doc.modules.map((m) => m.id).join(', ')}) is never submitted to the crowd: its figures describe your code, not the device`, null);
+  const refusal = crowdRefusal(doc);
+  if (refusal) throw new SubmitError(refusal, null);
   let res: Response;
   try {
     res = await (o.fetch ?? fetch)(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(submissionBody(doc, o)), credentials: 'omit' });

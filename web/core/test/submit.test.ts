@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEVICE_FAMILY_NAMES, deviceFamily, submissionBody } from '../submit.ts';
+import { CROWD_MAX_CASES, CROWD_MAX_SAMPLES, DEVICE_FAMILY_NAMES, SubmitError, crowdRefusal, deviceFamily, submissionBody, submitResult } from '../submit.ts';
 import { summarizeResult } from '../summary.ts';
 import { CYCLES_PER_ROUND } from '../stats.ts';
 import { VERDICT_MARGIN } from '../verdict.ts';
@@ -33,6 +33,31 @@ describe('device families', () => {
     expect(submissionBody(doc, { deviceClass: 'phone', deviceModel: 'Pixel 8' }).deviceModel).toBe('Google Pixel');
     expect(submissionBody(doc, { deviceClass: 'phone', deviceModel: "Anna's phone" })).not.toHaveProperty('deviceModel');
     expect(new Set(DEVICE_FAMILY_NAMES).size).toBe(DEVICE_FAMILY_NAMES.length);
+  });
+});
+
+describe('what the crowd takes, said before sending', () => {
+  const withCases = (n: number, samples: number) => {
+    const doc = sampleDocument();
+    const c = doc.cases[0]!;
+    doc.cases = Array.from({ length: n }, (_, i) => ({ ...c, sizeBytes: 16 + i, samples: new Array(samples).fill(1000) }));
+    return doc;
+  };
+
+  it('names a run too large by its cases or samples, and takes one of a standard run\'s size', () => {
+    expect(crowdRefusal(withCases(1240, 63))).toBeNull();
+    expect(crowdRefusal(withCases(CROWD_MAX_CASES + 1, 5))).toBe(`this run has 1,501 cases; the crowd takes runs of up to 1,500 (a standard run's size): export the file instead`);
+    expect(crowdRefusal(withCases(1000, CROWD_MAX_SAMPLES / 1000 + 1))).toBe(`this run has 81,000 samples; the crowd takes runs of up to 80,000: export the file instead`);
+    expect(crowdRefusal(withCases(0, 1))).toBe('a run with no finished case has nothing to submit');
+  });
+
+  it('sends nothing for a run it would refuse', async () => {
+    let sent = 0;
+    const fetch = (async () => (sent++, new Response('{}'))) as typeof globalThis.fetch;
+    const refused = submitResult('http://127.0.0.1:9/', withCases(CROWD_MAX_CASES + 1, 5), { deviceClass: 'laptop', fetch });
+    await expect(refused).rejects.toBeInstanceOf(SubmitError);
+    await expect(refused).rejects.toThrow(/1,501 cases/);
+    expect(sent).toBe(0);
   });
 });
 
