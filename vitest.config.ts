@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['web/**/*.test.ts', 'cli/**/*.test.ts', 'collector/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/*.test.ts'],
     testTimeout: 60_000,
+    // Opening a PGlite store and migrating it took over 10 s (the default) on two loaded cores.
+    hookTimeout: 30_000,
     // A real PostgreSQL for the collector suites (started from Debian's package on loopback).
     globalSetup: ['collector/test/global-setup.ts'],
     reporters: ['default'],

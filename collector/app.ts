@@ -17,7 +17,7 @@ import { classifyFault } from './faults.ts';
 import { type RateLimiter, createRateLimiter, createSqlRateLimiter } from './rate-limit.ts';
 import { routes } from './routes.ts';
 import { type SourceKeys, createSourceKeys } from './source.ts';
-import { SubmissionError } from './submission.ts';
+import { RequestError } from './submission.ts';
 import { CROWD_MAX_BODY_BYTES } from '../web/core/submit.ts';
 
 export interface CollectorOptions {
@@ -87,7 +87,7 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
   app.use('/api/v1/results', async (c, next) => {
     if (c.req.method !== 'POST') return next();
     const type = c.req.header('content-type') ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) throw new SubmissionError(415, `Content-Type must be application/json, not '${type.slice(0, 60)}'`);
+    if (!/^application\/json\s*(;|$)/i.test(type)) throw new RequestError(415, `Content-Type must be application/json, not '${type.slice(0, 60)}'`);
     const origin = c.req.header('origin');
     if (origin !== undefined && !allowedOrigins.has(origin)) {
       let host: string | null = null;
@@ -96,7 +96,7 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
       } catch {
         /* 'null' or garbage: no host */
       }
-      if (host === null || host !== c.req.header('host')) throw new SubmissionError(403, `submissions from origin '${origin.slice(0, 100)}' are not accepted`);
+      if (host === null || host !== c.req.header('host')) throw new RequestError(403, `submissions from origin '${origin.slice(0, 100)}' are not accepted`);
     }
     await next();
   });
@@ -120,7 +120,7 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
   );
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));
   app.onError((err, c) => {
-    if (err instanceof SubmissionError) return c.json({ error: err.message }, err.status, err.status === 429 ? { 'Retry-After': '3600' } : {});
+    if (err instanceof RequestError) return c.json({ error: err.message }, err.status, err.status === 429 ? { 'Retry-After': '3600' } : {});
     const fault = classifyFault(err);
     if (fault) {
       if (fault.status !== 422) console.error(`collector: ${c.req.method} ${new URL(c.req.url).pathname} answered ${fault.status}: ${(err as Error).message}`);

@@ -20,7 +20,7 @@ import { cohortKeysOf, createRefresher } from './cohorts.ts';
 import { GROUP_BY, type GroupBy, crowdStats, placeIn, viewDistribution, viewOf, voiceDistribution } from './crowd.ts';
 import { counts, sourceCount, storedResult } from './store.ts';
 import { createWriter } from './writer.ts';
-import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, SubmissionError, checkBodyText, reduceSubmission } from './submission.ts';
+import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, RequestError, checkBodyText, reduceSubmission } from './submission.ts';
 import openapi from './openapi.json' with { type: 'json' };
 
 const FilterSchema = v.object({
@@ -51,7 +51,7 @@ const PercentileSchema = v.object({
 
 function query<S extends v.GenericSchema>(schema: S, q: Record<string, string>): v.InferOutput<S> {
   const r = v.safeParse(schema, q);
-  if (!r.success) throw new SubmissionError(400, `invalid query: ${r.issues.slice(0, 5).map(formatIssue).join('; ')}`);
+  if (!r.success) throw new RequestError(400, `invalid query: ${r.issues.slice(0, 5).map(formatIssue).join('; ')}`);
   return r.output;
 }
 
@@ -120,20 +120,20 @@ export function routes(sql: Sql, deps: RouteDeps) {
     const client = deps.client(c);
     const text = await c.req.text();
     const bytes = Buffer.byteLength(text);
-    if (!(await deps.chargeBody(client, bytes))) throw new SubmissionError(429, `a body of ${bytes} bytes exceeds what this client may send now; try again in a minute`);
+    if (!(await deps.chargeBody(client, bytes))) throw new RequestError(429, `a body of ${bytes} bytes exceeds what this client may send now; try again in a minute`);
     checkBodyText(text);
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new SubmissionError(400, 'malformed JSON body');
+      throw new RequestError(400, 'malformed JSON body');
     }
     const reduced = reduceSubmission(body);
     const cohorts = cohortKeysOf([reduced]).length;
-    if (!(await deps.chargeCohorts(client, cohorts))) throw new SubmissionError(429, `a body naming ${cohorts} cohorts exceeds what this client may send now; try again in a minute`);
+    if (!(await deps.chargeCohorts(client, cohorts))) throw new RequestError(429, `a body naming ${cohorts} cohorts exceeds what this client may send now; try again in a minute`);
     reduced.source = deps.sources.hash(sourceNetworkOf(client.address));
     const sent = await sourceCount(sql, reduced.source);
-    if (sent >= deps.sourceDailyCap) throw new SubmissionError(429, `this network already sent ${sent} results today, the most one network may send in a day; try again tomorrow`);
+    if (sent >= deps.sourceDailyCap) throw new RequestError(429, `this network already sent ${sent} results today, the most one network may send in a day; try again tomorrow`);
     const outcome = await writer.submit(reduced);
     if (outcome === 'conflict') return c.json({ error: `run id ${reduced.id} was already submitted with different content` }, 409);
     return c.json({ id: reduced.id, duplicate: outcome === 'duplicate', cases: reduced.cases.length }, outcome === 'created' ? 201 : 200);

@@ -59,7 +59,8 @@ export const MAX_PLAUSIBLE_NS_PER_OP = 60e9;
 export const MAX_CASES = CROWD_MAX_CASES;
 export const MAX_SAMPLES_TOTAL = CROWD_MAX_SAMPLES;
 
-export class SubmissionError extends Error {
+/** A request the collector refuses, with the status and a message naming what was wrong: a body, a query, a content type, an origin. */
+export class RequestError extends Error {
   constructor(
     readonly status: 400 | 413 | 415 | 403 | 422 | 429,
     message: string,
@@ -116,9 +117,9 @@ export interface Reduced {
 function major(version: string, field: string): number | null {
   if (version === '') return null;
   const m = /^(\d{1,6})(?:\.\d{1,6}){0,3}$/.exec(version);
-  if (!m) throw new SubmissionError(422, `${field}: '${version.slice(0, 40)}' is not a version number`);
+  if (!m) throw new RequestError(422, `${field}: '${version.slice(0, 40)}' is not a version number`);
   const n = Number(m[1]);
-  if (n > 1000) throw new SubmissionError(422, `${field}: major version ${m[1]} is not plausible`);
+  if (n > 1000) throw new RequestError(422, `${field}: major version ${m[1]} is not plausible`);
   return n;
 }
 
@@ -136,22 +137,22 @@ const MOBILE_OS: Record<string, readonly string[]> = {
 function checkEnvironment(doc: KeptDocument, deviceClass: DeviceClass): void {
   const env = doc.environment;
   const oneOf = (field: string, value: string, list: readonly string[]) => {
-    if (!list.includes(value)) throw new SubmissionError(422, `${field}: '${value.slice(0, 40)}' is not one of ${list.join(', ')}`);
+    if (!list.includes(value)) throw new RequestError(422, `${field}: '${value.slice(0, 40)}' is not one of ${list.join(', ')}`);
   };
   oneOf('result.environment.browser.name', env.browser.name, BROWSER_NAMES);
   oneOf('result.environment.os.name', env.os.name, OS_NAMES);
   oneOf('result.environment.arch', env.arch, ARCHES);
-  if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.]{1,20})?$/.test(env.engineVersion)) throw new SubmissionError(422, `result.environment.engineVersion: '${env.engineVersion.slice(0, 40)}' is not a version`);
-  if (env.hardwareConcurrency < 1 || env.hardwareConcurrency > 256) throw new SubmissionError(422, `result.environment.hardwareConcurrency: ${env.hardwareConcurrency} cores is not a device (1–256)`);
-  if ((env.runtime === 'node') !== (env.browser.name === 'Node.js')) throw new SubmissionError(422, `result.environment.runtime: '${env.runtime}' does not match browser '${env.browser.name}'`);
+  if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.]{1,20})?$/.test(env.engineVersion)) throw new RequestError(422, `result.environment.engineVersion: '${env.engineVersion.slice(0, 40)}' is not a version`);
+  if (env.hardwareConcurrency < 1 || env.hardwareConcurrency > 256) throw new RequestError(422, `result.environment.hardwareConcurrency: ${env.hardwareConcurrency} cores is not a device (1–256)`);
+  if ((env.runtime === 'node') !== (env.browser.name === 'Node.js')) throw new RequestError(422, `result.environment.runtime: '${env.runtime}' does not match browser '${env.browser.name}'`);
   const mobile = MOBILE_OS[deviceClass];
-  if (mobile && !mobile.includes(env.os.name)) throw new SubmissionError(422, `deviceClass: a ${deviceClass} does not run ${env.os.name} (expected ${mobile.join(', ')})`);
-  if (mobile && env.hardwareConcurrency > 16) throw new SubmissionError(422, `deviceClass: a ${deviceClass} with ${env.hardwareConcurrency} cores is not plausible (at most 16)`);
+  if (mobile && !mobile.includes(env.os.name)) throw new RequestError(422, `deviceClass: a ${deviceClass} does not run ${env.os.name} (expected ${mobile.join(', ')})`);
+  if (mobile && env.hardwareConcurrency > 16) throw new RequestError(422, `deviceClass: a ${deviceClass} with ${env.hardwareConcurrency} cores is not plausible (at most 16)`);
   const engine = engineOf(doc);
-  if ((env.os.name === 'iOS' || env.os.name === 'iPadOS') && engine !== 'WebKit') throw new SubmissionError(422, `result.environment.engine: every browser on ${env.os.name} is WebKit, not ${engine}`);
-  if ((env.runtime === 'node') !== (engine === 'V8')) throw new SubmissionError(422, `result.environment.engine: ${engine} does not run ${env.runtime === 'node' ? 'Node.js' : 'a browser page'}`);
-  if (deviceClass === 'server' && (env.os.name === 'iOS' || env.os.name === 'iPadOS')) throw new SubmissionError(422, `deviceClass: a server does not run ${env.os.name}`);
-  if (!(env.timerResolutionMs > 0 && env.timerResolutionMs <= 1000)) throw new SubmissionError(422, `result.environment.timerResolutionMs: ${env.timerResolutionMs} is not a timer resolution`);
+  if ((env.os.name === 'iOS' || env.os.name === 'iPadOS') && engine !== 'WebKit') throw new RequestError(422, `result.environment.engine: every browser on ${env.os.name} is WebKit, not ${engine}`);
+  if ((env.runtime === 'node') !== (engine === 'V8')) throw new RequestError(422, `result.environment.engine: ${engine} does not run ${env.runtime === 'node' ? 'Node.js' : 'a browser page'}`);
+  if (deviceClass === 'server' && (env.os.name === 'iOS' || env.os.name === 'iPadOS')) throw new RequestError(422, `deviceClass: a server does not run ${env.os.name}`);
+  if (!(env.timerResolutionMs > 0 && env.timerResolutionMs <= 1000)) throw new RequestError(422, `result.environment.timerResolutionMs: ${env.timerResolutionMs} is not a timer resolution`);
 }
 
 /** The engine the document names, or for documents from before engines were recorded, the one its browser implies. */
@@ -169,7 +170,7 @@ export function engineOf(doc: Pick<ResultDocument, 'environment'>): EngineName {
  */
 function checkBuiltInOnly(doc: KeptDocument): void {
   const own = [...new Set([...(doc.modules ?? []).map((m) => m.id), ...doc.params.implementations.filter((i) => !isBuiltInImplementation(i))])];
-  if (own.length) throw new SubmissionError(422, `result: a run with modules of your own (${own.slice(0, 5).join(', ')}) is not accepted by the crowd; its figures describe your code, not the device (keep the exported file, or run again without them)`);
+  if (own.length) throw new RequestError(422, `result: a run with modules of your own (${own.slice(0, 5).join(', ')}) is not accepted by the crowd; its figures describe your code, not the device (keep the exported file, or run again without them)`);
 }
 
 /**
@@ -180,12 +181,12 @@ function checkBuiltInOnly(doc: KeptDocument): void {
 function checkCase(doc: KeptDocument, asked: AskedFor, c: KeptDocument['cases'][number], where: string): void {
   const p = doc.params;
   const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation)!;
-  if (!(impl.variants as readonly string[]).includes(c.variant)) throw new SubmissionError(422, `${where}.variant: '${c.variant.slice(0, 40)}' is not a variant of ${c.implementation} (${impl.variants.join(', ')})`);
-  if (!implementationSupports(c.implementation, c.algorithm)) throw new SubmissionError(422, `${where}: ${c.implementation} does not implement ${c.algorithm}`);
+  if (!(impl.variants as readonly string[]).includes(c.variant)) throw new RequestError(422, `${where}.variant: '${c.variant.slice(0, 40)}' is not a variant of ${c.implementation} (${impl.variants.join(', ')})`);
+  if (!implementationSupports(c.implementation, c.algorithm)) throw new RequestError(422, `${where}: ${c.implementation} does not implement ${c.algorithm}`);
   for (const field of ASKED_FIELDS) {
-    if (!asked[field].has(c[field])) throw new SubmissionError(422, `${where}.${field}: ${c[field]} is not in the run's params.${PARAM_OF[field]}`);
+    if (!asked[field].has(c[field])) throw new RequestError(422, `${where}.${field}: ${c[field]} is not in the run's params.${PARAM_OF[field]}`);
   }
-  if (c.samples.length > asked.mostSamples) throw new SubmissionError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${p.maxReruns} re-runs (each up to ${EXTRA_ROUND_SAMPLES}× a round's) make at most ${asked.mostSamples}`);
+  if (c.samples.length > asked.mostSamples) throw new RequestError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${p.maxReruns} re-runs (each up to ${EXTRA_ROUND_SAMPLES}× a round's) make at most ${asked.mostSamples}`);
 }
 
 /** A case's fields that must be among the run's own parameters, and the parameter each is in. */
@@ -244,9 +245,9 @@ export function checkBodyText(text: string): void {
     for (let i = text.indexOf(ch); i !== -1 && n <= most; i = text.indexOf(ch, i + 1)) n++;
     return n;
   };
-  if (count(',', MAX_BODY_VALUES) > MAX_BODY_VALUES) throw new SubmissionError(422, `body: more than ${MAX_BODY_VALUES} values; a result holds fewer`);
+  if (count(',', MAX_BODY_VALUES) > MAX_BODY_VALUES) throw new RequestError(422, `body: more than ${MAX_BODY_VALUES} values; a result holds fewer`);
   const containers = count('{', MAX_BODY_CONTAINERS) + count('[', MAX_BODY_CONTAINERS);
-  if (containers > MAX_BODY_CONTAINERS) throw new SubmissionError(422, `body: more than ${MAX_BODY_CONTAINERS} objects and arrays; a result holds fewer`);
+  if (containers > MAX_BODY_CONTAINERS) throw new RequestError(422, `body: more than ${MAX_BODY_CONTAINERS} objects and arrays; a result holds fewer`);
 }
 
 /**
@@ -262,7 +263,7 @@ function checkShape(body: unknown): void {
   while (pending.length) {
     const x = pending.pop();
     if (Array.isArray(x)) {
-      if (x.length > MAX_ARRAY_ITEMS) throw new SubmissionError(422, `body: an array of ${x.length} items, at most ${MAX_ARRAY_ITEMS} in a result`);
+      if (x.length > MAX_ARRAY_ITEMS) throw new RequestError(422, `body: an array of ${x.length} items, at most ${MAX_ARRAY_ITEMS} in a result`);
       // An array of numbers or strings (samples) is not walked: an object hidden in it fails
       // the schema at once, before anything inside it is visited.
       if (typeof x[0] !== 'object' && typeof x[x.length - 1] !== 'object') continue;
@@ -273,47 +274,47 @@ function checkShape(body: unknown): void {
   }
   const cases = (body as { result?: { cases?: unknown } } | null)?.result?.cases;
   if (!Array.isArray(cases)) return; // the schema names what is missing
-  if (cases.length > MAX_CASES) throw new SubmissionError(422, `result.cases: ${cases.length} cases, at most ${MAX_CASES}`);
+  if (cases.length > MAX_CASES) throw new RequestError(422, `result.cases: ${cases.length} cases, at most ${MAX_CASES}`);
   let total = 0;
   for (const c of cases) {
     const samples = (c as { samples?: unknown } | null)?.samples;
     if (Array.isArray(samples)) total += samples.length;
   }
-  if (total > MAX_SAMPLES_TOTAL) throw new SubmissionError(422, `result.cases: ${total} samples in all, at most ${MAX_SAMPLES_TOTAL}`);
+  if (total > MAX_SAMPLES_TOTAL) throw new RequestError(422, `result.cases: ${total} samples in all, at most ${MAX_SAMPLES_TOTAL}`);
 }
 
-/** Validates, checks plausibility and reduces; throws SubmissionError naming the field. */
+/** Validates, checks plausibility and reduces; throws RequestError naming the field. */
 export function reduceSubmission(body: unknown): Reduced {
   checkShape(body);
   // The first issue is enough to refuse, and stopping there bounds the work by where it is.
   const parsed = v.safeParse(SubmissionSchema, body, { abortEarly: true });
-  if (!parsed.success) throw new SubmissionError(400, `invalid submission: ${parsed.issues.map(formatIssue).join('; ')}`);
+  if (!parsed.success) throw new RequestError(400, `invalid submission: ${parsed.issues.map(formatIssue).join('; ')}`);
   const { result, deviceClass, deviceModel } = parsed.output;
   const doc: KeptDocument = result;
   checkBuiltInOnly(doc);
   checkEnvironment(doc, deviceClass);
-  if (doc.environment.userAgent !== '') throw new SubmissionError(422, 'result.environment.userAgent: must be empty; the collector does not take user-agent strings');
-  if (doc.cases.length === 0) throw new SubmissionError(422, 'result.cases: a submission needs at least one case');
-  if (doc.cases.length > MAX_CASES) throw new SubmissionError(422, `result.cases: ${doc.cases.length} cases, at most ${MAX_CASES}`);
+  if (doc.environment.userAgent !== '') throw new RequestError(422, 'result.environment.userAgent: must be empty; the collector does not take user-agent strings');
+  if (doc.cases.length === 0) throw new RequestError(422, 'result.cases: a submission needs at least one case');
+  if (doc.cases.length > MAX_CASES) throw new RequestError(422, `result.cases: ${doc.cases.length} cases, at most ${MAX_CASES}`);
   const totalSamples = doc.cases.reduce((n, c) => n + c.samples.length, 0);
-  if (totalSamples > MAX_SAMPLES_TOTAL) throw new SubmissionError(422, `result.cases: ${totalSamples} samples in all, at most ${MAX_SAMPLES_TOTAL}`);
+  if (totalSamples > MAX_SAMPLES_TOTAL) throw new RequestError(422, `result.cases: ${totalSamples} samples in all, at most ${MAX_SAMPLES_TOTAL}`);
   const seen = new Set<string>();
   const asked = askedFor(doc.params);
   const cases = doc.cases.map((c, i): ReducedCase => {
     const where = `result.cases.${i}`;
     const key = `${c.algorithm}/${c.implementation}/${c.variant}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
-    if (seen.has(key)) throw new SubmissionError(422, `${where}: the case ${key} appears twice`);
+    if (seen.has(key)) throw new RequestError(422, `${where}: the case ${key} appears twice`);
     seen.add(key);
     checkCase(doc, asked, c, where);
     for (let j = 0; j < c.samples.length; j++) {
       const s = c.samples[j];
-      if (typeof s !== 'number') throw new SubmissionError(400, `invalid submission: ${where}.samples.${j}: expected a number, got ${JSON.stringify(s)?.slice(0, 40)}`);
-      if (!(s > 0) || s > MAX_PLAUSIBLE_NS_PER_OP) throw new SubmissionError(422, `${where}.samples.${j}: ${s} ns per operation is not a plausible time`);
+      if (typeof s !== 'number') throw new RequestError(400, `invalid submission: ${where}.samples.${j}: expected a number, got ${JSON.stringify(s)?.slice(0, 40)}`);
+      if (!(s > 0) || s > MAX_PLAUSIBLE_NS_PER_OP) throw new RequestError(422, `${where}.samples.${j}: ${s} ns per operation is not a plausible time`);
     }
     const summary = medianAndRobustCv(c.samples); // recomputed: the client's summary is ignored
     const { bytesPerSecond } = derived(summary.median, c.sizeBytes);
     if (bytesPerSecond > MAX_PLAUSIBLE_BYTES_PER_SECOND) {
-      throw new SubmissionError(422, `${where}: ${(bytesPerSecond / 1e9).toFixed(1)} GB/s is above any plausible memory bandwidth (limit ${MAX_PLAUSIBLE_BYTES_PER_SECOND / 1e9} GB/s)`);
+      throw new RequestError(422, `${where}: ${(bytesPerSecond / 1e9).toFixed(1)} GB/s is above any plausible memory bandwidth (limit ${MAX_PLAUSIBLE_BYTES_PER_SECOND / 1e9} GB/s)`);
     }
     return {
       algorithm: c.algorithm,

@@ -12,7 +12,7 @@ import type { Sql } from '../db.ts';
 import { createSourceKeys } from '../source.ts';
 import { VIEW_ROWS, refreshCohorts } from '../cohorts.ts';
 import { crowdStats, placeIn, voiceDistribution } from '../crowd.ts';
-import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, MAX_SAMPLES_TOTAL, SubmissionError, checkBodyText, reduceSubmission } from '../submission.ts';
+import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, MAX_SAMPLES_TOTAL, RequestError, checkBodyText, reduceSubmission } from '../submission.ts';
 import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
 import { http, postJson, startCollector, startNode } from './spawn.ts';
 
@@ -21,7 +21,7 @@ function refusal(f: () => unknown): { status: number; message: string } {
   try {
     f();
   } catch (e) {
-    if (e instanceof SubmissionError) return { status: e.status, message: e.message };
+    if (e instanceof RequestError) return { status: e.status, message: e.message };
     throw e;
   }
   throw new Error('not refused');

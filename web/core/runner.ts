@@ -51,7 +51,8 @@ export interface RunHooks {
 /** A run's document while it runs: for display only, never exported or submitted. */
 export type PartialDocument = Omit<ResultDocument, 'status'> & { status: 'running' };
 
-export interface RunOptions {
+/** What a run runs on: its workers, its environment, its clocks (given by browser.ts and node.ts); the run's own choices are RunParams. */
+export interface RunPlatform {
   createWorker(): WorkerHandle;
   environment(facts: WorkerFacts): Promise<Environment>;
   /** The largest payload this device may be asked to hold. */
@@ -242,7 +243,7 @@ function aaCheckOf(twin: PlannedCase | null, measured: (key: string) => Measured
  */
 const GROUP_PAYLOADS = 3;
 
-export function startRun(asked: RunParams, o: RunOptions): RunHandle {
+export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
   /** The run's parameters: what was asked, and the ids of the modules that passed the gate. */
   let params = asked;
   let modules: GatedModules['passed'] = [];

@@ -12,7 +12,7 @@ import { gateBackend } from '../gate.ts';
 import { runBenchmark } from '../node.ts';
 import { nodePlatform } from '../platform/node.ts';
 import { SubmitError, submitResult } from '../submit.ts';
-import { reduceSubmission, SubmissionError } from '../../../collector/submission.ts';
+import { reduceSubmission, RequestError } from '../../../collector/submission.ts';
 import { submission } from '../../../collector/test/helpers.ts';
 
 const modulePath = (name: string) => fileURLToPath(new URL(`./modules/${name}`, import.meta.url));
@@ -173,8 +173,8 @@ describe('the crowd never takes a run with modules of yours', () => {
       reduceSubmission(body);
       throw new Error('accepted');
     } catch (e) {
-      expect(e).toBeInstanceOf(SubmissionError);
-      expect((e as SubmissionError).status).toBe(422);
+      expect(e).toBeInstanceOf(RequestError);
+      expect((e as RequestError).status).toBe(422);
       expect((e as Error).message).toMatch(/^result: a run with modules of your own \(my-gcm\) is not accepted by the crowd/);
     }
     let sent = false;

@@ -37,8 +37,8 @@ describe('device families', () => {
 });
 
 describe('what the crowd takes, said before sending', () => {
-  const withCases = (n: number, samples: number) => {
-    const doc = sampleDocument();
+  const withCases = (n: number, samples: number): ResultDocument => {
+    const doc = sampleDocument() as ResultDocument;
     const c = doc.cases[0]!;
     doc.cases = Array.from({ length: n }, (_, i) => ({ ...c, sizeBytes: 16 + i, samples: new Array(samples).fill(1000) }));
     return doc;
