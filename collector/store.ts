@@ -19,7 +19,8 @@ export interface ExportRow {
   os_major: number | null;
   arch: string;
   cores: number;
-  memory_bucket: string | null;
+  /** GiB: 2, 4, 8, 16 or 32 (or more). */
+  memory_bucket: number | null;
   runtime: string;
   execution: string;
   isolated: boolean;

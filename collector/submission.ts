@@ -14,7 +14,7 @@ import { CaseResultSchema, ResultDocumentSchema, type ResultDocument, formatIssu
 import { derived, medianAndRobustCv } from '../web/core/stats.ts';
 import { EXTRA_ROUND_SAMPLES, mostSamples } from '../web/core/stop-rule.ts';
 
-import { CROWD_MAX_CASES, CROWD_MAX_SAMPLES, DEVICE_CLASSES, DEVICE_FAMILY_NAMES, type DeviceClass } from '../web/core/submit.ts';
+import { CROWD_MAX_CASES, CROWD_MAX_SAMPLES, DEVICE_CLASSES, DEVICE_FAMILY_NAMES, type DeviceClass, memoryBucketGiB } from '../web/core/submit.ts';
 
 export { DEVICE_CLASSES, type DeviceClass };
 
@@ -97,7 +97,8 @@ export interface Reduced {
   osMajor: number | null;
   arch: string;
   cores: number;
-  memoryBucket: string | null;
+  /** GiB: 2, 4, 8, 16 or 32 (web/core/submit.ts memoryBucketGiB). */
+  memoryBucket: number | null;
   runtime: 'browser' | 'node';
   /** The execution mode (web/core/execution.ts): anything but standard is a population of its own. */
   execution: ExecutionMode;
@@ -215,15 +216,6 @@ function payloadHash(doc: KeptDocument, deviceClass: string, deviceModel: string
   const h = createHash('sha256').update(JSON.stringify({ doc: { ...doc, cases: doc.cases.map(({ samples: _, ...c }) => c) }, deviceClass, deviceModel }));
   for (const c of doc.cases) h.update(new Float64Array(c.samples));
   return h.digest('hex');
-}
-
-export function memoryBucket(gib: number | null): string | null {
-  if (gib === null) return null;
-  if (gib <= 2) return '≤2 GiB';
-  if (gib <= 4) return '4 GiB';
-  if (gib <= 8) return '8 GiB';
-  if (gib <= 16) return '16 GiB';
-  return '32+ GiB';
 }
 
 /**
@@ -345,7 +337,7 @@ export function reduceSubmission(body: unknown): Reduced {
     osMajor: major(env.os.version, 'result.environment.os.version'),
     arch: env.arch,
     cores: env.hardwareConcurrency,
-    memoryBucket: memoryBucket(env.deviceMemoryGiB),
+    memoryBucket: memoryBucketGiB(env.deviceMemoryGiB),
     runtime: env.runtime,
     execution: env.execution?.mode ?? 'standard',
     isolated: env.crossOriginIsolated,

@@ -85,7 +85,7 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
            SELECT s.id, s."payloadSha256", s."schemaVersion", s."engineVersion", s."deviceClass", s."deviceModel", s.browser, s."browserMajor",
                   s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario, s.source, s.engine, s.execution
            FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, "payloadSha256" text, "schemaVersion" text, "engineVersion" text, "deviceClass" text,
-                "deviceModel" text, browser text, "browserMajor" int, os text, "osMajor" int, arch text, cores int, "memoryBucket" text,
+                "deviceModel" text, browser text, "browserMajor" int, os text, "osMajor" int, arch text, cores int, "memoryBucket" smallint,
                 runtime text, isolated boolean, "timerUs" real, preset text, scenario text, source text, engine text, execution text)
            ON CONFLICT (id) DO NOTHING RETURNING id::text`,
           [JSON.stringify(rows)],

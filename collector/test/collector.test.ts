@@ -5,6 +5,7 @@ import type { Sql } from '../db.ts';
 import openapi from '../openapi.json' with { type: 'json' };
 import { refreshCohorts } from '../cohorts.ts';
 import { DEVICE_FAMILY_NAMES } from '../../web/core/submit.ts';
+import { fromStored } from '../../web/core/permalink.ts';
 import { mostSamples } from '../../web/core/stop-rule.ts';
 import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
 
@@ -47,13 +48,23 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect((await app.request('/api/v1/results/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 
+  it('keeps memory as a number of GiB from the page to the permalink, 2 for 2 or less', async () => {
+    for (const [gib, kept] of [[0.5, 2], [8, 8], [64, 32]] as const) {
+      const body = submission({ mutate: (doc) => (doc.environment.deviceMemoryGiB = gib) });
+      expect((await post(app, body)).status).toBe(201);
+      const stored = await (await app.request(`/api/v1/results/${body.result.runId}`)).json();
+      expect(stored.memoryBucket).toBe(kept);
+      expect(fromStored(stored).environment.deviceMemoryGiB).toBe(kept);
+    }
+  });
+
   it('stores a submission with its device class and coarse environment only', async () => {
     const body = submission({ deviceClass: 'phone' });
     const r = await post(app, body);
     expect(r.status).toBe(201);
     expect(await r.json()).toEqual({ id: body.result.runId, duplicate: false, cases: 1 });
     const [row] = await sql.query<Record<string, unknown>>('SELECT * FROM submissions');
-    expect(row).toMatchObject({ device_class: 'phone', browser: 'Chrome', browser_major: 156, arch: 'x86-64', cores: 2, memory_bucket: '16 GiB', device_model: null });
+    expect(row).toMatchObject({ device_class: 'phone', browser: 'Chrome', browser_major: 156, arch: 'x86-64', cores: 2, memory_bucket: 16, device_model: null });
     expect(Object.keys(row!)).not.toEqual(expect.arrayContaining(['user_agent', 'ip']));
     expect(JSON.stringify(row)).not.toMatch(/Mozilla|HeadlessChrome|127\.0\.0\.1/);
   });

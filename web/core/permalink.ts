@@ -23,7 +23,8 @@ export interface StoredResult {
   osMajor: number | null;
   arch: string;
   cores: number;
-  memoryBucket: string | null;
+  /** GiB: 2, 4, 8, 16 or 32 (or more). */
+  memoryBucket: number | null;
   runtime: string;
   /** The execution mode (execution.ts); absent from collectors older than migration 006. */
   execution?: string;
@@ -74,7 +75,7 @@ export function fromStored(s: StoredResult): ResultDocument {
       arch: s.arch,
       platform: '',
       hardwareConcurrency: s.cores,
-      deviceMemoryGiB: s.memoryBucket ? Number.parseFloat(s.memoryBucket) || null : null,
+      deviceMemoryGiB: s.memoryBucket,
       crossOriginIsolated: s.isolated,
       timerResolutionMs: Math.max(s.timerUs, 1) / 1000,
       wasm: { simd128: false, relaxedSimd: false, threads: false },

@@ -61,8 +61,19 @@ export interface SubmissionBody {
 }
 
 const majorOnly = (version: string) => /^\d+/.exec(version)?.[0] ?? '';
-/** Memory rounded up to a power of two, so the exact size does not narrow a device down. */
-const memoryBucket = (gib: number | null) => (gib === null ? null : 2 ** Math.ceil(Math.log2(Math.max(1, gib))));
+/**
+ * Memory in GiB as the crowd keeps it, so the exact size does not narrow a device down: 2 (2 or
+ * less), 4, 8, 16, or 32 (32 or more). A number end to end: the page sends it, the collector
+ * checks it again, the export and the permalink give it back.
+ */
+export function memoryBucketGiB(gib: number | null): 2 | 4 | 8 | 16 | 32 | null {
+  if (gib === null || !(gib > 0)) return null;
+  if (gib <= 2) return 2;
+  if (gib <= 4) return 4;
+  if (gib <= 8) return 8;
+  if (gib <= 16) return 16;
+  return 32;
+}
 
 export function submissionBody(doc: ResultDocument, o: Pick<SubmitOptions, 'deviceClass' | 'deviceModel'>): SubmissionBody {
   const env = doc.environment;
@@ -77,7 +88,7 @@ export function submissionBody(doc: ResultDocument, o: Pick<SubmitOptions, 'devi
         browser: { name: env.browser.name, version: majorOnly(env.browser.version) },
         ...(env.engine ? { engine: { name: env.engine.name, version: majorOnly(env.engine.version) } } : {}),
         os: { name: env.os.name, version: majorOnly(env.os.version) },
-        deviceMemoryGiB: memoryBucket(env.deviceMemoryGiB),
+        deviceMemoryGiB: memoryBucketGiB(env.deviceMemoryGiB),
       },
     },
     deviceClass: o.deviceClass,

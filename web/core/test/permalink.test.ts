@@ -15,7 +15,7 @@ const stored = (): StoredResult => ({
   osMajor: 15,
   arch: 'arm64',
   cores: 8,
-  memoryBucket: '8 GiB',
+  memoryBucket: 8,
   runtime: 'browser',
   isolated: true,
   timerUs: 5,
