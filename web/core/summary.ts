@@ -6,7 +6,7 @@
 import { type Decision, decide } from './decision.ts';
 import type { ResultDocument } from './schema.ts';
 import { summarize } from './stats.ts';
-import { VERDICT_MARGIN, ratioOf } from './verdict.ts';
+import { VERDICT_MARGIN, ratioOf } from './report.ts';
 
 /**
  * A case's median MB/s (plaintext) and the MB/s at the ends of its median's 95 % interval,

@@ -8,11 +8,11 @@
  * inside it a tie, and anything else is not decided — too close, or too noisy, to say.
  * @module
  */
-import { type AlgorithmId, IMPLEMENTATIONS, KiB, MiB, algorithm } from './algorithms.ts';
+import { type AlgorithmId, KiB, MiB, algorithm } from './algorithms.ts';
 import { formatSize } from './params.ts';
 import type { CaseResult, ResultDocument } from './schema.ts';
-import { type CostModel, fitCostModel } from './scenarios/costmodel.ts';
-import { WORKER_SPREAD, workerAwareRatio } from './stats.ts';
+import { type CostModel, fitCostModel } from './costmodel.ts';
+import { type Ratio, VERDICT_MARGIN, contenderLabel, ratioOf } from './report.ts';
 import { type Decision, decide } from './decision.ts';
 import { caseKey } from './schema.ts';
 
@@ -37,16 +37,6 @@ export const HARDWARE_AES_MIN_BYTES = 64 * KiB;
 export type Certainty = 'sure' | 'tie' | 'too-close' | 'noisy';
 
 /** time(b) / time(a) at one size, > 1 when a is faster: paired where sampled side by side. */
-export interface Ratio {
-  value: number;
-  low: number;
-  high: number;
-  paired: boolean;
-  sizeBytes: number;
-  /** The two cases compared (caseKey), a's then b's. */
-  cases: [string, string];
-}
-
 export interface Contender {
   implementation: CaseResult['implementation'];
   variant: string;
@@ -112,41 +102,6 @@ export interface Verdict {
 }
 
 const key = (c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>) => `${c.implementation}/${c.variant}/${c.algorithm}`;
-
-export function contenderLabel(c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>): string {
-  const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation)?.label ?? c.implementation;
-  const variant = c.variant === 'js' || c.variant === 'wasm' || c.variant === 'sequential' ? '' : c.variant === 'custom' ? ' (your module)' : ` (${c.variant})`;
-  return `${algorithm(c.algorithm).label} in ${impl}${variant}`;
-}
-
-/**
- * The verdict's equivalence margin: two contenders within ±5 % are a tie. Not the A/A check's or
- * an A/B's ±3 %: those compare within one worker, where the worker's own level cancels; the
- * verdict compares across the workers of a run, and with a worker's level moving a ratio by
- * about 4 % (stats.ts WORKER_SPREAD), ±3 % could be shown only with seven or more workers, so
- * every tie read "too close to call". A difference under 5 % does not choose a cipher anyway.
- */
-export const VERDICT_MARGIN = 0.05;
-
-/**
- * time(b) / time(a): paired when the two were sampled side by side, with the spread between
- * workers counted (stats.ts workerAwareRatio); else a ratio of medians with their intervals,
- * widened as much, since each median is some worker's too.
- */
-export function ratioOf(a: CaseResult, b: CaseResult): Ratio {
-  const p = workerAwareRatio(b, a);
-  const cases: [string, string] = [caseKey(a), caseKey(b)];
-  if (p) return { value: p.ratio, low: p.ciLow, high: p.ciHigh, paired: true, sizeBytes: a.sizeBytes, cases };
-  const w = Math.exp(1.96 * WORKER_SPREAD);
-  return {
-    value: b.summary.median / a.summary.median,
-    low: b.summary.ciLow / a.summary.ciHigh / w,
-    high: (b.summary.ciHigh / a.summary.ciLow) * w,
-    paired: false,
-    sizeBytes: a.sizeBytes,
-    cases,
-  };
-}
 
 function certaintyOf(r: Ratio | null, cases: CaseResult[]): Certainty {
   if (!r) return 'too-close';

@@ -9,8 +9,9 @@ import codeSize from '../wasm/code-size.js';
 import { type AlgorithmId, DOC_FILE_SIZES, DOC_LARGE_SIZES, type ImplementationId, type ImplementationRef, overheadBytes } from '../algorithms.ts';
 import { formatSize } from '../params.ts';
 import type { CaseResult, ResultDocument } from '../schema.ts';
-import { mean, pairedRatio, sd, trimmedMean } from '../stats.ts';
-import { type CostModel, crossoverBytes, fitCostModel } from './costmodel.ts';
+import { ratioOf } from '../report.ts';
+import { mean, sd, trimmedMean } from '../stats.ts';
+import { type CostModel, crossoverBytes, fitCostModel } from '../costmodel.ts';
 import reference from './reference.json' with { type: 'json' };
 
 export interface Table {
@@ -183,8 +184,8 @@ const aeadVsEtm: Scenario = (() => {
       const we = pick(doc, etmId, 'rustcrypto-wasm', n);
       const cg = pick(doc, gcmId, 'webcrypto', n);
       const ce = pick(doc, etmId, 'webcrypto', n);
-      // Paired where the two were sampled side by side (stats.ts pairedRatio), else medians.
-      const ratio = (a?: CaseResult, b?: CaseResult) => (a && b ? (pairedRatio(a, b)?.ratio ?? a.summary.median / b.summary.median) : null);
+      // time(a) / time(b), as the verdict takes it (report.ts ratioOf).
+      const ratio = (a?: CaseResult, b?: CaseResult) => (a && b ? ratioOf(b, a).value : null);
       const trimmed = (a?: CaseResult, b?: CaseResult) => (a && b ? trimmedMean(a.samples) / trimmedMean(b.samples) : null);
       return [formatSize(n), f(per(we), 2), f(per(wg), 2), f(ratio(we, wg), 2), f(trimmed(we, wg), 2), f(per(ce), 2), f(per(cg), 2), f(ratio(ce, cg), 2), f(published.speedup[i], 2)];
     });
@@ -245,7 +246,7 @@ const keyLength: Scenario = (() => {
           .filter((c) => c.algorithm === 'aes-128-gcm')
           .map((c128) => {
             const c256 = pick(doc, 'aes-256-gcm', c128.implementation, c128.sizeBytes, c128.operation, c128.variant);
-            const gain = c256 ? ((pairedRatio(c256, c128)?.ratio ?? c128.bytesPerSecond / c256.bytesPerSecond) - 1) * 100 : null;
+            const gain = c256 ? (ratioOf(c128, c256).value - 1) * 100 : null;
             return [`${c128.implementation} (${c128.variant})`, formatSize(c128.sizeBytes), f(mbps(c128)), f(mbps(c256)), gain === null ? '–' : `${f(gain)} %`, `${r.throughput_gain_128_over_256_percent} %`];
           }),
         note: '16 KiB is one TLS record; 64 MiB stands for the study\'s 100 MB download (this project\'s cap).',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CROWD_MAX_CASES, CROWD_MAX_SAMPLES, DEVICE_FAMILY_NAMES, SubmitError, crowdRefusal, deviceFamily, submissionBody, submitResult } from '../submit.ts';
 import { summarizeResult } from '../summary.ts';
 import { CYCLES_PER_ROUND } from '../stats.ts';
-import { VERDICT_MARGIN } from '../verdict.ts';
+import { VERDICT_MARGIN } from '../report.ts';
 import type { ResultDocument } from '../schema.ts';
 import { sampleDocument } from './fixtures.ts';
 

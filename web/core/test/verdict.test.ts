@@ -5,7 +5,8 @@ import { KiB, MiB } from '../algorithms.ts';
 import { toCaseResult } from '../runner.ts';
 import type { CaseResult } from '../schema.ts';
 import { CYCLES_PER_ROUND, pairedRatio, workerAwareRatio } from '../stats.ts';
-import { VERDICT_MARGIN, verdict } from '../verdict.ts';
+import { VERDICT_MARGIN } from '../report.ts';
+import { verdict } from '../verdict.ts';
 
 const SIZES = [64, KiB, 16 * KiB, MiB];
 type Model = { impl: CaseResult['implementation']; variant: string; alg: CaseResult['algorithm']; fixedNs: number; perByteNs: number };
