@@ -8,8 +8,8 @@ import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type TestPostgres, startPostgres } from '../collector/test/postgres.ts';
-import { type Proc, freePort, http, startCollector } from '../collector/test/spawn.ts';
+import { type TestPostgres, startPostgres } from '../collector/harness/postgres.ts';
+import { type Proc, freePort, http, startCollector } from '../collector/harness/spawn.ts';
 
 const TEMPLATE = new URL('./nginx.conf.template', import.meta.url);
 const VARS = ['LISTEN', 'SITE_ROOT', 'NGINX_RUNTIME', 'COLLECTOR_A', 'COLLECTOR_B', 'COLLECTOR_C'] as const;

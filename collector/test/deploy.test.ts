@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Stack, startStack } from '../../deploy/local.ts';
 import { openPostgres } from '../db.ts';
 import { submission } from './helpers.ts';
-import { http, postJson } from './spawn.ts';
+import { http, postJson } from '../harness/spawn.ts';
 
 describe('three collectors behind nginx on one PostgreSQL', () => {
   let stack: Stack;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openPglite, openPostgres, type Sql } from '../db.ts';
 import { freshDatabase, submission } from './helpers.ts';
-import { startCollector } from './spawn.ts';
+import { startCollector } from '../harness/spawn.ts';
 
 /** Submits with `concurrency` requests in flight until killed; returns the acknowledged ids. */
 async function submitUntilKilled({ url, proc, exited }: { url: string; proc: ChildProcess; exited: Promise<unknown> }, killAfterAcks: number, concurrency = 8) {

@@ -1,6 +1,6 @@
 // Vitest global setup: one real PostgreSQL for the collector suites, shared through inject().
 import type { TestProject } from 'vitest/node';
-import { startPostgres } from './postgres.ts';
+import { startPostgres } from '../harness/postgres.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

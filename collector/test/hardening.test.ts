@@ -14,7 +14,7 @@ import { VIEW_ROWS, refreshCohorts } from '../cohorts.ts';
 import { crowdStats, placeIn, voiceDistribution } from '../crowd.ts';
 import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, MAX_SAMPLES_TOTAL, RequestError, checkBodyText, reduceSubmission } from '../submission.ts';
 import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
-import { http, postJson, startCollector, startNode } from './spawn.ts';
+import { http, postJson, startCollector, startNode } from '../harness/spawn.ts';
 
 /** The refusal a call throws, as status and message. */
 function refusal(f: () => unknown): { status: number; message: string } {

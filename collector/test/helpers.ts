@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, inject } from 'vitest';
-import { appFor } from './bodies.ts';
+import { appFor } from '../harness/bodies.ts';
 import { migrate, openPglite, openPostgres, type Sql } from '../db.ts';
 
 export const BACKENDS = ['pglite', 'postgres'] as const;
@@ -45,4 +45,4 @@ export async function resetBackend(sql: Sql): Promise<void> {
   await sql.query('UPDATE collector_totals SET submissions = 0, cases = 0');
 }
 
-export { appFor, post, randomAddress, submission } from './bodies.ts';
+export { appFor, post, randomAddress, submission } from '../harness/bodies.ts';

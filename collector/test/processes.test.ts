@@ -11,8 +11,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgres } from '../db.ts';
 import { submission } from './helpers.ts';
-import { startPostgres } from './postgres.ts';
-import { type Proc, healthMs, http, postJson, startCollector, startNode } from './spawn.ts';
+import { startPostgres } from '../harness/postgres.ts';
+import { type Proc, healthMs, http, postJson, startCollector, startNode } from '../harness/spawn.ts';
 
 /** Sends raw bytes (what no well-behaved client would send) and returns the status line's code, or 'closed'. */
 function raw(port: number, bytes: string, o: { closeAfterMs?: number } = {}): Promise<number | 'closed'> {

@@ -10,7 +10,7 @@ import { By, type WebDriver } from 'selenium-webdriver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInBrowser } from '../../cli/browser-run.ts';
 import { type WebKitSession, startWebKit } from '../../cli/webkit.ts';
-import { type Proc, startNode } from '../../collector/test/spawn.ts';
+import { type Proc, startNode } from '../../collector/harness/spawn.ts';
 import type { Automation } from '../../web/core/automation.ts';
 import { validateResult } from '../../web/core/schema.ts';
 import { NEWER_AEADS_RUN, axeProblems, newerAeadProblems, validationProblems } from '../expectations.ts';
