@@ -414,6 +414,8 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
     const urls = modules.map((m) => m.url);
     let remote = spawn();
     const info = await guard(remote.init(params, urls));
+    // The clock (about 0.2 s) is estimated once, by the first worker: later ones are not asked.
+    const reinit = { ...params, estimateClock: false };
     environment = await o.environment({ ...info, execution: await guard(remote.execution()) });
     if (environment.runtime === 'browser' && !environment.crossOriginIsolated) {
       const w = `not cross-origin isolated: timers are coarse (${info.timerResolutionMs.toFixed(3)} ms); samples are lengthened to 100× that`;
@@ -468,7 +470,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       progress.round = r + 1;
       const t0 = now();
       remote = spawn();
-      await guard(remote.init(params, urls));
+      await guard(remote.init(reinit, urls));
       const t1 = now();
       startMs = Math.max(startMs, t1 - t0);
       absorb(await guard(remote.measure(roundOrder(measured, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), false);
@@ -521,7 +523,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       passCases.push(progress.total);
       measuringStarted.at = now();
       remote = spawn();
-      await guard(remote.init(params, urls));
+      await guard(remote.init(reinit, urls));
       const t1 = now();
       // What each case ran at once warm, so the fresh worker's warm-up can stop when it is there again.
       const warmNsPerOp = Object.fromEntries(targets.flatMap((c) => { const m = samples.get(c.key); return m ? [[c.key, median(m.samples)]] : []; }));

@@ -81,7 +81,7 @@ const baseNs = (c: PlannedCase, webcrypto = 2.5) => 1000 * ({ webcrypto, noble: 
 
 /** A worker that answers the real RPC with synthetic samples: `spread(key)` sets each case's noise. */
 function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: number; onMeasure?: (n: number) => void; webcrypto?: number } = {}) {
-  const calls: { worker: number; method: string; keys?: string[]; firstCycle?: number; warmOnce?: boolean }[] = [];
+  const calls: { worker: number; method: string; keys?: string[]; firstCycle?: number; warmOnce?: boolean; estimateClock?: boolean }[] = [];
   let made = 0;
   const createWorker = (): WorkerHandle => {
     const worker = ++made;
@@ -91,7 +91,7 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
     const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 2;
     emit = serve(
       {
-        init: async () => ({ timerResolutionMs: 0.005, clock: null, wasm: { simd128: true, relaxedSimd: false, threads: true }, buildInfo: {}, available: AVAILABLE }),
+        init: async (p: { estimateClock?: boolean }) => (calls.push({ worker, method: 'init', estimateClock: p.estimateClock }), { timerResolutionMs: 0.005, clock: null, wasm: { simd128: true, relaxedSimd: false, threads: true }, buildInfo: {}, available: AVAILABLE }),
         execution: async () => ({ mode: 'standard', wasm: 'compiled', jsOptimizer: true, jsOverlap: 3.8, wasmOverlap: 3.8, jsNsPerStep: 1, wasmNsPerStep: 1 }),
         validate: async () => [],
         measure: async (cases: PlannedCase[], m: { samples: number; firstCycle?: number; warmOnce?: boolean }) => {
@@ -158,6 +158,14 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(partials.at(-1)!.samples.every((k) => k === 2 * samplesPerRound)).toBe(true);
     // And the finished document holds the same samples as the last live view.
     expect(doc.cases.map((c) => c.samples.length)).toEqual(partials.at(-1)!.samples);
+  });
+
+  it('estimates the clock once, in the first worker, however many workers follow', async () => {
+    const f = fakeWorkers();
+    await startRun({ ...params(), estimateClock: true, rounds: 3 }, { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    const inits = f.calls.filter((c) => c.method === 'init');
+    expect(inits.length).toBeGreaterThanOrEqual(4); // availability, the first worker, two more rounds
+    expect(inits.filter((c) => c.estimateClock).length).toBe(1);
   });
 
   it('runs each round in a fresh worker, shuffles the order, and keeps cycle ids unique across rounds', async () => {
