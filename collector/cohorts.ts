@@ -181,7 +181,7 @@ export function createRefresher(sql: Sql, o: { delayMs?: number; onRefreshed?: (
   let refreshing = false;
   let timer: ReturnType<typeof setTimeout> | null = null;
   const run = async () => {
-    if (refreshing) return;
+    if (refreshing || sql.closed) return;
     refreshing = true;
     try {
       while (dirty.size) {

@@ -17,6 +17,8 @@ export interface Sql {
   /** Bytes free for the database's files, where the collector owns them (PGlite); else null. */
   freeBytes?(): Promise<number | null>;
   close(): Promise<void>;
+  /** True once close() was called: background work (the cohort refresher) stops instead of failing. */
+  readonly closed: boolean;
 }
 
 export interface PgliteOptions {
@@ -55,6 +57,7 @@ export async function openPglite(dataDir?: string, o: PgliteOptions = {}): Promi
     await turn();
     return rows;
   };
+  let closed = false;
   return {
     kind: 'pglite',
     query,
@@ -68,7 +71,11 @@ export async function openPglite(dataDir?: string, o: PgliteOptions = {}): Promi
       const f = await statfs(dataDir);
       return Number(f.bavail) * Number(f.bsize);
     },
-    close: async () => {
+    get closed() {
+      return closed;
+    },
+    async close() {
+      closed = true;
       try {
         await db.close();
       } finally {
@@ -92,6 +99,7 @@ export async function openPostgres(url: string): Promise<Sql> {
   // the client by itself and connects anew for the next query.
   pool.on('error', (e) => console.error(`collector: database connection lost (${(e as { code?: string }).code ?? e.message}); reconnecting on the next request`));
   const query = async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[];
+  let closed = false;
   return {
     kind: 'postgres',
     query,
@@ -119,7 +127,13 @@ export async function openPostgres(url: string): Promise<Sql> {
         client.release(broken || undefined);
       }
     },
-    close: () => pool.end(),
+    get closed() {
+      return closed;
+    },
+    close() {
+      closed = true;
+      return pool.end();
+    },
   };
 }
 
