@@ -9,7 +9,7 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import type { WebDriver } from 'selenium-webdriver';
-import { freePort } from '../scripts/net.ts';
+import { freePort } from '../web/core/platform/net.ts';
 
 export class WebKitError extends Error {}
 

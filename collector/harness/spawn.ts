@@ -6,7 +6,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { request } from 'node:http';
-import { freePort } from '../../scripts/net.ts';
+import { freePort } from '../../web/core/platform/net.ts';
 
 export { freePort };
 
