@@ -68,14 +68,17 @@ export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
 /** Cohorts refreshed per transaction: short transactions, and one round trip for many cohorts. */
 export const REFRESH_BATCH = 100;
 
+/** A batch of cohort keys as one parameter ($1), unpacked by KEYS into a table `k`. */
+const keysParam = (keys: CohortKey[]) => [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];
+const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
+
 /**
  * refreshCohort for many cases at once, in three statements over all of them: a body may name
  * 1,500 new cases, and three round trips each would cost the collector more than the body.
  */
 export async function refreshCohortBatch(sql: Sql, keys: CohortKey[]): Promise<void> {
   if (keys.length === 0) return;
-  const p = [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];
-  const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
+  const p = keysParam(keys);
   const COHORT = 'algorithm, implementation, operation, size_bytes';
   await sql.transaction(async (tx) => {
     await tx.query(
@@ -127,8 +130,7 @@ export const VIEW_MAX_AGE_S = 300;
  * (any more) loses its view.
  */
 async function refreshViews(tx: Pick<Sql, 'query'>, keys: CohortKey[]): Promise<void> {
-  const p = [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];
-  const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
+  const p = keysParam(keys);
   const large = await tx.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number; rows: number }>(
     `WITH ${KEYS}
      SELECT b.algorithm, b.implementation, b.operation, b.size_bytes, b.runs::int AS rows
