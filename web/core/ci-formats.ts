@@ -31,7 +31,7 @@ export interface GithubActionBenchmarkEntry {
 /** github-action-benchmark, tool `customBiggerIsBetter`: MB/s per case, the interval as its range. */
 export function toGithubActionBenchmark(doc: ResultDocument): GithubActionBenchmarkEntry[] {
   return doc.cases.map((c) => {
-    const t = throughputOf(c);
+    const t = throughputOf(c, doc.cases);
     return {
       name: benchmarkName(c),
       unit: 'MB/s',
@@ -48,7 +48,7 @@ export type BencherMetricFormat = Record<string, Record<string, { value: number;
 export function toBmf(doc: ResultDocument): BencherMetricFormat {
   const out: BencherMetricFormat = {};
   for (const c of doc.cases) {
-    const t = throughputOf(c);
+    const t = throughputOf(c, doc.cases);
     out[benchmarkName(c)] = {
       throughput: { value: sig(t.value), lower_value: sig(t.low), upper_value: sig(t.high) },
       latency: { value: sig(t.ns), lower_value: sig(t.nsLow), upper_value: sig(t.nsHigh) },
@@ -110,7 +110,7 @@ export function runMarkdown(doc: ResultDocument, title = 'aeadbench run'): strin
     '| case | MB/s (median) | 95 % interval |',
     '|---|---:|---|',
     ...doc.cases.map((c) => {
-      const t = throughputOf(c);
+      const t = throughputOf(c, doc.cases);
       return `| ${cell(benchmarkName(c))} | ${sig(t.value)}${c.unstable ? ' ⚠' : ''} | ${sig(t.low)}–${sig(t.high)} |`;
     }),
     '',
@@ -125,7 +125,7 @@ export function matrixMarkdown(done: { engine: string; doc: ResultDocument }[], 
   const names = [...new Set(done.flatMap(({ doc }) => doc.cases.map(benchmarkName)))];
   const figure = (doc: ResultDocument, name: string) => {
     const c = doc.cases.find((x) => benchmarkName(x) === name);
-    return c ? `${sig(throughputOf(c).value)}${c.unstable ? ' ⚠' : ''}` : '–';
+    return c ? `${sig(throughputOf(c, doc.cases).value)}${c.unstable ? ' ⚠' : ''}` : '–';
   };
   return [
     `### aeadbench across engines: MB/s (median)`,

@@ -10,7 +10,7 @@
 import { DEFAULT_MARGIN, type Interval, decide } from './decision.ts';
 import { formatSize } from './params.ts';
 import type { CaseResult, ResultDocument } from './schema.ts';
-import { pairedRatioAcrossRounds, summarize } from './stats.ts';
+import { pairedRatioAcrossRounds, steadySummaries } from './stats.ts';
 import { caseKey } from './schema.ts';
 
 export type CompareVerdict = 'faster' | 'slower' | 'same' | 'unknown';
@@ -49,7 +49,7 @@ function verdictOf(r: Interval, margin: number): CompareVerdict {
   return d === 'same' ? 'same' : d === 'unknown' ? 'unknown' : r.value > 1 ? 'faster' : 'slower';
 }
 
-/** Compares every case the two documents share; summaries are recomputed from the raw samples. */
+/** Compares every case the two documents share; summaries are recomputed from the raw samples (stats.ts steadySummaries). */
 export function compareResults(a: ResultDocument, b: ResultDocument, o: { margin?: number } = {}): Comparison {
   const margin = o.margin ?? DEFAULT_MARGIN;
   const mapA = new Map(a.cases.map((c) => [key(c), c]));
@@ -58,8 +58,8 @@ export function compareResults(a: ResultDocument, b: ResultDocument, o: { margin
   for (const [k, ca] of mapA) {
     const cb = mapB.get(k);
     if (!cb) continue;
-    const sa = summarize(ca.samples);
-    const sb = summarize(cb.samples);
+    const sa = steadySummaries(a.cases).get(ca)!;
+    const sb = steadySummaries(b.cases).get(cb)!;
     const interval = ofMedians(sa, sb);
     cases.push({ key: k, ratio: interval.value, low: interval.low, high: interval.high, aMbps: (ca.sizeBytes * 1e3) / sa.median, bMbps: (cb.sizeBytes * 1e3) / sb.median, verdict: verdictOf(interval, margin) });
   }
@@ -94,8 +94,8 @@ export function compareInRun(doc: Pick<ResultDocument, 'cases' | 'params'>, o: {
     // The base's time over the head's, cycle by cycle = head's throughput over the base's; each
     // worker one observation (stats.ts pairedRatioAcrossRounds): undecided below three workers.
     const p = pairedRatioAcrossRounds(base, head);
-    const sa = summarize(base.samples);
-    const sb = summarize(head.samples);
+    const sa = steadySummaries(doc.cases).get(base)!;
+    const sb = steadySummaries(doc.cases).get(head)!;
     const interval = p ? { value: p.ratio, low: p.ciLow, high: p.ciHigh } : ofMedians(sa, sb);
     const verdict = verdictOf(interval, margin);
     const k = `${head.algorithm} · ${head.operation} · ${formatSize(head.sizeBytes)}${head.aadBytes ? ` · AAD ${head.aadBytes}` : ''}`;

@@ -12,7 +12,7 @@ import { type CaseResult, type Environment, type ResultDocument, type RunParams,
 import { slowCycles, slowSampleShare } from './interference.ts';
 import { EXECUTION_LABELS } from './execution.ts';
 import { sampleTargetMs, shuffled } from './measure.ts';
-import { CYCLES_PER_ROUND, derived, detectModes, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
+import { CYCLES_PER_ROUND, cycleLevels, derived, detectModes, levelled, mean, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
 import { decide } from './decision.ts';
 import { compareInRun } from './compare.ts';
 import { EXTRA_ROUND_SAMPLES, EXTRA_ROUND_SAMPLE_MS, aaPending, aaTwinKey, caseResolved, isAaTwin, pendingCases } from './stop-rule.ts';
@@ -336,10 +336,12 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
   const finish = (status: 'complete' | 'cancelled', plan: PlannedCase[], measured: (key: string) => (MeasuredCase & { reruns: number }) | undefined = (k) => samples.get(k)): ResultDocument => {
     const cases: CaseResult[] = [];
     const slow = interference.cycles.length ? slowCycles(interference) : undefined;
+    // Read from the document's cases, so that a report recomputing them (stats.ts steadySummaries) gets the same.
+    const levels = cycleLevels(plan.flatMap((c) => measured(c.key) ?? []));
     for (const c of plan) {
       const m = measured(c.key);
       if (!m) continue;
-      cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs, slow));
+      cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs, slow, levels));
     }
     return {
       schema: SCHEMA_VERSION,
@@ -592,13 +594,19 @@ export async function detectAvailable(createWorker: () => WorkerHandle, params: 
   }
 }
 
-export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>, timerResolutionMs?: number, slow?: Set<number>): CaseResult {
-  const summary = summarize(m.samples);
+/**
+ * A case's record. Its statistics are of its samples with each cycle's level divided out
+ * (stats.ts cycleLevels: what slowed every case of a cycle alike is the device, not the code);
+ * the samples are kept as measured, and the caller's throughput is their own total.
+ */
+export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>, timerResolutionMs?: number, slow?: Set<number>, levels: ReadonlyMap<number, number> = new Map()): CaseResult {
+  const steady = levelled(m, levels);
+  const summary = summarize(steady);
   const d = derived(summary.median, c.sizeBytes);
   const slowShare = slow ? slowSampleShare(m, slow) : 0;
   // Flagged only when unresolved (stop-rule.ts); the other reasons say what kept it so.
   const unresolved = !caseResolved({ summary });
-  const reasons = unresolved ? (['unresolved', ...unstableReasons(m.samples, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs, slowShare })] as const) : [];
+  const reasons = unresolved ? (['unresolved', ...unstableReasons(steady, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs, slowShare })] as const) : [];
   return {
     algorithm: c.algorithm,
     implementation: c.implementation,
@@ -611,14 +619,14 @@ export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number 
     ...(m.cycles && m.cycles.length === m.samples.length ? { cycles: m.cycles } : {}),
     summary,
     ...d,
-    // Every sample times the same batch size, so their mean is total time / total operations.
-    totalBytesPerSecond: derived(summary.mean, c.sizeBytes).bytesPerSecond,
+    // Every sample times the same batch size, so the raw samples' mean is total time / total operations.
+    totalBytesPerSecond: derived(mean(m.samples), c.sizeBytes).bytesPerSecond,
     overheadBytes: overheadBytes(c.algorithm, c.sizeBytes),
     stateBytes: m.stateBytes,
     reruns: m.reruns,
     unstable: unresolved,
     unstableReasons: [...reasons],
-    modes: detectModes(m.samples),
+    modes: detectModes(steady),
     interruptions: m.interruptions,
   };
 }

@@ -161,7 +161,7 @@ export const ValidationSchema = v.object({
 });
 export type Validation = v.InferOutput<typeof ValidationSchema>;
 
-/** A case's statistics, recomputed from its samples (stats.ts summarize): ns per operation unless said. */
+/** A case's statistics, recomputed from its samples with each cycle's level divided out (stats.ts steadySummaries): ns per operation unless said. */
 export const SummarySchema = v.object({
   n: d(count, 'Number of samples.'),
   min: d(positive, 'Fastest sample, ns per operation.'),
@@ -171,7 +171,7 @@ export const SummarySchema = v.object({
   q3: d(positive, 'Third quartile, ns per operation.'),
   iqr: d(positive, 'q3 − q1, ns.'),
   mad: d(positive, 'Median absolute deviation, ns.'),
-  mean: d(positive, 'Mean sample, ns per operation: total time over total operations, since every sample times the same batch.'),
+  mean: d(positive, 'Mean of the levelled samples, ns per operation (`totalBytesPerSecond` is the raw samples’ total).'),
   sd: d(positive, 'Standard deviation, ns.'),
   cv: d(positive, 'sd / mean (0.05 = 5 %).'),
   robustCv: d(positive, '1.4826 × mad / median: the spread outliers do not inflate.'),
@@ -195,10 +195,10 @@ export const CaseResultSchema = v.object({
       '@2: the cycle each sample was taken in. Compared cases are sampled interleaved, one sample each per cycle; two cases’ samples with the same cycle were taken back to back, and their ratio is the paired ratio.',
     ),
   ),
-  summary: d(SummarySchema, 'Statistics of `samples`.'),
+  summary: d(SummarySchema, 'Statistics of `samples`, each divided by its cycle’s level: how slow the device ran in that cycle, read from every case sampled in it (Tukey’s median polish over cycles × cases; cycles of fewer than 5 cases keep level 1). What slowed every case alike is the device, not the code; a paired ratio is unchanged.'),
   bytesPerSecond: d(positive, 'Throughput of the median sample, bytes per second: what a typical batch of calls ran at.'),
   totalBytesPerSecond: v.optional(
-    d(positive, '@2: every byte the timed loop processed over the whole time it took (the samples’ mean): what a caller encrypting message after message gets, slow calls included. Absent in older documents.'),
+    d(positive, '@2: every byte the timed loop processed over the whole time it took (the samples’ mean): what a caller encrypting message after message gets, slow calls and slow cycles included (the raw samples, not levelled). Absent in older documents.'),
   ),
   nsPerByte: d(positive, 'Median time per plaintext byte, ns.'),
   usPerOp: d(positive, 'Median time per operation, µs.'),

@@ -379,3 +379,70 @@ export function pairedRatioAcrossRounds(
   const half = (tQuantile975(logs.length - 1) * sdLog) / Math.sqrt(logs.length);
   return { ratio: Math.exp(m), ciLow: Math.exp(m - half), ciHigh: Math.exp(m + half), n, rounds: logs.length };
 }
+
+/** A cycle's level is read only from at least this many cases sampled in it (fewer: left at 1). */
+export const MIN_CASES_PER_CYCLE = 5;
+
+/**
+ * How slow the device ran in each cycle, read from every case sampled in it: on a shared
+ * machine a neighbour, a lost boost or a busy sibling core slows every case of a stretch of
+ * cycles alike (measured here: all 23 cases of six cycles in a row at 1.4–1.5× their usual
+ * time, then back). Cycles are the blocks of a blocked design, and this is Tukey's median
+ * polish on log times: a case's level is the median over its cycles, a cycle's level the
+ * median over its cases of time / that case's level, alternated until they settle. A cycle
+ * with fewer than MIN_CASES_PER_CYCLE cases keeps level 1 (too few to tell the device from the
+ * code). The levels are relative to the device's typical state (the median cycle), not its best,
+ * so dividing them out moves no case towards a best case; and a paired ratio is unchanged, since
+ * both of its samples share the cycle's level.
+ */
+export function cycleLevels(cases: readonly { samples: readonly number[]; cycles?: readonly number[] }[], rounds = 3): Map<number, number> {
+  const levels = new Map<number, number>();
+  const usable = cases.filter((c) => c.cycles && c.cycles.length === c.samples.length && c.samples.length > 0);
+  const count = new Map<number, number>();
+  for (const c of usable) for (const cy of new Set(c.cycles)) count.set(cy, (count.get(cy) ?? 0) + 1);
+  const blocks = new Set([...count].filter(([, n]) => n >= MIN_CASES_PER_CYCLE).map(([cy]) => cy));
+  if (blocks.size === 0) return levels;
+  const logs = usable.map((c) => c.samples.map((x) => Math.log(x)));
+  const rowOf = (cy: number) => levels.get(cy) ?? 0;
+  for (let r = 0; r < rounds; r++) {
+    // Each case's level with the cycles' levels taken out, then each cycle's from what is left.
+    const caseLevel = usable.map((c, i) => median(logs[i]!.map((x, j) => x - rowOf(c.cycles![j]!))));
+    const residuals = new Map<number, number[]>();
+    usable.forEach((c, i) =>
+      c.cycles!.forEach((cy, j) => {
+        if (!blocks.has(cy)) return;
+        (residuals.get(cy) ?? residuals.set(cy, []).get(cy)!).push(logs[i]![j]! - caseLevel[i]!);
+      }),
+    );
+    for (const [cy, xs] of residuals) levels.set(cy, median(xs));
+    // Centred on the typical cycle: a level of 0 (×1) is how the device usually ran.
+    const centre = median([...levels.values()]);
+    for (const [cy, x] of levels) levels.set(cy, x - centre);
+  }
+  return new Map([...levels].map(([cy, x]) => [cy, Math.exp(x)]));
+}
+
+/** A case's samples with each cycle's level (cycleLevels) divided out: what it took in the device's usual state. */
+export function levelled(c: { samples: readonly number[]; cycles?: readonly number[] }, levels: ReadonlyMap<number, number>): number[] {
+  if (!c.cycles || c.cycles.length !== c.samples.length || levels.size === 0) return [...c.samples];
+  return c.samples.map((x, j) => x / (levels.get(c.cycles![j]!) ?? 1));
+}
+
+type Sampled = { samples: readonly number[]; cycles?: readonly number[] };
+const steadyMemo = new WeakMap<readonly Sampled[], Map<Sampled, Summary>>();
+
+/**
+ * Each case's statistics as a result records them (runner.ts toCaseResult), recomputed from the
+ * raw samples of all the given cases — one document's: its samples with each cycle's level
+ * (cycleLevels) divided out. Kept per array, so a report that asks for every case reads the
+ * levels once.
+ */
+export function steadySummaries<T extends Sampled>(cases: readonly T[]): Map<T, Summary> {
+  let out = steadyMemo.get(cases) as Map<T, Summary> | undefined;
+  if (!out) {
+    const levels = cycleLevels(cases);
+    out = new Map(cases.map((c) => [c, summarize(levelled(c, levels))]));
+    steadyMemo.set(cases, out as Map<Sampled, Summary>);
+  }
+  return out;
+}

@@ -5,16 +5,17 @@
  */
 import { type Decision, decide } from './decision.ts';
 import type { ResultDocument } from './schema.ts';
-import { summarize } from './stats.ts';
+import { steadySummaries, summarize } from './stats.ts';
 import { VERDICT_MARGIN, ratioOf } from './report.ts';
 
 /**
  * A case's median MB/s (plaintext) and the MB/s at the ends of its median's 95 % interval,
- * recomputed from the raw samples; with the ns/op they come from. The one place a case's
- * throughput interval is derived (the summary, the CI formats).
+ * recomputed from the raw samples of its document's cases (stats.ts steadySummaries: each
+ * cycle's level divided out, as the run recorded it); with the ns/op they come from. The one
+ * place a case's throughput interval is derived (the summary, the CI formats).
  */
-export function throughputOf(c: { sizeBytes: number; samples: readonly number[] }) {
-  const s = summarize(c.samples);
+export function throughputOf<T extends { sizeBytes: number; samples: readonly number[]; cycles?: readonly number[] }>(c: T, cases: readonly T[] = [c]) {
+  const s = steadySummaries(cases).get(c) ?? summarize(c.samples);
   const perNs = c.sizeBytes * 1e3; // bytes per ns → MB/s
   return { value: perNs / s.median, low: perNs / s.ciHigh, high: perNs / s.ciLow, nsLow: s.ciLow, ns: s.median, nsHigh: s.ciHigh };
 }
@@ -54,14 +55,15 @@ export interface ResultSummary {
 /** Recomputes every case's median from its raw samples (a document's own summary is not trusted). */
 export function summarizeResult(doc: ResultDocument): ResultSummary {
   const groups = new Map<string, ResultDocument['cases']>();
+  const steady = steadySummaries(doc.cases);
   for (const c of doc.cases) {
     const key = `${c.algorithm}/${c.operation}/${c.sizeBytes}`;
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   const fastest = [...groups.values()].map((cases): FastestEntry => {
-    const ranked = cases.map((c) => ({ c, s: summarize(c.samples) })).sort((a, b) => a.s.median - b.s.median);
+    const ranked = cases.map((c) => ({ c, s: steady.get(c)! })).sort((a, b) => a.s.median - b.s.median);
     const [{ c, s }, next] = [ranked[0]!, ranked[1]];
-    const t = throughputOf(c);
+    const t = throughputOf(c, doc.cases);
     let runnerUp: FastestEntry['runnerUp'] = null;
     if (next) {
       // The verdict's ratio and rule (verdict.ts ratioOf): paired, the workers counted, else medians.

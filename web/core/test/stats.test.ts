@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { derived, detectModes, isUnstable, mad, mean, median, medianCI, percentileRank, quantile, sd, summarize, trimmedMean, pairedRatio, unstableReasons } from '../stats.ts';
+import { cycleLevels, derived, detectModes, levelled, steadySummaries, isUnstable, mad, mean, median, medianCI, percentileRank, quantile, sd, summarize, trimmedMean, pairedRatio, unstableReasons } from '../stats.ts';
 import { overheadBytes } from '../algorithms.ts';
 
 describe('statistics against hand-computed values', () => {
@@ -136,5 +136,52 @@ describe('pairedRatio', () => {
     expect(pairedRatio(a, b)).toMatchObject({ ratio: 2, n: 5 });
     expect(pairedRatio({ samples: [1, 2], cycles: [0, 1] }, { samples: [1, 2], cycles: [0, 1] })).toBeNull();
     expect(pairedRatio({ samples: [1, 2, 3, 4, 5] }, { samples: [1, 2, 3, 4, 5] })).toBeNull(); // no cycles: never paired
+  });
+});
+
+describe('cycleLevels: what slowed every case of a cycle alike is divided out', () => {
+  // A deterministic wobble of ±2 % per sample, different for every case and cycle.
+  const wobble = (i: number, k: number) => 1 + 0.02 * Math.sin(i * 7.3 + k * 3.1);
+  const run = (cases: number, cycles: number, slow: (i: number, k: number) => number) =>
+    Array.from({ length: cases }, (_, i) => ({
+      samples: Array.from({ length: cycles }, (_, k) => (1000 + 100 * i) * wobble(i, k) * slow(i, k)),
+      cycles: Array.from({ length: cycles }, (_, k) => k),
+    }));
+  const precision = (s: { median: number; ciLow: number; ciHigh: number }) => Math.max(s.median - s.ciLow, s.ciHigh - s.median) / s.median;
+
+  it('a stretch of cycles in which every case ran 1.5× slower: found, divided out, and the case resolves', () => {
+    const cases = run(20, 24, (_, k) => (k >= 8 && k < 18 ? 1.5 : 1));
+    const levels = cycleLevels(cases);
+    for (let k = 0; k < 24; k++) expect(levels.get(k)).toBeCloseTo(k >= 8 && k < 18 ? 1.5 : 1, 1);
+    const raw = summarize(cases[3]!.samples);
+    const steady = steadySummaries(cases).get(cases[3]!)!;
+    expect(precision(raw)).toBeGreaterThan(0.05); // ten of 24 samples slow: the raw median is not pinned down
+    expect(precision(steady)).toBeLessThan(0.03);
+    expect(steady.median / 1300).toBeGreaterThan(0.98);
+    expect(steady.median / 1300).toBeLessThan(1.02);
+  });
+
+  it('one case slow on its own is the code, not the device: left as it is', () => {
+    const cases = run(20, 24, (i, k) => (i === 5 && k % 3 === 0 ? 1.5 : 1));
+    const levels = cycleLevels(cases);
+    for (const x of levels.values()) expect(Math.abs(x - 1)).toBeLessThan(0.02);
+    const own = levelled(cases[5]!, levels);
+    own.forEach((x, k) => expect(x / cases[5]!.samples[k]!).toBeCloseTo(1, 1));
+  });
+
+  it('levels are relative to the usual state, not the best: a device slow in most cycles keeps its slow figure', () => {
+    const cases = run(20, 24, (_, k) => (k < 17 ? 1.5 : 1));
+    const steady = steadySummaries(cases).get(cases[0]!)!;
+    expect(steady.median / 1500).toBeGreaterThan(0.98);
+    expect(steady.median / 1500).toBeLessThan(1.02);
+  });
+
+  it('a paired ratio is unchanged, and cycles with too few cases to tell device from code keep level 1', () => {
+    const cases = run(20, 24, (_, k) => (k % 4 === 0 ? 1.4 : 1));
+    const levels = cycleLevels(cases);
+    const [a, b] = [levelled(cases[1]!, levels), levelled(cases[2]!, levels)];
+    a.forEach((x, k) => expect(x / b[k]!).toBeCloseTo(cases[1]!.samples[k]! / cases[2]!.samples[k]!, 12));
+    expect(cycleLevels(cases.slice(0, 4)).size).toBe(0);
+    expect(cycleLevels([{ samples: [1, 2, 3] }]).size).toBe(0); // no cycles recorded
   });
 });
