@@ -233,7 +233,7 @@ export function cycleOrder(n: number, cycle: number): number[] {
  */
 export async function measureInterleaved(
   cases: PreparedCase[],
-  o: MeasureOptions & { firstCycle?: number; iterationsFor?: (i: number) => number | undefined; warmNsFor?: (i: number) => number | undefined; probe?: () => number },
+  o: MeasureOptions & { firstCycle?: number; iterationsFor?: (i: number) => number | undefined; warmNsFor?: (i: number) => number | undefined; samplesFor?: (i: number) => number | undefined; probe?: () => number },
 ): Promise<MeasuredInterleaved[]> {
   const now = o.now ?? (() => performance.now());
   const out: MeasuredInterleaved[] = [];
@@ -245,11 +245,15 @@ export async function measureInterleaved(
   }
   let interruptions = 0;
   const probeMs: number[] = [];
-  for (let cycle = 0; out[0]!.samples.length < o.samples; cycle++) {
+  // Each case as many samples as asked of it: a case that has them leaves the cycles, the others go on.
+  const wants = cases.map((_, i) => Math.max(1, o.samplesFor?.(i) ?? o.samples));
+  for (let cycle = 0; ; cycle++) {
+    const active = wants.flatMap((w, i) => (out[i]!.samples.length < w ? [i] : []));
+    if (active.length === 0) break;
     const taken: number[] = [];
     let hidden = false;
     const probed = o.probe?.();
-    const order = cycleOrder(cases.length, (o.firstCycle ?? 0) + cycle);
+    const order = cycleOrder(active.length, (o.firstCycle ?? 0) + cycle).map((j) => active[j]!);
     for (const i of order) {
       if (o.yieldNow) await o.yieldNow();
       if (o.waitUntilVisible) await o.waitUntilVisible();
@@ -260,10 +264,10 @@ export async function measureInterleaved(
     }
     if (hidden) {
       interruptions++;
-      if (interruptions > 3 * o.samples) throw new Error('the page stayed hidden; measurement abandoned');
+      if (interruptions > 3 * Math.max(...wants)) throw new Error('the page stayed hidden; measurement abandoned');
       continue;
     }
-    for (let i = 0; i < cases.length; i++) {
+    for (const i of active) {
       out[i]!.samples.push(taken[i]!);
       out[i]!.cycles.push((o.firstCycle ?? 0) + cycle);
     }

@@ -15,7 +15,7 @@ import { sampleTargetMs, shuffled } from './measure.ts';
 import { CYCLES_PER_ROUND, cycleLevels, derived, detectModes, levelled, mean, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
 import { decide } from './decision.ts';
 import { compareInRun } from './compare.ts';
-import { EXTRA_ROUND_SAMPLES, EXTRA_ROUND_SAMPLE_MS, aaPending, aaTwinKey, caseResolved, isAaTwin, pendingCases } from './stop-rule.ts';
+import { EXTRA_ROUND_MAX_MS, EXTRA_ROUND_SAMPLES, EXTRA_ROUND_SAMPLE_MS, aaPending, aaTwinKey, caseResolved, isAaTwin, pendingCases, samplesWanted } from './stop-rule.ts';
 import { verdict } from './verdict.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
@@ -485,8 +485,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
     // is not pinned down, and both sides of each undecided claim — while the budget lasts.
     // A case costs its share of a fresh worker, its warm-up and calibration, then its samples,
     // and a sample lasts from the target (2 ms) to one call of a large payload (30 ms for noble
-    // at 1 MiB in Firefox). So each case of an extra round gets the samples that fit in
-    // EXTRA_ROUND_SAMPLE_MS (at least a round's, at most EXTRA_ROUND_SAMPLES times), and the
+    // at 1 MiB in Firefox). So each case of an extra round gets the samples below (samplesOf), and the
     // round takes the cases whose cost — overhead plus samples — fits what is left: more evidence
     // where evidence is cheap, for one overhead. The overhead per case is what the first rounds
     // spent beyond their samples, a quarter more (a small round warms its code paths for fewer
@@ -495,7 +494,17 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       const m = samples.get(key);
       return Math.max(sampleTargetMs(params.minSampleMs, environment!.timerResolutionMs), m ? (median(m.samples) * m.iterations) / 1e6 : 0);
     };
-    const samplesOf = (key: string) => Math.min(EXTRA_ROUND_SAMPLES * params.samplesPerRound, Math.max(params.samplesPerRound, Math.floor(EXTRA_ROUND_SAMPLE_MS / sampleMsOf(key))));
+    // A claim's cases: what fits in EXTRA_ROUND_SAMPLE_MS (a claim needs workers as well as
+    // samples). A lone unresolved case and the A/A pair: as many as would resolve them
+    // (stop-rule.ts samplesWanted), within EXTRA_ROUND_MAX_MS. Never fewer than a round's, never
+    // more than EXTRA_ROUND_SAMPLES times that (mostSamples: what the collector takes).
+    let asked = new Map<string, number>();
+    const samplesOf = (key: string) => {
+      const spr = params.samplesPerRound;
+      const more = (asked.get(key) ?? 0) - (samples.get(key)?.samples.length ?? 0);
+      const byTime = asked.has(key) ? Math.min(more, Math.floor(EXTRA_ROUND_MAX_MS / sampleMsOf(key))) : Math.floor(EXTRA_ROUND_SAMPLE_MS / sampleMsOf(key));
+      return Math.min(EXTRA_ROUND_SAMPLES * spr, Math.max(spr, byTime));
+    };
     const firstSamplesMs = measured.reduce((a, c) => a + params.rounds * params.samplesPerRound * sampleMsOf(c.key), 0);
     let overheadMs = (1.25 * Math.max(0, measureMs - firstSamplesMs)) / Math.max(1, measured.length * params.rounds);
     for (let extra = 0; extra < params.maxReruns; extra++) {
@@ -503,10 +512,15 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       // An A/B run asks one thing of each case pair: is the head SAME, FASTER or SLOWER? Only
       // the pairs still UNKNOWN are measured again, not lone cases or the verdict's claims.
       const pending = params.ab ? new Set(aaPending(sofar)) : pendingCases(sofar);
-      // Claims' cases first (they decide what the visitor reads), then lone unresolved cases.
+      // (An A/B run decides over workers, so it asks each pair for a round's samples.)
+      asked = params.ab ? new Map() : samplesWanted(sofar);
+      // The A/A pair first (cheap, and it says whether any small difference can be trusted; a
+      // twin last in line was left out when the budget ran short, while its original took the
+      // samples), then claims' cases (they decide what the visitor reads), then lone unresolved cases.
+      const aa = new Set(aaPending(sofar));
       const undecided = params.ab ? compareInRun(sofar).cases.filter((c) => c.verdict === 'unknown').map((c) => c.cases!) : verdict(sofar).claims.filter((c) => c.decision === 'unknown').map((c) => c.cases);
       const claimKeys = new Set(undecided.flat());
-      const wanted = [...measured.filter((c) => claimKeys.has(c.key)), ...measured.filter((c) => pending.has(c.key) && !claimKeys.has(c.key))];
+      const wanted = [...measured.filter((c) => aa.has(c.key)), ...measured.filter((c) => claimKeys.has(c.key) && !aa.has(c.key)), ...measured.filter((c) => pending.has(c.key) && !claimKeys.has(c.key) && !aa.has(c.key))];
       if (wanted.length === 0) break;
       // Only what fits in what is left of the budget, in that order of priority.
       let left = deadline - now() - startMs;

@@ -36,3 +36,34 @@ describe('decide: SAME / DIFFERENT / UNKNOWN against an equivalence margin', () 
     expect(whatWouldDecide(r(0.99, 1.01))).toBeNull();
   });
 });
+
+describe('the stop rule asks for as many samples as would resolve a case or the A/A pair', () => {
+  it('an interval narrows as 1/√n: twice too wide wants four times the samples; resolved or hopeless says so', async () => {
+    const { samplesToReach } = await import('../stop-rule.ts');
+    expect(samplesToReach(12, 0.1, 0.05)).toBe(48);
+    expect(samplesToReach(12, 0.04, 0.05)).toBe(12);
+    expect(samplesToReach(12, 0.1, 0)).toBe(Infinity);
+  });
+
+  it('a lone unresolved case and an undecided A/A pair are listed with what they want; a resolved case is not', async () => {
+    const { samplesWanted, aaTwinKey } = await import('../stop-rule.ts');
+    const { caseKey } = await import('../schema.ts');
+    const { sampleDocument } = await import('./fixtures.ts');
+    const { summarize } = await import('../stats.ts');
+    const doc = sampleDocument();
+    const a = doc.cases[0]!;
+    const b = { ...a, algorithm: 'chacha20-poly1305' as const };
+    // a: 12 samples, its median's interval about ±10 %; b: tight.
+    a.samples = [90, 95, 100, 105, 110, 92, 108, 97, 103, 88, 112, 100];
+    a.summary = summarize(a.samples);
+    b.samples = Array.from({ length: 12 }, (_, i) => 100 + (i % 2));
+    b.summary = summarize(b.samples);
+    const aa = { implementation: b.implementation, variant: b.variant, algorithm: b.algorithm, operation: b.operation, sizeBytes: b.sizeBytes, ratio: 1.0, low: 0.96, high: 1.04, decision: 'unknown' as const };
+    const wanted = samplesWanted({ cases: [a, b], aaCheck: aa });
+    expect(wanted.get(caseKey(a))).toBeGreaterThan(12);
+    // ±4 % against a ±3 % band, aiming at 80 % of it: (0.0392 / (0.8 · 0.0296))² ≈ 2.7 × 12 samples.
+    expect(wanted.get(caseKey(b))).toBeGreaterThan(24);
+    expect(wanted.get(aaTwinKey(caseKey(b)))).toBe(wanted.get(caseKey(b)));
+    expect(samplesWanted({ cases: [b], aaCheck: { ...aa, low: 0.99, high: 1.01, decision: 'same' } }).size).toBe(0);
+  });
+});

@@ -233,6 +233,18 @@ describe('timing core', () => {
     expect(pairedRatio(m[0]!, m[2]!)!.ratio).toBeCloseTo(3, 6);
   });
 
+  it('each case of a group as many samples as asked of it: one that has them leaves the cycles, the others pair on', async () => {
+    let t = 0;
+    const mk = (cost: number) => ({ run: (n: number) => void (t += n * cost), stateBytes: null, dispose() {} });
+    const asked = [4, 10, 7];
+    const m = await measureInterleaved([mk(0.003), mk(0.002), mk(0.001)], { samples: 4, samplesFor: (i) => asked[i], minSampleMs: 1, timerResolutionMs: 0.005, now: () => t, firstCycle: 100 });
+    expect(m.map((x) => x.samples.length)).toEqual(asked);
+    expect(m[1]!.cycles).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109]);
+    // The cases share the cycles they were both in, so their ratio is still paired.
+    expect(m[2]!.cycles).toEqual(m[1]!.cycles.slice(0, 7));
+    expect(pairedRatio(m[1]!, m[2]!)!.n).toBe(7);
+  });
+
   it('in a later round, warm-up ends once the code runs as fast as it was seen warm, and a worker that stays slower warms up in full', async () => {
     // A fresh worker's code tiers up after 20 ms of work (3 µs → 1 µs per op), then jitters
     // ±5 % from batch to batch, so three batches within 3 % come only by chance.

@@ -224,6 +224,21 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(last.done).toBe(last.total);
   });
 
+  it('an undecided A/A pair is measured again first, both together, when the budget fits little else', async () => {
+    const original = 'rustcrypto-wasm/simd128/aes-128-gcm/encrypt/1024/0';
+    const twin = `${original}#aa`;
+    // The A/A pair noisy (undecided), and a claim undecided too (Web Crypto 15 % slower, 40 % noise at 64 B).
+    const noisy = new Map([[original, 0.3], [twin, 0.3], ['webcrypto/sequential/aes-128-gcm/encrypt/64/0', 0.4], ['rustcrypto-wasm/simd128/chacha20-poly1305/encrypt/1024/0', 0.4]]);
+    let t = 0;
+    const f = fakeWorkers({ spread: (k) => noisy.get(k) ?? 0.001, onMeasure: () => void (t += 4000), webcrypto: 1.15 });
+    // Two rounds cost 8 s on this clock; what is left of 9.9 s fits two cases of an extra round.
+    const doc = await startRun(params({ budgetMs: 9_900, maxReruns: 3 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, now: () => t }).done;
+    const reruns = f.calls.filter((c) => c.method === 'measure').slice(2);
+    expect(reruns.length).toBeGreaterThan(0);
+    expect([...reruns[0]!.keys!].sort()).toEqual([original, twin]);
+    expect(doc.aaCheck).toBeDefined();
+  });
+
   it('a failed A/A check is said in the verdict, as a caution about small differences', async () => {
     const { verdict } = await import('../verdict.ts');
     const doc = {

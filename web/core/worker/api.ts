@@ -275,8 +275,9 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           emit({ type: 'case-start', key: group[0]!.key });
           const warm = o.warmOnce && group.every((c) => warmed.has(codePath(c)));
           const measured = await measureInterleaved(prepared, {
-            // A group is sampled cycle by cycle, so all its members alike: as often as its most-asked member.
-            samples: Math.max(o.samples, ...group.map((c) => o.samplesFor?.[c.key] ?? 0)),
+            // Cycle by cycle, each member until it has what was asked of it (the stop rule asks more of some).
+            samples: o.samples,
+            samplesFor: (i) => Math.max(o.samples, o.samplesFor?.[group[i]!.key] ?? 0),
             minSampleMs: o.minSampleMs,
             ...(warm ? { warmupMinMs: 0, warmupMaxMs: 0 } : {}),
             timerResolutionMs: resolution,
