@@ -233,6 +233,22 @@ describe('timing core', () => {
     expect(pairedRatio(m[0]!, m[2]!)!.ratio).toBeCloseTo(3, 6);
   });
 
+  it('code already warm in this worker is calibrated, or run once at its known batch size, and then sampled: no warm-up on top', async () => {
+    let t = 0;
+    const batches: number[] = [];
+    const prepared = { run: (n: number) => void (batches.push(n), (t += n * 0.001)), stateBytes: null, dispose() {} };
+    const o = { samples: 3, minSampleMs: 2, timerResolutionMs: 0.005, now: () => t, warmupMinMs: 0, warmupMaxMs: 0 };
+    await measureCase(prepared, { ...o, iterations: 2000 });
+    expect(batches).toEqual([2000, 2000, 2000, 2000]); // one untimed run (buffers touched), three samples
+    batches.length = 0;
+    t = 0;
+    const m = await measureCase(prepared, o);
+    // Calibration doubles up to a quarter of the 2 ms target, checks its proposal once, then samples.
+    expect(batches.slice(-3)).toEqual([m.iterations, m.iterations, m.iterations]);
+    expect(batches.length - 3).toBeLessThanOrEqual(11);
+    expect(t).toBeLessThan(12); // a full warm-up lasts at least 50 ms
+  });
+
   it('each case of a group as many samples as asked of it: one that has them leaves the cycles, the others pair on', async () => {
     let t = 0;
     const mk = (cost: number) => ({ run: (n: number) => void (t += n * cost), stateBytes: null, dispose() {} });
