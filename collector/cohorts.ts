@@ -65,8 +65,8 @@ export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
   await refreshCohortBatch(sql, [k]);
 }
 
-/** Cohorts refreshed per transaction: short transactions, and one round trip for many cohorts. */
-export const REFRESH_BATCH = 100;
+/** Cohorts refreshed per transaction: one round trip for many cohorts (a widest body names 1,500: at 100 a batch the refresh cost the collector 58 ms of CPU, at 500 29 ms), transactions still well under a second. */
+export const REFRESH_BATCH = 500;
 
 /** A batch of cohort keys as one parameter ($1), unpacked by KEYS into a table `k`. */
 const keysParam = (keys: CohortKey[]) => [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];

@@ -3,7 +3,7 @@
  * directory, pg_ctl start, and stop + delete afterwards. As root the server runs as `postgres`.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from './spawn.ts';
@@ -24,6 +24,35 @@ export interface TestPostgres {
   resume(): void;
   /** Stops it for good and deletes its data. */
   stop(): void;
+  /**
+   * CPU time (ms) the server's processes have used so far — the postmaster and every backend,
+   * ended ones included (Linux counts a reaped child's time into its parent's `c` fields): the
+   * database's share of what a request costs, which the client's own CPU does not show. In
+   * clock ticks (10 ms), so read it over something that takes a while.
+   */
+  cpuMs(): number;
+}
+
+const TICK_MS = 10;
+
+/** utime + stime + cutime + cstime of a process and its live children, in ms (Linux /proc). */
+function treeCpuMs(root: number): number {
+  const stat = (pid: number) => {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = text.slice(text.lastIndexOf(')') + 2).split(' '); // fields from the 3rd on
+      return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) };
+    } catch {
+      return null; // gone meanwhile
+    }
+  };
+  let ticks = stat(root)?.ticks ?? 0;
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const s = stat(Number(name));
+    if (s && s.ppid === root) ticks += s.ticks;
+  }
+  return ticks * TICK_MS;
 }
 
 export async function startPostgres(): Promise<TestPostgres> {
@@ -43,6 +72,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     halt: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    cpuMs: () => treeCpuMs(Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0])),
     resume: start,
     stop() {
       try {
