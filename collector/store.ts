@@ -47,17 +47,31 @@ export interface ExportRow {
  * range of a unique index, so the cost per page stays flat however large the crowd grows.
  */
 export async function exportPage(sql: Sql, afterSeq: number, limit: number): Promise<(ExportRow & { seq: string })[]> {
-  return sql.query<ExportRow & { seq: string }>(
+  const rows = await sql.query<Omit<ExportRow, 'samples'> & StoredSamples & { seq: string }>(
     `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, s.device_class, s.device_model, s.browser, s.browser_major, s.engine,
             s.os, s.os_major, s.arch, s.cores, s.memory_bucket, s.runtime, s.execution, s.isolated, s.timer_us, s.preset, s.scenario,
             c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier,
-            s.quarantined, c.samples, c.seq::text AS seq
+            s.quarantined, c.samples, c.samples_f64, c.seq::text AS seq
      FROM cases c JOIN submissions s ON s.id = c.submission_id
      WHERE c.seq > $1
      ORDER BY c.seq
      LIMIT $2`,
     [afterSeq, limit],
   );
+  return rows.map(({ samples, samples_f64, ...r }) => ({ ...r, samples: samplesOf({ samples, samples_f64 }) }));
+}
+
+/** A case's samples as stored: bytes since migration 009 (writer.ts packCases), an array before. */
+interface StoredSamples {
+  samples: (number | string)[] | null;
+  samples_f64: Uint8Array | null;
+}
+
+export function samplesOf(row: StoredSamples): number[] {
+  const b = row.samples_f64;
+  if (!b) return (row.samples ?? []).map(Number);
+  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  return Array.from({ length: b.byteLength >> 3 }, (_, i) => view.getFloat64(8 * i, true));
 }
 
 /** One submission as stored — what its permalink serves (shape in web/core/permalink.ts) — or null. */
@@ -72,12 +86,12 @@ export async function storedResult(sql: Sql, id: string): Promise<StoredResult |
     [id],
   );
   if (!s) return null;
-  const cases = await sql.query<StoredResult['cases'][number]>(
-    `SELECT algorithm, implementation, variant, operation, size_bytes AS "sizeBytes", aad_bytes AS "aadBytes", samples, outlier
+  const cases = await sql.query<Omit<StoredResult['cases'][number], 'samples'> & StoredSamples>(
+    `SELECT algorithm, implementation, variant, operation, size_bytes AS "sizeBytes", aad_bytes AS "aadBytes", samples, samples_f64, outlier
      FROM cases WHERE submission_id = $1 ORDER BY algorithm, implementation, variant, operation, size_bytes, aad_bytes`,
     [id],
   );
-  return { ...s, cases: cases.map((c) => ({ ...c, samples: c.samples.map(Number) })) };
+  return { ...s, cases: cases.map(({ samples, samples_f64, ...c }) => ({ ...c, samples: samplesOf({ samples, samples_f64 }) })) };
 }
 
 /** Totals kept by the writers (collector_totals): one row read, whatever the crowd's size. */

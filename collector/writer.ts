@@ -107,17 +107,42 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
       } else outcomes.push(stored.get(r.id) === r.payloadSha256 ? 'duplicate' : 'conflict');
     }
     if (created.length === 0) return outcomes;
-    // All cases of the batch in one statement: a JSON array unpacked by the database.
+    // All cases of the batch in one statement: their figures a JSON array unpacked by the
+    // database, their samples one run of bytes ($2) that each case takes its slice of.
+    const { meta, bytes } = packCases(created);
     await tx.query(
-      `INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv)
+      `INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples_f64, n, median_ns, bytes_per_second, robust_cv)
        SELECT c.sid, c.algorithm, c.implementation, c.variant, c.operation, c."sizeBytes", c."aadBytes",
-              ARRAY(SELECT jsonb_array_elements_text(c.samples)::double precision), c.n, c."medianNs", c."bytesPerSecond", c."robustCv"
+              substring($2::bytea from c."from" for 8 * c.n), c.n, c."medianNs", c."bytesPerSecond", c."robustCv"
        FROM jsonb_to_recordset($1::jsonb) AS c(sid uuid, algorithm text, implementation text, variant text, operation text, "sizeBytes" int, "aadBytes" int,
-            samples jsonb, n int, "medianNs" double precision, "bytesPerSecond" double precision, "robustCv" double precision)`,
-      [JSON.stringify(created.flatMap((r) => r.cases.map((c) => ({ sid: r.id, ...c }))))],
+            "from" int, n int, "medianNs" double precision, "bytesPerSecond" double precision, "robustCv" double precision)`,
+      [JSON.stringify(meta), bytes],
     );
     await flagOutliers(tx, created.map((r) => r.id));
     await tx.query('UPDATE collector_totals SET submissions = submissions + $1, cases = cases + $2', [created.length, created.reduce((n, r) => n + r.cases.length, 0)]);
     return outcomes;
   });
+}
+
+/**
+ * The cases of a batch for one INSERT: their figures (each with `from`, where its samples start
+ * in `bytes`, 1-based as SQL's substring counts) and every sample as a little-endian float64
+ * (store.ts samplesOf reads them back).
+ */
+export function packCases(rs: readonly Reduced[]): { meta: object[]; bytes: Uint8Array } {
+  let total = 0;
+  for (const r of rs) for (const c of r.cases) total += c.samples.length;
+  const bytes = new Uint8Array(8 * total);
+  const view = new DataView(bytes.buffer);
+  const meta: object[] = [];
+  let at = 0;
+  for (const r of rs)
+    for (const { samples, ...c } of r.cases) {
+      meta.push({ sid: r.id, ...c, from: at + 1 });
+      for (const x of samples) {
+        view.setFloat64(at, x, true);
+        at += 8;
+      }
+    }
+  return { meta, bytes };
 }

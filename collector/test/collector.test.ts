@@ -48,6 +48,27 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect((await app.request('/api/v1/results/00000000-0000-4000-8000-000000000000')).status).toBe(404);
   });
 
+  it('keeps samples as bytes, bit for bit, for every case of a batch, and still reads rows stored as arrays before', async () => {
+    const bodies = [3, 17, 1].map((n, k) => {
+      const b = submission();
+      b.result.cases[0]!.samples = Array.from({ length: n }, (_, i) => (1000 + k) / 3 + i * Math.PI);
+      return b;
+    });
+    // Sent together, so that the writer takes them as one batch and one run of bytes.
+    expect((await Promise.all(bodies.map((b) => post(app, b)))).map((r) => r.status)).toEqual([201, 201, 201]);
+    for (const b of bodies) {
+      const got = await (await app.request(`/api/v1/results/${b.result.runId}`)).json();
+      expect(got.cases[0].samples).toEqual(b.result.cases[0]!.samples);
+    }
+    expect(await sql.query('SELECT 1 FROM cases WHERE samples IS NOT NULL OR octet_length(samples_f64) <> 8 * n')).toHaveLength(0);
+    // A row from before migration 009: its samples an array.
+    const old = bodies[0]!.result.runId;
+    await sql.query('UPDATE cases SET samples_f64 = NULL, samples = ARRAY[1.5, 2.25]::double precision[], n = 2 WHERE submission_id = $1', [old]);
+    expect((await (await app.request(`/api/v1/results/${old}`)).json()).cases[0].samples).toEqual([1.5, 2.25]);
+    const nd = (await (await app.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
+    expect(nd.map((r) => r.samples.length).sort((a, b) => a - b)).toEqual([1, 2, 17]);
+  });
+
   it('keeps memory as a number of GiB from the page to the permalink, 2 for 2 or less', async () => {
     for (const [gib, kept] of [[0.5, 2], [8, 8], [64, 32]] as const) {
       const body = submission({ mutate: (doc) => (doc.environment.deviceMemoryGiB = gib) });

@@ -410,8 +410,8 @@ describe.each(BACKENDS)('exports made once for everyone, on %s', (kind) => {
       expect(alsoSecond.etag).toBe(second.etag);
       expect(lines(second.path)).toHaveLength(2);
       // Rows another process stored are not seen here: they show after the maximum age.
-      await sql.query(`INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv)
-                       SELECT submission_id, algorithm, implementation, variant, operation, size_bytes + 1, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv FROM cases`);
+      await sql.query(`INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples, samples_f64, n, median_ns, bytes_per_second, robust_cv)
+                       SELECT submission_id, algorithm, implementation, variant, operation, size_bytes + 1, aad_bytes, samples, samples_f64, n, median_ns, bytes_per_second, robust_cv FROM cases`);
       now = 600_000 + 59_000;
       expect((await dumps.current('ndjson')).etag).toBe(second.etag);
       now = 60_000 + 600_000;
