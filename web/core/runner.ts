@@ -498,11 +498,11 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
     // samples). A lone unresolved case and the A/A pair: as many as would resolve them
     // (stop-rule.ts samplesWanted), within EXTRA_ROUND_MAX_MS. Never fewer than a round's, never
     // more than EXTRA_ROUND_SAMPLES times that (mostSamples: what the collector takes).
-    let asked = new Map<string, number>();
+    let samplesAsked = new Map<string, number>();
     const samplesOf = (key: string) => {
       const spr = params.samplesPerRound;
-      const more = (asked.get(key) ?? 0) - (samples.get(key)?.samples.length ?? 0);
-      const byTime = asked.has(key) ? Math.min(more, Math.floor(EXTRA_ROUND_MAX_MS / sampleMsOf(key))) : Math.floor(EXTRA_ROUND_SAMPLE_MS / sampleMsOf(key));
+      const more = (samplesAsked.get(key) ?? 0) - (samples.get(key)?.samples.length ?? 0);
+      const byTime = samplesAsked.has(key) ? Math.min(more, Math.floor(EXTRA_ROUND_MAX_MS / sampleMsOf(key))) : Math.floor(EXTRA_ROUND_SAMPLE_MS / sampleMsOf(key));
       return Math.min(EXTRA_ROUND_SAMPLES * spr, Math.max(spr, byTime));
     };
     const firstSamplesMs = measured.reduce((a, c) => a + params.rounds * params.samplesPerRound * sampleMsOf(c.key), 0);
@@ -513,7 +513,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       // the pairs still UNKNOWN are measured again, not lone cases or the verdict's claims.
       const pending = params.ab ? new Set(aaPending(sofar)) : pendingCases(sofar);
       // (An A/B run decides over workers, so it asks each pair for a round's samples.)
-      asked = params.ab ? new Map() : samplesWanted(sofar);
+      samplesAsked = params.ab ? new Map() : samplesWanted(sofar);
       // The A/A pair first (cheap, and it says whether any small difference can be trusted; a
       // twin last in line was left out when the budget ran short, while its original took the
       // samples), then claims' cases (they decide what the visitor reads), then lone unresolved cases.
