@@ -29,6 +29,9 @@ export const ALGORITHMS = Object.freeze([
   { id: 'aegis-256-tag256', label: 'AEGIS-256 (256-bit tag)', spec: 'draft-irtf-cfrg-aegis-aead', keyBytes: 32, nonceBytes: 32, tagBytes: 32, blockBytes: 0, next: true },
 ] as const);
 
+/** The table by id (algorithm()): one-shot implementations look their row up on every call. */
+const BY_ID: ReadonlyMap<string, (typeof ALGORITHMS)[number]> = new Map(ALGORITHMS.map((x) => [x.id, x]));
+
 export type AlgorithmId = (typeof ALGORITHMS)[number]['id'];
 export type Algorithm = (typeof ALGORITHMS)[number];
 export const ALGORITHM_IDS = ALGORITHMS.map((a) => a.id) as readonly AlgorithmId[] as [AlgorithmId, ...AlgorithmId[]];
@@ -150,7 +153,7 @@ export type Operation = (typeof OPERATIONS)[number];
 export const PIPELINE_DEPTH = 16;
 
 export function algorithm(id: AlgorithmId): Algorithm {
-  const a = ALGORITHMS.find((x) => x.id === id);
+  const a = BY_ID.get(id);
   if (!a) throw new Error(`unknown algorithm '${id}'`);
   return a;
 }

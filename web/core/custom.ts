@@ -69,11 +69,28 @@ const describe = (x: unknown) => (typeof x === 'string' ? `'${x}'` : x === null 
  * lets `runBenchmark({ implementations: [mod] })` load the same module in its worker.
  */
 export function defineImplementation<S>(impl: CustomImplementation<S>, moduleUrl?: string | URL): CustomImplementation<S> {
-  const o = impl as unknown as Record<string, unknown>;
+  checkContract(impl, 'module');
+  if (moduleUrl !== undefined) Object.defineProperty(impl, MODULE_URL, { value: String(moduleUrl), enumerable: false });
+  return impl;
+}
+
+/**
+ * A built-in that is a one-shot library (noble, libsodium.js, node:crypto) as a module of the
+ * same contract, checked by the same rules but for its id, which must be the built-in's own.
+ */
+export function defineBuiltIn<S>(impl: CustomImplementation<S>): CustomImplementation<S> {
+  checkContract(impl, 'built-in');
+  return impl;
+}
+
+function checkContract(impl: unknown, kind: 'module' | 'built-in'): void {
+  const o = impl as Record<string, unknown>;
   if (typeof o !== 'object' || o === null) throw new ContractError(`an implementation is an object with id, label, algorithms, encrypt and decrypt; got ${describe(o)}`);
   const name = typeof o.id === 'string' ? `'${o.id}'` : 'the implementation';
   if (typeof o.id !== 'string' || !CUSTOM_ID.test(o.id)) throw new ContractError(`id: ${describe(o.id)} is not an id (1–40 of a-z, 0-9 and -, starting with a letter or digit)`);
-  if ((IMPLEMENTATION_IDS as readonly string[]).includes(o.id)) throw new ContractError(`id: '${o.id}' is a built-in implementation; choose another id`);
+  const builtIn = (IMPLEMENTATION_IDS as readonly string[]).includes(o.id);
+  if (kind === 'module' && builtIn) throw new ContractError(`id: '${o.id}' is a built-in implementation; choose another id`);
+  if (kind === 'built-in' && !builtIn) throw new ContractError(`id: '${o.id}' is not a built-in implementation (${IMPLEMENTATION_IDS.join(', ')})`);
   if (typeof o.label !== 'string' || o.label.trim() === '' || o.label.length > 100) throw new ContractError(`${name}: label ${describe(o.label)} must be a non-empty string of at most 100 characters`);
   if (!Array.isArray(o.algorithms) || o.algorithms.length === 0) throw new ContractError(`${name}: algorithms must be a non-empty array of ids from the algorithm table; got ${describe(o.algorithms)}`);
   for (const a of o.algorithms) {
@@ -85,8 +102,6 @@ export function defineImplementation<S>(impl: CustomImplementation<S>, moduleUrl
   for (const f of ['version', 'url'] as const) {
     if (o[f] !== undefined && (typeof o[f] !== 'string' || (o[f] as string).length > 200)) throw new ContractError(`${name}: ${f} must be a string of at most 200 characters when given; got ${describe(o[f])}`);
   }
-  if (moduleUrl !== undefined) Object.defineProperty(impl, MODULE_URL, { value: String(moduleUrl), enumerable: false });
-  return impl;
 }
 
 /** A module for a run: its URL (importable where the run's worker runs), or one defined with its URL. */

@@ -12,7 +12,7 @@
  */
 import { type AlgorithmId, algorithm } from './algorithms.ts';
 import type { Backend } from './backends/types.ts';
-import { ModuleCallError } from './backends/custom.ts';
+import { ModuleCallError } from './backends/contract.ts';
 import type { Validation } from './schema.ts';
 import { type WycheproofVector, runVectors, toHex } from './validate.ts';
 

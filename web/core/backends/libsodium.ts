@@ -8,7 +8,9 @@
  * @module
  */
 import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, checkLengths, syncRun } from './types.ts';
+import { defineBuiltIn } from '../custom.ts';
+import { contractBackend } from './contract.ts';
+import { type Backend, checkLengths } from './types.ts';
 
 type Sodium = typeof import('libsodium-wrappers');
 type Seal = (m: Uint8Array, ad: Uint8Array, nsec: null, npub: Uint8Array, k: Uint8Array) => Uint8Array;
@@ -25,7 +27,8 @@ function functions(sodium: Sodium): Partial<Record<AlgorithmId, { seal: Seal; op
   } as Partial<Record<AlgorithmId, { seal: Seal; open: Open }>>;
 }
 
-export async function libsodium(): Promise<Backend & { version: string }> {
+/** libsodium.js as a module of the contract (custom.ts), once its WASM has loaded. */
+export async function libsodiumModule() {
   const mod = await import('libsodium-wrappers');
   // The ESM build's default export is the library; a CommonJS interop may hand it over bare.
   const sodium = ((mod as unknown as { default?: Sodium }).default ?? mod) as Sodium;
@@ -36,22 +39,23 @@ export async function libsodium(): Promise<Backend & { version: string }> {
     if (!f || typeof f.seal !== 'function') throw new Error(`libsodium.js is not measured for ${alg}`);
     return f;
   };
-  return {
-    implementation: 'libsodium',
-    variant: 'wasm',
+  return defineBuiltIn({
+    id: 'libsodium',
+    label: 'libsodium.js',
     version: sodium.SODIUM_VERSION_STRING,
     algorithms: ALGORITHM_IDS.filter((a) => implementationSupports('libsodium', a) && typeof table[a]?.seal === 'function'),
-    async encrypt(alg, key, nonce, aad, pt) {
+    encrypt(alg, key, nonce, aad, pt) {
       checkLengths(algorithm(alg), key, nonce);
       return fns(alg).seal(pt, aad, null, nonce, key);
     },
-    async decrypt(alg, key, nonce, aad, sealed) {
+    decrypt(alg, key, nonce, aad, sealed) {
       checkLengths(algorithm(alg), key, nonce);
       return fns(alg).open(null, sealed, aad, nonce, key);
     },
-    async prepare(spec: CaseSpec): Promise<PreparedCase> {
-      const f = fns(spec.algorithm);
-      return syncRun(spec, (i) => f.seal(i.pt, i.aad, null, i.nonce, i.key), (i, sealed) => f.open(null, sealed, i.aad, i.nonce, i.key));
-    },
-  };
+  });
+}
+
+export async function libsodium(): Promise<Backend & { version: string }> {
+  const m = await libsodiumModule();
+  return { ...contractBackend(m, { implementation: 'libsodium', variant: 'wasm' }), version: m.version! };
 }

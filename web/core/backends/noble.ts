@@ -7,7 +7,9 @@
 import { gcm, gcmsiv } from '@noble/ciphers/aes.js';
 import { chacha20poly1305, xchacha20poly1305 } from '@noble/ciphers/chacha.js';
 import { algorithm, type AlgorithmId, implementationSupports, ALGORITHM_IDS } from '../algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, checkLengths, syncRun } from './types.ts';
+import { defineBuiltIn } from '../custom.ts';
+import { contractBackend } from './contract.ts';
+import { type Backend, checkLengths } from './types.ts';
 
 type Factory = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => { encrypt(pt: Uint8Array): Uint8Array; decrypt(ct: Uint8Array): Uint8Array };
 
@@ -26,22 +28,26 @@ function factory(alg: AlgorithmId): Factory {
   return f;
 }
 
+/**
+ * noble as a module of the contract (custom.ts): what a module of yours is, line for line. Its
+ * `prepare` looks the id's cipher up once per case, so that a timed call is the cipher and two
+ * length checks; a cipher instance is still made per message, as noble's API asks.
+ */
+export const nobleModule = defineBuiltIn<Factory>({
+  id: 'noble',
+  label: '@noble/ciphers',
+  algorithms: ALGORITHM_IDS.filter((a) => implementationSupports('noble', a) && FACTORIES[a]),
+  prepare: (alg) => factory(alg),
+  encrypt(alg, key, nonce, aad, pt, f) {
+    checkLengths(algorithm(alg), key, nonce);
+    return (f ?? factory(alg))(key, nonce, aad).encrypt(pt);
+  },
+  decrypt(alg, key, nonce, aad, sealed, f) {
+    checkLengths(algorithm(alg), key, nonce);
+    return (f ?? factory(alg))(key, nonce, aad).decrypt(sealed);
+  },
+});
+
 export function noble(): Backend {
-  return {
-    implementation: 'noble',
-    variant: 'js',
-    algorithms: ALGORITHM_IDS.filter((a) => implementationSupports('noble', a) && FACTORIES[a]),
-    async encrypt(alg, key, nonce, aad, pt) {
-      checkLengths(algorithm(alg), key, nonce);
-      return factory(alg)(key, nonce, aad).encrypt(pt);
-    },
-    async decrypt(alg, key, nonce, aad, sealed) {
-      checkLengths(algorithm(alg), key, nonce);
-      return factory(alg)(key, nonce, aad).decrypt(sealed);
-    },
-    async prepare(spec: CaseSpec): Promise<PreparedCase> {
-      const f = factory(spec.algorithm);
-      return syncRun(spec, (i) => f(i.key, i.nonce, i.aad).encrypt(i.pt), (i, sealed) => f(i.key, i.nonce, i.aad).decrypt(sealed));
-    },
-  };
+  return contractBackend(nobleModule, { implementation: 'noble', variant: 'js' });
 }

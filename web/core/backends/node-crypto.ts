@@ -8,7 +8,9 @@
  */
 import { type CipherGCMTypes, type KeyObject, createCipheriv, createDecipheriv, createHmac, createSecretKey, getCiphers, timingSafeEqual } from 'node:crypto';
 import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, caseInputs, checkLengths, syncRun } from './types.ts';
+import { defineBuiltIn } from '../custom.ts';
+import { contractBackend } from './contract.ts';
+import { type Backend, checkLengths } from './types.ts';
 
 const TAG = 16;
 
@@ -74,27 +76,27 @@ function keyed(alg: AlgorithmId, key: Uint8Array) {
   return aead(name, createSecretKey(key));
 }
 
-export function nodeCrypto(): Backend {
+/** node:crypto as a module of the contract (custom.ts): the KeyObject is its `prepare`. */
+export function nodeCryptoModule() {
   const have = new Set(getCiphers());
-  const algorithms = ALGORITHM_IDS.filter(
-    (a) => implementationSupports('node-crypto', a) && have.has(OPENSSL_NAMES[a] ?? (a.startsWith('aes-128') ? 'aes-128-cbc' : 'aes-256-cbc')),
-  );
-  return {
-    implementation: 'node-crypto',
-    // OpenSSL's version is in the environment (libraries.openssl), not in the variant's name.
-    variant: 'openssl',
-    algorithms,
-    async encrypt(alg, key, nonce, aad, pt) {
+  return defineBuiltIn<ReturnType<typeof keyed>>({
+    id: 'node-crypto',
+    label: 'node:crypto (OpenSSL)',
+    algorithms: ALGORITHM_IDS.filter((a) => implementationSupports('node-crypto', a) && have.has(OPENSSL_NAMES[a] ?? (a.startsWith('aes-128') ? 'aes-128-cbc' : 'aes-256-cbc'))),
+    prepare: (alg, key) => keyed(alg, key),
+    // A Buffer is a Uint8Array: handed back as OpenSSL made it, not copied (a copy would be timed too).
+    encrypt(alg, key, nonce, aad, pt, k) {
       checkLengths(algorithm(alg), key, nonce);
-      return new Uint8Array(keyed(alg, key).seal(nonce, aad, pt));
+      return (k ?? keyed(alg, key)).seal(nonce, aad, pt);
     },
-    async decrypt(alg, key, nonce, aad, sealed) {
+    decrypt(alg, key, nonce, aad, sealed, k) {
       checkLengths(algorithm(alg), key, nonce);
-      return new Uint8Array(keyed(alg, key).open(nonce, aad, sealed));
+      return (k ?? keyed(alg, key)).open(nonce, aad, sealed);
     },
-    async prepare(spec: CaseSpec): Promise<PreparedCase> {
-      const k = keyed(spec.algorithm, caseInputs(spec).key);
-      return syncRun(spec, (i) => k.seal(i.nonce, i.aad, i.pt), (i, sealed) => k.open(i.nonce, i.aad, sealed));
-    },
-  };
+  });
+}
+
+export function nodeCrypto(): Backend {
+  // OpenSSL's version is in the environment (libraries.openssl), not in the variant's name.
+  return contractBackend(nodeCryptoModule(), { implementation: 'node-crypto', variant: 'openssl' });
 }

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { customBackend } from '../backends/custom.ts';
+import { customBackend } from '../backends/contract.ts';
 import { rustcryptoWasm } from '../backends/rustcrypto-wasm.ts';
 import { ContractError, defineImplementation } from '../custom.ts';
 import { gateBackend } from '../gate.ts';
@@ -59,6 +59,26 @@ describe('the gate', () => {
         expect(r.vectorsPassed).toBeGreaterThan(0);
       }
     }
+  });
+
+  it('the one-shot built-ins — noble, libsodium.js, node:crypto — are modules of the same contract and pass the same gate', async () => {
+    const { nobleModule, noble } = await import('../backends/noble.ts');
+    const { libsodiumModule, libsodium } = await import('../backends/libsodium.ts');
+    const { nodeCryptoModule, nodeCrypto } = await import('../backends/node-crypto.ts');
+    const { defineBuiltIn } = await import('../custom.ts');
+    const ref = await reference();
+    for (const [m, backend] of [[nobleModule, noble()], [await libsodiumModule(), await libsodium()], [nodeCryptoModule(), nodeCrypto()]] as const) {
+      expect(defineBuiltIn(m)).toBe(m); // the contract's rules, its id a built-in's
+      expect(backend.algorithms).toEqual(m.algorithms);
+      const algs = m.algorithms.filter((a) => ['aes-128-gcm', 'chacha20-poly1305'].includes(a));
+      expect(algs.length).toBeGreaterThan(0);
+      // Every check of the gate, over fewer lengths than a module of yours faces (time: the full set is its own test).
+      const lengths = [...Array.from({ length: 80 }, (_, i) => i), 1000, 4096, 1 << 16];
+      for (const r of await gateBackend(backend, ref, await vectors(algs), { lengths })) expect([r.implementation, r.algorithm, r.errors]).toEqual([m.id, r.algorithm, []]);
+    }
+    // A built-in's id is refused for a module of yours, and a module's id for a built-in.
+    expect(() => defineImplementation({ ...nobleModule })).toThrow(/'noble' is a built-in implementation/);
+    expect(() => defineBuiltIn({ ...nobleModule, id: 'my-noble' })).toThrow(/'my-noble' is not a built-in implementation/);
   });
 
   it('refuses a module wrong at one length, naming that length', async () => {

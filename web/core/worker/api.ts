@@ -4,7 +4,7 @@
  * @module
  */
 import { type AlgorithmId, type ImplementationId, type ImplementationRef, type Operation, implementationSupports, isBuiltInImplementation, needsWasm } from '../algorithms.ts';
-import { customBackend } from '../backends/custom.ts';
+import { customBackend } from '../backends/contract.ts';
 import { type ModuleInfo, defineImplementation, moduleInfo } from '../custom.ts';
 import { probeExecution, wasmLoops } from '../execution.ts';
 import { gateBackend } from '../gate.ts';

@@ -1,13 +1,17 @@
 /**
- * A module of yours (custom.ts's contract) as a backend of the worker: the same cases, inputs
- * and sampling as the built-ins. Synchronous modules are timed in a synchronous loop, modules
- * that answer with promises in an awaited one (each call awaited, as Web Crypto's sequential
- * variant); the first calls of `prepare` decide which.
+ * Any implementation of the contract (custom.ts) as a backend of the worker: a module of yours,
+ * and the built-ins that are one-shot libraries — noble, libsodium.js, node:crypto — through the
+ * same door, with the same inputs and timing loops. Synchronous implementations are timed in a
+ * synchronous loop, ones that answer with promises in an awaited one (each call awaited, as Web
+ * Crypto's sequential variant); the first calls of `prepare` decide which.
  * @module
  */
 import { type AlgorithmId, type CustomImplementationId, algorithm, overheadBytes } from '../algorithms.ts';
 import { CUSTOM_VARIANT, type CustomImplementation } from '../custom.ts';
 import { type Backend, type CaseSpec, type PreparedCase, caseInputs, keepObservable, syncRun } from './types.ts';
+
+/** Who a backend's cases name: a built-in's row of the table, or a module of yours by its id. */
+type Identity = Pick<Backend, 'implementation' | 'variant'>;
 
 const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { then?: unknown } | null)?.then === 'function';
 
@@ -29,7 +33,12 @@ function bytes(x: unknown, what: string): Uint8Array {
   return x;
 }
 
+/** A module of yours as a backend: its cases carry its id and the `custom` variant. */
 export function customBackend(impl: CustomImplementation, o: { callTimeoutMs?: number } = {}): Backend {
+  return contractBackend(impl, { implementation: impl.id as CustomImplementationId, variant: CUSTOM_VARIANT }, o);
+}
+
+export function contractBackend(impl: CustomImplementation, identity: Identity, o: { callTimeoutMs?: number } = {}): Backend {
   const timeout = o.callTimeoutMs ?? 5000;
   const states = new Map<string, unknown>();
   /** The state of `prepare` for this key (kept per algorithm and key, for the one-shot calls). */
@@ -42,9 +51,11 @@ export function customBackend(impl: CustomImplementation, o: { callTimeoutMs?: n
     }
     return states.get(k);
   };
+  // (TypeScript cannot follow the identity union through a spread; each member is a valid one.)
+  const id = identity as { implementation: CustomImplementationId; variant: typeof CUSTOM_VARIANT };
   return {
-    implementation: impl.id as CustomImplementationId,
-    variant: CUSTOM_VARIANT,
+    implementation: id.implementation,
+    variant: id.variant,
     algorithms: [...impl.algorithms],
     async encrypt(alg, key, nonce, aad, pt) {
       const state = await stateFor(alg, key);
