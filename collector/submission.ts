@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports, isBuiltInImplementation } from '../web/core/algorithms.ts';
 import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/env.ts';
 import type { ExecutionMode } from '../web/core/execution.ts';
-import { CaseResultSchema, ResultDocumentSchema, type ResultDocument, formatIssue } from '../web/core/schema.ts';
+import { CaseResultSchema, ResultDocumentSchema, type ResultDocument, caseKey, formatIssue } from '../web/core/schema.ts';
 import { derived, medianAndRobustCv } from '../web/core/stats.ts';
 import { EXTRA_ROUND_SAMPLES, mostSamples } from '../web/core/stop-rule.ts';
 
@@ -301,7 +301,7 @@ export function reduceSubmission(body: unknown): Reduced {
   const asked = askedFor(doc.params);
   const cases = doc.cases.map((c, i): ReducedCase => {
     const where = `result.cases.${i}`;
-    const key = `${c.algorithm}/${c.implementation}/${c.variant}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+    const key = caseKey(c);
     if (seen.has(key)) throw new RequestError(422, `${where}: the case ${key} appears twice`);
     seen.add(key);
     checkCase(doc, asked, c, where);

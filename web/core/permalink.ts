@@ -8,7 +8,7 @@
 import { ALGORITHM_IDS, type AlgorithmId, IMPLEMENTATION_IDS, type ImplementationId, OPERATIONS, type Operation, PRESET_IDS, type PresetId } from './algorithms.ts';
 import { presetParams } from './params.ts';
 import { toCaseResult } from './runner.ts';
-import { type CaseResult, type ResultDocument, SCHEMA_VERSION } from './schema.ts';
+import { type CaseResult, type ResultDocument, SCHEMA_VERSION, caseKey } from './schema.ts';
 
 /** The collector's answer (collector/store.ts StoredResult). */
 export interface StoredResult {
@@ -47,7 +47,7 @@ export function fromStored(s: StoredResult): ResultDocument {
   const cases: CaseResult[] = s.cases.map((c) =>
     toCaseResult(
       {
-        key: `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`,
+        key: caseKey(c),
         algorithm: known<AlgorithmId>(ALGORITHM_IDS, c.algorithm, 'algorithm'),
         implementation: known<ImplementationId>(IMPLEMENTATION_IDS, c.implementation, 'implementation'),
         variant: c.variant,
