@@ -14,9 +14,7 @@ import { EXECUTION_LABELS } from './execution.ts';
 import { sampleTargetMs, shuffled } from './measure.ts';
 import { CYCLES_PER_ROUND, cycleLevels, derived, detectModes, levelled, mean, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
 import { decide } from './decision.ts';
-import { compareInRun } from './compare.ts';
-import { EXTRA_ROUND_MAX_MS, EXTRA_ROUND_SAMPLES, EXTRA_ROUND_SAMPLE_MS, aaPending, aaTwinKey, caseResolved, isAaTwin, pendingCases, samplesWanted } from './stop-rule.ts';
-import { verdict } from './verdict.ts';
+import { aaTwinKey, caseResolved, isAaTwin, nextExtraRound } from './stop-rule.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
 import type { WorkerFacts } from './env.ts';
@@ -481,56 +479,30 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       live();
       await recordInterference(remote);
     }
-    // The stop rule (stop-rule.ts): extra rounds of only what is unresolved — cases whose median
-    // is not pinned down, and both sides of each undecided claim — while the budget lasts.
-    // A case costs its share of a fresh worker, its warm-up and calibration, then its samples,
-    // and a sample lasts from the target (2 ms) to one call of a large payload (30 ms for noble
-    // at 1 MiB in Firefox). So each case of an extra round gets the samples below (samplesOf), and the
-    // round takes the cases whose cost — overhead plus samples — fits what is left: more evidence
-    // where evidence is cheap, for one overhead. The overhead per case is what the first rounds
-    // spent beyond their samples, a quarter more (a small round warms its code paths for fewer
-    // cases), then what the extra rounds really spent.
+    // The stop rule (stop-rule.ts nextExtraRound): extra rounds of only what is unresolved —
+    // the A/A pair, both sides of each undecided claim, cases whose median is not pinned down —
+    // while the budget lasts. A case costs its share of a fresh worker, its warm-up and
+    // calibration, then its samples, and a sample lasts from the target (2 ms) to one call of a
+    // large payload (30 ms for noble at 1 MiB in Firefox). The overhead per case is what the
+    // first rounds spent beyond their samples, a quarter more (a small round warms its code
+    // paths for fewer cases), then what the extra rounds really spent.
     const sampleMsOf = (key: string) => {
       const m = samples.get(key);
       return Math.max(sampleTargetMs(params.minSampleMs, environment!.timerResolutionMs), m ? (median(m.samples) * m.iterations) / 1e6 : 0);
     };
-    // A claim's cases: what fits in EXTRA_ROUND_SAMPLE_MS (a claim needs workers as well as
-    // samples). A lone unresolved case and the A/A pair: as many as would resolve them
-    // (stop-rule.ts samplesWanted), within EXTRA_ROUND_MAX_MS. Never fewer than a round's, never
-    // more than EXTRA_ROUND_SAMPLES times that (mostSamples: what the collector takes).
-    let samplesAsked = new Map<string, number>();
-    const samplesOf = (key: string) => {
-      const spr = params.samplesPerRound;
-      const more = (samplesAsked.get(key) ?? 0) - (samples.get(key)?.samples.length ?? 0);
-      const byTime = samplesAsked.has(key) ? Math.min(more, Math.floor(EXTRA_ROUND_MAX_MS / sampleMsOf(key))) : Math.floor(EXTRA_ROUND_SAMPLE_MS / sampleMsOf(key));
-      return Math.min(EXTRA_ROUND_SAMPLES * spr, Math.max(spr, byTime));
-    };
     const firstSamplesMs = measured.reduce((a, c) => a + params.rounds * params.samplesPerRound * sampleMsOf(c.key), 0);
     let overheadMs = (1.25 * Math.max(0, measureMs - firstSamplesMs)) / Math.max(1, measured.length * params.rounds);
+    const keys = measured.map((c) => c.key);
     for (let extra = 0; extra < params.maxReruns; extra++) {
-      const sofar = finish('complete', plan);
-      // An A/B run asks one thing of each case pair: is the head SAME, FASTER or SLOWER? Only
-      // the pairs still UNKNOWN are measured again, not lone cases or the verdict's claims.
-      const pending = params.ab ? new Set(aaPending(sofar)) : pendingCases(sofar);
-      // (An A/B run decides over workers, so it asks each pair for a round's samples.)
-      samplesAsked = params.ab ? new Map() : samplesWanted(sofar);
-      // The A/A pair first (cheap, and it says whether any small difference can be trusted; a
-      // twin last in line was left out when the budget ran short, while its original took the
-      // samples), then claims' cases (they decide what the visitor reads), then lone unresolved cases.
-      const aa = new Set(aaPending(sofar));
-      const undecided = params.ab ? compareInRun(sofar).cases.filter((c) => c.verdict === 'unknown').map((c) => c.cases!) : verdict(sofar).claims.filter((c) => c.decision === 'unknown').map((c) => c.cases);
-      const claimKeys = new Set(undecided.flat());
-      const wanted = [...measured.filter((c) => aa.has(c.key)), ...measured.filter((c) => claimKeys.has(c.key) && !aa.has(c.key)), ...measured.filter((c) => pending.has(c.key) && !claimKeys.has(c.key) && !aa.has(c.key))];
-      if (wanted.length === 0) break;
-      // Only what fits in what is left of the budget, in that order of priority.
-      let left = deadline - now() - startMs;
-      const targets = wanted.filter((c) => {
-        const cost = overheadMs + samplesOf(c.key) * sampleMsOf(c.key);
-        if (cost > left) return false;
-        left -= cost;
-        return true;
+      const next = nextExtraRound(finish('complete', plan), keys, {
+        leftMs: deadline - now() - startMs,
+        overheadMs,
+        sampleMs: sampleMsOf,
+        have: (k) => samples.get(k)?.samples.length ?? 0,
+        samplesPerRound: params.samplesPerRound,
       });
-      if (targets.length < Math.min(2, wanted.length)) break;
+      if (!next) break;
+      const targets = measured.filter((c) => c.key in next.samplesFor);
       // Each extra round is counted on its own: n of the cases it measures again.
       progress.phase = 'rerunning';
       progress.round = params.rounds + extra + 1;
@@ -543,7 +515,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       const t1 = now();
       // What each case ran at once warm, so the fresh worker's warm-up can stop when it is there again.
       const warmNsPerOp = Object.fromEntries(targets.flatMap((c) => { const m = samples.get(c.key); return m ? [[c.key, median(m.samples)]] : []; }));
-      const samplesFor = Object.fromEntries(targets.map((c) => [c.key, samplesOf(c.key)]));
+      const samplesFor = next.samplesFor;
       const spentOnSamples = targets.reduce((a, c) => a + samplesFor[c.key]! * sampleMsOf(c.key), 0);
       absorb(await guard(remote.measure(roundOrder(targets, params.rounds + extra), { samples: params.samplesPerRound, samplesFor, minSampleMs: params.minSampleMs, iterations, warmNsPerOp, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), true);
       overheadMs = Math.max(overheadMs, (now() - t1 - spentOnSamples) / targets.length);

@@ -16,6 +16,7 @@
 import type { CaseResult, ResultDocument, RunParams } from './schema.ts';
 import { caseKey } from './schema.ts';
 import { verdict } from './verdict.ts';
+import { compareInRun } from './compare.ts';
 import { DEFAULT_MARGIN } from './decision.ts';
 
 /** The A/A twin's key (runner.ts aaTwin): its original's, marked. */
@@ -99,4 +100,60 @@ export function samplesWanted(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): M
     out.set(twin, want);
   }
   return out;
+}
+
+/** What the runner knows when it plans an extra round (runner.ts): costs, and what each case holds. */
+export interface ExtraRoundBudget {
+  /** What is left of the run's budget for this round, ms. */
+  leftMs: number;
+  /** A case's share of a fresh worker, its warm-up and its calibration, ms. */
+  overheadMs: number;
+  /** How long one sample of a case lasts, ms. */
+  sampleMs(key: string): number;
+  /** How many samples a case holds so far. */
+  have(key: string): number;
+  samplesPerRound: number;
+}
+
+/**
+ * The stop rule's next extra round, or null when it has nothing (more) to do: which cases, in
+ * which order of priority, with how many samples each, within what is left of the budget.
+ *  - Order: the A/A pair first (cheap, and it says whether any small difference can be trusted;
+ *    a twin last in line was left out when the budget ran short while its original took the
+ *    samples), then claims' cases (they decide what the visitor reads), then lone unresolved
+ *    cases. An A/B run asks one thing of each pair, whether the head is SAME, FASTER or SLOWER:
+ *    only its UNKNOWN pairs (and the A/A pair) are measured again.
+ *  - Samples: a claim's cases what fits in EXTRA_ROUND_SAMPLE_MS (a claim counts workers, so
+ *    another round is what helps it; an A/B pair likewise); a lone unresolved case and the A/A
+ *    pair as many as would resolve them (samplesWanted), within EXTRA_ROUND_MAX_MS. Never fewer
+ *    than a round's, never more than EXTRA_ROUND_SAMPLES times that (mostSamples).
+ *  - Budget: cases are taken in that order while their cost — overhead plus samples — fits; a
+ *    round of fewer than two cases (when more were wanted) is not worth a fresh worker.
+ * `keys` are the run's measured cases (the A/A twin included) in plan order.
+ */
+export function nextExtraRound(doc: ResultDocument, keys: readonly string[], b: ExtraRoundBudget): { keys: string[]; samplesFor: Record<string, number> } | null {
+  const ab = doc.params.ab !== undefined;
+  const aa = new Set(aaPending(doc));
+  const pending = ab ? aa : pendingCases(doc);
+  const asked = ab ? new Map<string, number>() : samplesWanted(doc);
+  const undecided = ab ? compareInRun(doc).cases.filter((c) => c.verdict === 'unknown').map((c) => c.cases!) : verdict(doc).claims.filter((c) => c.decision === 'unknown').map((c) => c.cases);
+  const claims = new Set(undecided.flat());
+  const wanted = [...keys.filter((k) => aa.has(k)), ...keys.filter((k) => claims.has(k) && !aa.has(k)), ...keys.filter((k) => pending.has(k) && !claims.has(k) && !aa.has(k))];
+  if (wanted.length === 0) return null;
+  const spr = b.samplesPerRound;
+  const samplesOf = (k: string) => {
+    const byTime = asked.has(k) ? Math.min(asked.get(k)! - b.have(k), Math.floor(EXTRA_ROUND_MAX_MS / b.sampleMs(k))) : Math.floor(EXTRA_ROUND_SAMPLE_MS / b.sampleMs(k));
+    return Math.min(EXTRA_ROUND_SAMPLES * spr, Math.max(spr, byTime));
+  };
+  let left = b.leftMs;
+  const samplesFor: Record<string, number> = {};
+  for (const k of wanted) {
+    const n = samplesOf(k);
+    const cost = b.overheadMs + n * b.sampleMs(k);
+    if (cost > left) continue;
+    left -= cost;
+    samplesFor[k] = n;
+  }
+  const chosen = wanted.filter((k) => k in samplesFor);
+  return chosen.length < Math.min(2, wanted.length) ? null : { keys: chosen, samplesFor };
 }

@@ -67,3 +67,45 @@ describe('the stop rule asks for as many samples as would resolve a case or the 
     expect(samplesWanted({ cases: [b], aaCheck: { ...aa, low: 0.99, high: 1.01, decision: 'same' } }).size).toBe(0);
   });
 });
+
+describe('the stop rule plans each extra round (nextExtraRound)', () => {
+  const setup = async () => {
+    const { aaTwinKey } = await import('../stop-rule.ts');
+    const { caseKey } = await import('../schema.ts');
+    const { sampleDocument } = await import('./fixtures.ts');
+    const { summarize } = await import('../stats.ts');
+    const doc = sampleDocument();
+    const a = doc.cases[0]!; // noisy: its median not pinned down
+    a.samples = [90, 95, 100, 105, 110, 92, 108, 97, 103, 88, 112, 100];
+    a.summary = summarize(a.samples);
+    // b: three times slower (the claim between them is decided) and tight, the A/A pair's case.
+    const b = { ...a, algorithm: 'chacha20-poly1305' as const, samples: Array.from({ length: 12 }, (_, i) => 300 + (i % 2)) };
+    b.summary = summarize(b.samples);
+    doc.cases = [a, b];
+    doc.aaCheck = { implementation: b.implementation, variant: b.variant, algorithm: b.algorithm, operation: b.operation, sizeBytes: b.sizeBytes, ratio: 1, low: 0.96, high: 1.04, decision: 'unknown' };
+    const keys = [caseKey(a), caseKey(b), aaTwinKey(caseKey(b))];
+    const budget = (leftMs: number) => ({ leftMs, overheadMs: 50, sampleMs: () => 2, have: () => 12, samplesPerRound: 12 });
+    return { doc, keys, budget };
+  };
+
+  it('the A/A pair first, then a lone unresolved case, each with the samples that would resolve it within 3× a round', async () => {
+    const { nextExtraRound } = await import('../stop-rule.ts');
+    const { doc, keys, budget } = await setup();
+    const r = nextExtraRound(doc as never, keys, budget(10_000))!;
+    expect(r.keys).toEqual([keys[1], keys[2], keys[0]]);
+    for (const k of r.keys) {
+      expect(r.samplesFor[k]).toBeGreaterThan(12);
+      expect(r.samplesFor[k]).toBeLessThanOrEqual(36);
+    }
+  });
+
+  it('takes what fits the budget in that order, and nothing when less than two cases would fit', async () => {
+    const { nextExtraRound } = await import('../stop-rule.ts');
+    const { doc, keys, budget } = await setup();
+    // Two cases of at most 50 + 36 × 2 ms fit in 250 ms; the third does not.
+    expect(nextExtraRound(doc as never, keys, budget(250))!.keys).toEqual([keys[1], keys[2]]);
+    expect(nextExtraRound(doc as never, keys, budget(100))).toBeNull();
+    // Resolved everywhere: nothing to do.
+    expect(nextExtraRound({ ...doc, cases: [doc.cases[1]!], aaCheck: { ...doc.aaCheck!, low: 0.99, high: 1.01, decision: 'same' } } as never, keys, budget(10_000))).toBeNull();
+  });
+});
