@@ -2,7 +2,7 @@ import { defineConfig } from '@playwright/test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BROWSER_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './scripts/browsers.ts';
+import { BROWSER_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './cli/browsers.ts';
 
 /**
  * End-to-end tests in real browsers: Debian's Chromium and Firefox ESR (Playwright 1.64.1
@@ -25,7 +25,7 @@ export default defineConfig({
   use: { baseURL: `http://127.0.0.1:${PORT}`, trace: 'retain-on-failure' },
   webServer: {
     // The site with its embedded collector, on a fresh PGlite directory for every test run.
-    command: `npx tsx scripts/serve.ts --port ${PORT}`,
+    command: `npx tsx server/serve.ts --port ${PORT}`,
     env: { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-e2e-collector-')), COLLECTOR_EXPORT_MIN_AGE_S: '0' },
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: !process.env.CI,

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
-import { ISOLATION_HEADERS, contentSecurityPolicy } from './scripts/headers.ts';
+import { ISOLATION_HEADERS, contentSecurityPolicy } from './server/headers.ts';
 import { initialJsReport } from './scripts/initial-js.ts';
 
 /** The collector's origin when the site is built to submit to another host (VITE_COLLECTOR_URL). */

@@ -15,7 +15,7 @@ import { ParamError, parseParams, toSearch } from '../web/core/params.ts';
 import type { Progress } from '../web/core/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { comparisonMarkdown, toJunit } from '../web/core/ci-formats.ts';
-import { BROWSER_NAMES } from '../scripts/browsers.ts';
+import { BROWSER_NAMES } from './browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
 import { type BundledModule, bundleModule } from './modules.ts';
 

@@ -17,7 +17,7 @@ import { toCsv } from '../web/core/csv.ts';
 import { ParamError, formatSize, parseParams, toSearch } from '../web/core/params.ts';
 import type { Progress } from '../web/core/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
-import { BROWSER_NAMES } from '../scripts/browsers.ts';
+import { BROWSER_NAMES } from './browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
 import { bundleModule } from './modules.ts';
 import { compareExitCode, compareResults, compareTable } from './compare.ts';

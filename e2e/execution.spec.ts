@@ -1,6 +1,6 @@
 import { chromium, firefox, type Browser } from 'playwright-core';
 import { validateResult } from '../web/core/schema.ts';
-import { BROWSER_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from '../scripts/browsers.ts';
+import { BROWSER_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from '../cli/browsers.ts';
 import { expect, finished, test } from './fixtures.ts';
 
 // Execution modes (web/core/execution.ts) in real browsers started the way a security setting

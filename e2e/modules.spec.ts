@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
 import { bundleModule } from '../cli/modules.ts';
-import { serveStatic } from '../scripts/serve.ts';
+import { serveStatic } from '../server/serve.ts';
 import { expect, finished, test } from './fixtures.ts';
 
 test('a module served beside the site is gated, timed and shown with its label and hash', async ({ page, browserName }) => {

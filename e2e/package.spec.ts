@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { serveStatic } from '../scripts/serve.ts';
+import { serveStatic } from '../server/serve.ts';
 import { ALGORITHMS } from '../web/core/algorithms.ts';
 import { validateResult } from '../web/core/schema.ts';
 import { expect, test } from './fixtures.ts';

@@ -12,7 +12,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { type BrowserName, openBrowser } from '../cli/browser-run.ts';
-import { serveStatic } from './serve.ts';
+import { serveStatic } from '../server/serve.ts';
 import { median } from '../web/core/stats.ts';
 import { formatSize, parseSize } from '../web/core/params.ts';
 import type { ResultDocument } from '../web/core/schema.ts';

@@ -7,7 +7,7 @@
  *   BROWSER=chromium SIZES=64,1k,16k,1M ROUNDS=3 npm run bench:peers
  */
 import { runInBrowser } from '../cli/browser-run.ts';
-import type { BrowserName } from './browsers.ts';
+import type { BrowserName } from '../cli/browsers.ts';
 import type { CaseResult } from '../web/core/schema.ts';
 import { pairedRatio } from '../web/core/stats.ts';
 import { formatSize } from '../web/core/params.ts';

@@ -9,7 +9,7 @@
  *   RUNS=3 BROWSERS=chromium,firefox npm run bench:stability
  */
 import { runInBrowser } from '../cli/browser-run.ts';
-import type { BrowserName } from './browsers.ts';
+import type { BrowserName } from '../cli/browsers.ts';
 import type { CaseResult, ResultDocument } from '../web/core/schema.ts';
 import { explainedShare, speedRange } from '../web/core/interference.ts';
 import { median, pairedRatio } from '../web/core/stats.ts';

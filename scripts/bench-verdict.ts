@@ -8,7 +8,7 @@
  *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' npm run bench:verdict
  */
 import { runInBrowser } from '../cli/browser-run.ts';
-import type { BrowserName } from './browsers.ts';
+import type { BrowserName } from '../cli/browsers.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import { formatSize } from '../web/core/params.ts';
 import { decide } from '../web/core/decision.ts';

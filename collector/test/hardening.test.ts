@@ -211,7 +211,7 @@ describe('slow and greedy clients of the servers we run', () => {
     });
 
   it('cuts slow headers at 10 s on the site and a slow upload at 30 s on the collector, while others are served', async () => {
-    const site = await startNode('scripts/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
+    const site = await startNode('server/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
     const collector = await startCollector({ COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-slow-')) });
     try {
       const headers = stall(site.port, 'GET / HTTP/1.1\r\nHost: x\r\n', '127.0.3.1');
@@ -230,7 +230,7 @@ describe('slow and greedy clients of the servers we run', () => {
   }, 90_000);
 
   it('serves no file through a symlink that leaves the root', async () => {
-    const site = await startNode('scripts/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
+    const site = await startNode('server/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
     try {
       expect((await http(`${site.url}/`)).status).toBe(200);
       expect((await http(`${site.url}/leak.txt`)).status).toBe(404);
@@ -240,7 +240,7 @@ describe('slow and greedy clients of the servers we run', () => {
   }, 60_000);
 
   it('closes connections past 32 from one address at once, and serves another address meanwhile', async () => {
-    const site = await startNode('scripts/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
+    const site = await startNode('server/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
     try {
       const open = Array.from({ length: 40 }, () => connect({ port: site.port, host: '127.0.0.1', localAddress: '127.0.4.1' }).on('error', () => {}));
       await Promise.all(open.map((s) => new Promise((r) => (s.once('connect', r), s.once('close', r)))));

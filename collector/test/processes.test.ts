@@ -113,7 +113,7 @@ describe('request fuzz against the running processes', () => {
     writeFileSync(join(root, 'dist', 'index.html'), '<!doctype html><title>aeadbench</title>');
     writeFileSync(join(root, 'dist', 'assets', 'app.js'), 'export {};');
     writeFileSync(join(root, 'dist-private', 'secret.txt'), 'SECRET');
-    const site = await startNode('scripts/serve.ts', ['--dir', join(root, 'dist')], { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-fuzz-')) });
+    const site = await startNode('server/serve.ts', ['--dir', join(root, 'dist')], { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-fuzz-')) });
     procs.push(site);
     for (let i = 0; i < 40; i++) expect((await postJson(site.url, wideSubmission(50))).status).toBe(201); // 2,000 case rows to export
     const { statuses } = await attack(site);

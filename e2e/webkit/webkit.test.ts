@@ -46,7 +46,7 @@ const showAllRows = async () => {
 };
 
 beforeAll(async () => {
-  site = await startNode('scripts/serve.ts', ['--dir', 'dist'], { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-webkit-collector-')) }, { readyPath: '/' });
+  site = await startNode('server/serve.ts', ['--dir', 'dist'], { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-webkit-collector-')) }, { readyPath: '/' });
   webkit = await startWebKit({ windowSize: { width: 1280, height: 900 } });
   driver = webkit.driver;
 }, 90_000);

@@ -82,10 +82,10 @@ describe('the stop rule plans each extra round (nextExtraRound)', () => {
     const b = { ...a, algorithm: 'chacha20-poly1305' as const, samples: Array.from({ length: 12 }, (_, i) => 300 + (i % 2)) };
     b.summary = summarize(b.samples);
     doc.cases = [a, b];
-    doc.aaCheck = { implementation: b.implementation, variant: b.variant, algorithm: b.algorithm, operation: b.operation, sizeBytes: b.sizeBytes, ratio: 1, low: 0.96, high: 1.04, decision: 'unknown' };
+    const aaCheck: import('../schema.ts').ResultDocument['aaCheck'] = { implementation: b.implementation, variant: b.variant, algorithm: b.algorithm, operation: b.operation, sizeBytes: b.sizeBytes, ratio: 1, low: 0.96, high: 1.04, decision: 'unknown' };
     const keys = [caseKey(a), caseKey(b), aaTwinKey(caseKey(b))];
     const budget = (leftMs: number) => ({ leftMs, overheadMs: 50, sampleMs: () => 2, have: () => 12, samplesPerRound: 12 });
-    return { doc, keys, budget };
+    return { doc: { ...doc, aaCheck }, keys, budget };
   };
 
   it('the A/A pair first, then a lone unresolved case, each with the samples that would resolve it within 3× a round', async () => {

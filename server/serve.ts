@@ -1,7 +1,7 @@
 /**
  * Serves the built site (dist/) with cross-origin isolation (COOP + COEP) and a CSP without
  * 'unsafe-eval'. Used by `npm start`, the CLI and the end-to-end tests.
- *   tsx scripts/serve.ts [--port 5173] [--host 127.0.0.1] [--dir dist]
+ *   tsx server/serve.ts [--port 5173] [--host 127.0.0.1] [--dir dist]
  * @module
  */
 import { createReadStream, existsSync } from 'node:fs';

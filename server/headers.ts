@@ -1,5 +1,5 @@
 /**
- * HTTP headers every server of the site sends (Vite dev/preview, scripts/serve.ts, the CLI).
+ * HTTP headers every server of the site sends (Vite dev/preview, server/serve.ts, the CLI).
  *
  * Cross-origin isolation everywhere: with COOP + COEP, timers go from 100 µs (Chromium) / 1 ms
  * (Firefox) to 5 / 20 µs, which is what makes short samples trustworthy.
