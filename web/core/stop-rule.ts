@@ -57,14 +57,6 @@ export function aaPending(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): strin
   return original ? [caseKey(original), aaTwinKey(caseKey(original))] : [];
 }
 
-/** The keys of every case the stop rule would measure again: unresolved cases and both sides of undecided claims. */
-export function pendingCases(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): Set<string> {
-  const out = new Set<string>(aaPending(doc));
-  for (const c of doc.cases) if (!caseResolved(c)) out.add(caseKey(c));
-  for (const claim of verdict(doc).claims) if (claim.decision === 'unknown') for (const k of claim.cases) out.add(k);
-  return out;
-}
-
 /**
  * Samples in all that would narrow an interval reaching `now` from its estimate (as a fraction,
  * from `n` samples) to `target`: an interval narrows as 1/√n. Infinity when no width will do.
@@ -134,11 +126,12 @@ export interface ExtraRoundBudget {
 export function nextExtraRound(doc: ResultDocument, keys: readonly string[], b: ExtraRoundBudget): { keys: string[]; samplesFor: Record<string, number> } | null {
   const ab = doc.params.ab !== undefined;
   const aa = new Set(aaPending(doc));
-  const pending = ab ? aa : pendingCases(doc);
-  const asked = ab ? new Map<string, number>() : samplesWanted(doc);
+  // The verdict (or the A/B comparison) once per round: it is the costliest read of the document.
   const undecided = ab ? compareInRun(doc).cases.filter((c) => c.verdict === 'unknown').map((c) => c.cases!) : verdict(doc).claims.filter((c) => c.decision === 'unknown').map((c) => c.cases);
   const claims = new Set(undecided.flat());
-  const wanted = [...keys.filter((k) => aa.has(k)), ...keys.filter((k) => claims.has(k) && !aa.has(k)), ...keys.filter((k) => pending.has(k) && !claims.has(k) && !aa.has(k))];
+  const lone = new Set(ab ? [] : doc.cases.filter((c) => !caseResolved(c)).map(caseKey));
+  const asked = ab ? new Map<string, number>() : samplesWanted(doc);
+  const wanted = [...keys.filter((k) => aa.has(k)), ...keys.filter((k) => claims.has(k) && !aa.has(k)), ...keys.filter((k) => lone.has(k) && !claims.has(k) && !aa.has(k))];
   if (wanted.length === 0) return null;
   const spr = b.samplesPerRound;
   const samplesOf = (k: string) => {
