@@ -5,7 +5,7 @@
  */
 import { type Decision, decide } from './decision.ts';
 import type { ResultDocument } from './schema.ts';
-import { steadySummaries, summarize } from './stats.ts';
+import { steadySummaries } from './stats.ts';
 import { VERDICT_MARGIN, ratioOf } from './report.ts';
 
 /**
@@ -15,7 +15,7 @@ import { VERDICT_MARGIN, ratioOf } from './report.ts';
  * place a case's throughput interval is derived (the summary, the CI formats).
  */
 export function throughputOf<T extends { sizeBytes: number; samples: readonly number[]; cycles?: readonly number[] }>(c: T, cases: readonly T[] = [c]) {
-  const s = steadySummaries(cases).get(c) ?? summarize(c.samples);
+  const s = steadySummaries(cases).get(c)!;
   const perNs = c.sizeBytes * 1e3; // bytes per ns → MB/s
   return { value: perNs / s.median, low: perNs / s.ciHigh, high: perNs / s.ciLow, nsLow: s.ciLow, ns: s.median, nsHigh: s.ciHigh };
 }
