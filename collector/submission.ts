@@ -76,7 +76,7 @@ export interface ReducedCase {
   operation: string;
   sizeBytes: number;
   aadBytes: number;
-  samples: number[];
+  /** Its samples are `n` float64s in its submission's `samples`, after the cases before it. */
   n: number;
   medianNs: number;
   bytesPerSecond: number;
@@ -109,6 +109,8 @@ export interface Reduced {
   /** The keyed hash of the sender's network for the day (source.ts); set by the route. */
   source: string | null;
   cases: ReducedCase[];
+  /** Every case's samples in case order, little-endian float64s (sampleBytes): what is hashed and stored. */
+  samples: Uint8Array;
 }
 
 /**
@@ -209,20 +211,31 @@ function askedFor(p: KeptDocument['params']): AskedFor {
 
 /**
  * SHA-256 of what is kept, so that a resend of the same run is told apart from another run
- * under the same id: everything but the samples as JSON, then each case's samples as bytes
- * (a JSON string of 250,000 numbers cost 60–90 ms to make).
+ * under the same id: everything but the samples as JSON, then the samples as the bytes that are
+ * stored (a JSON string of 250,000 numbers cost 60–90 ms to make).
  */
-function payloadHash(doc: KeptDocument, deviceClass: string, deviceModel: string | null): string {
+function payloadHash(doc: KeptDocument, deviceClass: string, deviceModel: string | null, samples: Uint8Array): string {
   const h = createHash('sha256').update(JSON.stringify({ doc: { ...doc, cases: doc.cases.map(({ samples: _, ...c }) => c) }, deviceClass, deviceModel }));
-  // One run of bytes for all of them: 1,500 small updates cost more than the hashing.
-  const all = new Float64Array(doc.cases.reduce((n, c) => n + c.samples.length, 0));
+  return h.update(samples).digest('hex');
+}
+
+const LITTLE_ENDIAN = new Uint8Array(new Float64Array([1]).buffer)[7] === 0x3f;
+
+/**
+ * Every case's samples, one after another, as little-endian float64s: made once per body, for
+ * the hash and for the row (store.ts samplesOf reads them back). One native copy; byte-swapped
+ * only on a big-endian host.
+ */
+export function sampleBytes(cases: readonly { samples: readonly number[] }[]): Uint8Array {
+  const all = new Float64Array(cases.reduce((n, c) => n + c.samples.length, 0));
   let at = 0;
-  for (const c of doc.cases) {
+  for (const c of cases) {
     all.set(c.samples, at);
     at += c.samples.length;
   }
-  h.update(all);
-  return h.digest('hex');
+  const bytes = new Uint8Array(all.buffer);
+  if (!LITTLE_ENDIAN) for (let i = 0; i < bytes.length; i += 8) bytes.subarray(i, i + 8).reverse();
+  return bytes;
 }
 
 /**
@@ -322,7 +335,6 @@ export function reduceSubmission(body: unknown): Reduced {
       operation: c.operation,
       sizeBytes: c.sizeBytes,
       aadBytes: c.aadBytes,
-      samples: c.samples,
       n: c.samples.length,
       medianNs: summary.median,
       bytesPerSecond,
@@ -330,9 +342,10 @@ export function reduceSubmission(body: unknown): Reduced {
     };
   });
   const env = doc.environment;
+  const samples = sampleBytes(doc.cases);
   return {
     id: doc.runId,
-    payloadSha256: payloadHash(doc, deviceClass, deviceModel ?? null),
+    payloadSha256: payloadHash(doc, deviceClass, deviceModel ?? null, samples),
     schemaVersion: doc.schema,
     engineVersion: env.engineVersion,
     deviceClass,
@@ -353,5 +366,6 @@ export function reduceSubmission(body: unknown): Reduced {
     scenario: SCENARIO_IDS.includes(doc.params.preset) ? doc.params.preset : null,
     source: null,
     cases,
+    samples,
   };
 }

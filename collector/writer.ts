@@ -76,7 +76,7 @@ async function guardStorage(sql: Sql): Promise<void> {
  */
 async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
   return sql.transaction(async (tx) => {
-    const rows = rs.map(({ cases: _cases, ...s }) => s);
+    const rows = rs.map(({ cases: _cases, samples: _samples, ...s }) => s);
     const inserted = new Set(
       (
         await tx.query<{ id: string }>(
@@ -126,23 +126,19 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
 
 /**
  * The cases of a batch for one INSERT: their figures (each with `from`, where its samples start
- * in `bytes`, 1-based as SQL's substring counts) and every sample as a little-endian float64
- * (store.ts samplesOf reads them back).
+ * in `bytes`, 1-based as SQL's substring counts) and the submissions' sample bytes one after
+ * another (submission.ts sampleBytes made them once per body, for its hash too).
  */
 export function packCases(rs: readonly Reduced[]): { meta: object[]; bytes: Uint8Array } {
-  let total = 0;
-  for (const r of rs) for (const c of r.cases) total += c.samples.length;
-  const bytes = new Uint8Array(8 * total);
-  const view = new DataView(bytes.buffer);
+  const bytes = new Uint8Array(rs.reduce((n, r) => n + r.samples.length, 0));
   const meta: object[] = [];
   let at = 0;
-  for (const r of rs)
-    for (const { samples, ...c } of r.cases) {
+  for (const r of rs) {
+    bytes.set(r.samples, at);
+    for (const c of r.cases) {
       meta.push({ sid: r.id, ...c, from: at + 1 });
-      for (const x of samples) {
-        view.setFloat64(at, x, true);
-        at += 8;
-      }
+      at += 8 * c.n;
     }
+  }
   return { meta, bytes };
 }
