@@ -12,7 +12,7 @@ import type { CaseResult, ResultDocument } from '../schema.ts';
 import { ratioOf } from '../report.ts';
 import { mean, sd, trimmedMean } from '../stats.ts';
 import { type CostModel, crossoverBytes, fitCostModel } from '../costmodel.ts';
-import reference from './reference.json' with { type: 'json' };
+import { type Study, studyFigures } from './reference.ts';
 
 export interface Table {
   title: string;
@@ -62,19 +62,6 @@ export interface Scenario {
   explain: string[];
 }
 
-/** A study from reference.json: figures the project carries as data, read by the scenarios below. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Figures = any;
-interface Study {
-  id: string;
-  seed: string;
-  citation: Citation;
-  title: string;
-  setup: Figures;
-  results: Figures;
-}
-const study = (id: string): Study => (reference.studies as Study[]).find((s) => s.id === id)!;
-
 const f = (x: number | null | undefined, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 const us = (c: CaseResult | undefined) => (c ? c.summary.median / 1e3 : null);
 const mbps = (c: CaseResult | undefined) => (c ? c.bytesPerSecond / 1e6 : null);
@@ -108,10 +95,10 @@ export function costModels(doc: ResultDocument, operation = 'encrypt'): { algori
 // ---- doc-encryption -------------------------------------------------------------------------
 
 const docEncryption: Scenario = (() => {
-  const s = study('doc-encryption');
+  const s = studyFigures('doc-encryption');
   const r = s.results;
-  const metrics = (set: Record<string, Figures>) =>
-    Object.entries(set).map(([alg, m]: [string, Figures]) => [alg, f(m.enc_ms, 2), f(m.dec_ms, 2), f(m.total_ms, 2), f(m.enc_sd_ms, 2), f(m.throughput_MBps, 2)]);
+  const metrics = (set: Study<'doc-encryption'>['results']['scenario_1']) =>
+    Object.entries(set).map(([alg, m]) => [alg, f(m.enc_ms, 2), f(m.dec_ms, 2), f(m.total_ms, 2), f(m.enc_sd_ms, 2), f(m.throughput_MBps, 2)]);
   const columns = ['', 'mean encrypt ms', 'mean decrypt ms', 'mean total ms', 'SD encrypt ms', 'mean MB/s'];
   const measured = (doc: ResultDocument, sizes: number[]) =>
     (['aes-256-gcm', 'chacha20-poly1305'] as const).flatMap((alg) =>
@@ -158,28 +145,32 @@ const docEncryption: Scenario = (() => {
 // ---- aead-vs-etm ----------------------------------------------------------------------------
 
 const aeadVsEtm: Scenario = (() => {
-  const s = study('aead-vs-etm');
+  const s = studyFigures('aead-vs-etm');
   const r = s.results;
+  /** The study's series for one key length: payloads, CBC+HMAC and GCM cycles per byte, speedups. */
+  const series = (bits: 128 | 256) =>
+    bits === 128
+      ? { ...r.cpb_128, etm: r.cpb_128['AES-128-CBC+HMAC-SHA256'], gcm: r.cpb_128['AES-128-GCM'] }
+      : { ...r.cpb_256, etm: r.cpb_256['AES-256-CBC+HMAC-SHA256'], gcm: r.cpb_256['AES-256-GCM'] };
   const publishedTable = (bits: 128 | 256) => {
-    const t = bits === 128 ? r.cpb_128 : r.cpb_256;
-    const etm = (t as Record<string, number[]>)[`AES-${bits}-CBC+HMAC-SHA256`]!;
-    const gcm = (t as Record<string, number[]>)[`AES-${bits}-GCM`]!;
+    const t = series(bits);
+    const { etm, gcm } = t;
     return {
       title: `Published: AES-${bits}, cycles per byte (OpenSSL, rdtsc, 5 % trimmed mean)`,
       columns: ['payload', 'CBC+HMAC cpb', 'GCM cpb', 'speedup'],
-      rows: t.payload_bytes.map((n: number, i: number) => [formatSize(n), f(etm[i], 2), f(gcm[i], 2), f(t.speedup[i], 2)]),
+      rows: t.payload_bytes.map((n, i) => [formatSize(n), f(etm[i], 2), f(gcm[i], 2), f(t.speedup[i], 2)]),
     };
   };
   const measuredTable = (doc: ResultDocument, bits: 128 | 256): Table => {
     const gcmId = `aes-${bits}-gcm` as AlgorithmId;
     const etmId = `aes-${bits}-cbc-hmac-sha256` as AlgorithmId;
-    const published = bits === 128 ? r.cpb_128 : r.cpb_256;
+    const published = series(bits);
     const clock = doc.environment.clock;
     // Cycles per byte = ns per byte × GHz, when the clock estimate can be trusted.
     const cpb = clock?.trustworthy ? clock.ghz : null;
     const unit = cpb ? 'cpb' : 'ns/B';
     const per = (c?: CaseResult) => (c ? c.nsPerByte * (cpb ?? 1) : null);
-    const rows = published.payload_bytes.map((n: number, i: number) => {
+    const rows = published.payload_bytes.map((n, i) => {
       const wg = pick(doc, gcmId, 'rustcrypto-wasm', n);
       const we = pick(doc, etmId, 'rustcrypto-wasm', n);
       const cg = pick(doc, gcmId, 'webcrypto', n);
@@ -219,7 +210,7 @@ const aeadVsEtm: Scenario = (() => {
 // ---- key-length -----------------------------------------------------------------------------
 
 const keyLength: Scenario = (() => {
-  const s = study('key-length');
+  const s = studyFigures('key-length');
   const r = s.results;
   return {
     id: s.id,
@@ -262,9 +253,9 @@ const keyLength: Scenario = (() => {
 // ---- aes-candidates -------------------------------------------------------------------------
 
 const aesCandidates: Scenario = (() => {
-  const s = study('aes-candidates-mobile');
+  const s = studyFigures('aes-candidates-mobile');
   const r = s.results;
-  const names: [string, AlgorithmId][] = [['Rijndael', 'aes-128-gcm'], ['Twofish', 'twofish-128-gcm'], ['Serpent', 'serpent-128-gcm']];
+  const names: [keyof typeof r.encrypt_mean, AlgorithmId][] = [['Rijndael', 'aes-128-gcm'], ['Twofish', 'twofish-128-gcm'], ['Serpent', 'serpent-128-gcm']];
   return {
     id: 'aes-candidates',
     seed: s.seed,
@@ -307,7 +298,7 @@ const aesCandidates: Scenario = (() => {
 // ---- lightweight-iot ------------------------------------------------------------------------
 
 const lightweightIot: Scenario = (() => {
-  const s = study('lightweight-iot');
+  const s = studyFigures('lightweight-iot');
   const r = s.results;
   const series: [AlgorithmId, ImplementationId][] = [
     ['ascon-aead128', 'rustcrypto-wasm'],
