@@ -17,6 +17,7 @@ import { decide } from './decision.ts';
 import { aaTwinKey, caseResolved, isAaTwin, nextExtraRound } from './stop-rule.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
+import { type CaseSamples, RunSamples } from './run/samples.ts';
 import type { WorkerFacts } from './env.ts';
 
 export interface WorkerHandle extends WorkerEndpoint {
@@ -316,7 +317,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
   };
   const guard = <T>(p: Promise<T>) => Promise.race([p, cancelledPromise]);
 
-  const samples = new Map<string, MeasuredCase & { reruns: number }>();
+  const samples = new RunSamples();
   const skipped: ResultDocument['skipped'] = [];
   const warnings: string[] = [];
   let validation: Validation[] = [];
@@ -331,7 +332,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
   };
 
   /** The document from the samples measured so far (`measured`: what to read each case's from). */
-  const finish = (status: 'complete' | 'cancelled', plan: PlannedCase[], measured: (key: string) => (MeasuredCase & { reruns: number }) | undefined = (k) => samples.get(k)): ResultDocument => {
+  const finish = (status: 'complete' | 'cancelled', plan: PlannedCase[], measured: (key: string) => CaseSamples | undefined = samples.finished): ResultDocument => {
     const cases: CaseResult[] = [];
     const slow = interference.cycles.length ? slowCycles(interference) : undefined;
     // Read from the document's cases, so that a report recomputing them (stats.ts steadySummaries) gets the same.
@@ -360,14 +361,13 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
   };
 
   // Live results: this round's samples of each finished case, beside the earlier rounds' ones.
-  const thisRound = new Map<string, MeasuredCase>();
   let lastPartial = -Infinity;
   const live = (m?: MeasuredCase) => {
     // Recorded even without a live view: a cancelled run keeps every case that finished.
-    if (m) thisRound.set(m.key, m);
+    if (m) samples.finishedNow(m);
     if (m && hooks.onCase && !isAaTwin(m.key)) {
       const c = plan.find((x) => x.key === m.key);
-      const sofar = merged(m.key);
+      const sofar = samples.sofar(m.key);
       if (c && sofar) hooks.onCase(toCaseResult(c, sofar, params, environment?.timerResolutionMs));
     }
     if (!hooks.onPartial) return;
@@ -379,14 +379,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
     lastPartial = t;
     hooks.onPartial(partial());
   };
-  /** A case's samples so far: the finished rounds', and this round's if it has finished in it. */
-  const merged = (key: string) => {
-    const before = samples.get(key);
-    const current = thisRound.get(key);
-    if (!before || !current) return before ?? (current && { ...current, reruns: 0 });
-    return { ...before, samples: [...before.samples, ...current.samples], cycles: [...(before.cycles ?? []), ...(current.cycles ?? [])] };
-  };
-  const partial = (): PartialDocument => ({ ...finish('complete', plan, merged), status: 'running' });
+  const partial = (): PartialDocument => ({ ...finish('complete', plan, samples.sofar), status: 'running' });
 
   let plan: PlannedCase[] = [];
   let twin: PlannedCase | null = null;
@@ -445,19 +438,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
     const measured = twin ? [...plan, twin] : plan;
     skipped.push(...planned.skipped);
 
-    const iterations: Record<string, number> = {};
-    const absorb = (results: MeasuredCase[], rerun: boolean) => {
-      for (const r of results) {
-        iterations[r.key] ??= r.iterations;
-        const prev = samples.get(r.key);
-        if (prev) {
-          prev.samples.push(...r.samples);
-          prev.cycles = [...(prev.cycles ?? []), ...(r.cycles ?? [])];
-          prev.interruptions += r.interruptions;
-          if (rerun) prev.reruns++;
-        } else samples.set(r.key, { ...r, reruns: 0 });
-      }
-    };
+    const { iterations } = samples;
 
     progress.phase = 'measuring';
     progress.total = plan.length * params.rounds;
@@ -473,9 +454,8 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       await guard(remote.init(reinit, urls));
       const t1 = now();
       startMs = Math.max(startMs, t1 - t0);
-      absorb(await guard(remote.measure(roundOrder(measured, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), false);
+      samples.absorb(await guard(remote.measure(roundOrder(measured, r), { samples: params.samplesPerRound, minSampleMs: params.minSampleMs, iterations, firstCycle: r * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), false);
       measureMs += now() - t1;
-      thisRound.clear();
       live();
       await recordInterference(remote);
     }
@@ -487,7 +467,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
     // first rounds spent beyond their samples, a quarter more (a small round warms its code
     // paths for fewer cases), then what the extra rounds really spent.
     const sampleMsOf = (key: string) => {
-      const m = samples.get(key);
+      const m = samples.finished(key);
       return Math.max(sampleTargetMs(params.minSampleMs, environment!.timerResolutionMs), m ? (median(m.samples) * m.iterations) / 1e6 : 0);
     };
     const firstSamplesMs = measured.reduce((a, c) => a + params.rounds * params.samplesPerRound * sampleMsOf(c.key), 0);
@@ -498,7 +478,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
         leftMs: deadline - now() - startMs,
         overheadMs,
         sampleMs: sampleMsOf,
-        have: (k) => samples.get(k)?.samples.length ?? 0,
+        have: (k) => samples.finished(k)?.samples.length ?? 0,
         samplesPerRound: params.samplesPerRound,
       });
       if (!next) break;
@@ -514,12 +494,11 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       await guard(remote.init(reinit, urls));
       const t1 = now();
       // What each case ran at once warm, so the fresh worker's warm-up can stop when it is there again.
-      const warmNsPerOp = Object.fromEntries(targets.flatMap((c) => { const m = samples.get(c.key); return m ? [[c.key, median(m.samples)]] : []; }));
+      const warmNsPerOp = Object.fromEntries(targets.flatMap((c) => { const m = samples.finished(c.key); return m ? [[c.key, median(m.samples)]] : []; }));
       const samplesFor = next.samplesFor;
       const spentOnSamples = targets.reduce((a, c) => a + samplesFor[c.key]! * sampleMsOf(c.key), 0);
-      absorb(await guard(remote.measure(roundOrder(targets, params.rounds + extra), { samples: params.samplesPerRound, samplesFor, minSampleMs: params.minSampleMs, iterations, warmNsPerOp, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), true);
+      samples.absorb(await guard(remote.measure(roundOrder(targets, params.rounds + extra), { samples: params.samplesPerRound, samplesFor, minSampleMs: params.minSampleMs, iterations, warmNsPerOp, firstCycle: (params.rounds + extra) * CYCLES_PER_ROUND, groupBytes: GROUP_PAYLOADS * o.payloadLimitBytes, warmOnce: true })), true);
       overheadMs = Math.max(overheadMs, (now() - t1 - spentOnSamples) / targets.length);
-      thisRound.clear();
       live();
       await recordInterference(remote);
     }
@@ -540,7 +519,7 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
       progress.phase = 'cancelled';
       report();
       // Every case that finished, in any round, the unfinished round's included: what was on screen.
-      return finish('cancelled', plan, merged);
+      return finish('cancelled', plan, samples.sofar);
     }
     throw e;
   });
