@@ -18,6 +18,7 @@ import { aaTwinKey, caseResolved, isAaTwin, nextExtraRound } from './stop-rule.t
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
 import { type CaseSamples, RunSamples } from './run/samples.ts';
+import { type PassHistory, remainingMs } from './run/estimate.ts';
 import type { WorkerFacts } from './env.ts';
 
 export interface WorkerHandle extends WorkerEndpoint {
@@ -277,10 +278,8 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
           if (!caseResolved({ summary: summarize(ev.measured.samples) })) firstPass.unresolved++;
         }
         const t = now();
-        const atThisRate = ((t - measuringStarted.at) / progress.done) * Math.max(0, progress.total - progress.done);
-        const estimate = atThisRate + laterMs(t - measuringStarted.at + atThisRate);
-        // The run ends no later than its budget.
-        progress.etaMs = deadline === Infinity ? estimate : Math.max(0, Math.min(estimate, deadline - t));
+        const phase = progress.phase === 'rerunning' ? 'rerunning' : 'measuring';
+        progress.etaMs = remainingMs({ ...progress, phase, rounds: params.rounds, maxReruns: params.maxReruns, elapsedMs: t - measuringStarted.at, history, untilDeadlineMs: deadline - t });
         if (ev.measured) live(ev.measured);
       }
       report();
@@ -288,33 +287,9 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
     worker = { handle, remote };
     return remote;
   };
-  /** Of the cases finished in the first rounds: how many, and how many were unresolved on their own samples. */
-  const firstPass = { done: 0, unresolved: 0 };
-  /** Cases measured in each pass so far: the first rounds', then each extra round's. */
-  const passCases: number[] = [];
-  /**
-   * What the stop rule will likely measure after the current pass (`passMs`, its whole
-   * estimated length), for the estimate a visitor reads. During the first rounds: a share of
-   * them that grows with the share of cases left unresolved (the extra rounds of the quick
-   * preset cost 0.55 of its first round in Chromium on a quiet host, 0.8 on a busy one, about
-   * 1.0 in Firefox, where the budget cut them). During an extra round: the rounds still allowed,
-   * each shrinking as this one shrank from the last (q), so passMs × (q + q² + …). Without the
-   * first term the estimate said "until the budget", and a run that resolved early ended with a
-   * third of it still showing; without the second it said "done" a round too soon.
-   */
-  const laterMs = (passMs: number): number => {
-    if (params.maxReruns === 0) return 0;
-    // The share of this pass's finished cases still unresolved on their own samples, once a few
-    // have finished (else a prior of a half): an extra round costs about 0.65 of a first-round
-    // case per case measured again, and the rounds after it about as much again (× 1.3 in all).
-    if (progress.phase !== 'rerunning') return ((firstPass.done >= 8 ? firstPass.unresolved / firstPass.done : 0.5) * 1.3 * passMs) / params.rounds;
-    const left = params.maxReruns - (progress.round - params.rounds);
-    const [prev, cur] = passCases.slice(-2);
-    const q = prev && cur ? Math.min(1, Math.max(0.2, cur / prev)) : 0.5;
-    let sum = 0;
-    for (let j = 1, f = q; j <= left; j++, f *= q) sum += f;
-    return passMs * sum;
-  };
+  /** What the run's estimate learns from (run/estimate.ts). */
+  const history: PassHistory = { firstPass: { done: 0, unresolved: 0 }, passCases: [] };
+  const { firstPass, passCases } = history;
   const guard = <T>(p: Promise<T>) => Promise.race([p, cancelledPromise]);
 
   const samples = new RunSamples();
