@@ -7,7 +7,7 @@
  */
 import { ALGORITHM_IDS, type AlgorithmId, IMPLEMENTATION_IDS, type ImplementationId, OPERATIONS, type Operation, PRESET_IDS, type PresetId } from './algorithms.ts';
 import { presetParams } from './params.ts';
-import { toCaseResult } from './runner.ts';
+import { toCaseResult } from './run/document.ts';
 import { type CaseResult, type ResultDocument, SCHEMA_VERSION, caseKey } from './schema.ts';
 
 /** The collector's answer (collector/store.ts StoredResult). */

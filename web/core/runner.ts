@@ -5,21 +5,22 @@
  * shuffled every round so drift and neighbours spread evenly, and unstable cases are re-run.
  * @module
  */
-import { ALGORITHM_IDS, type CustomImplementationId, implementationSupports, isDense, overheadBytes } from './algorithms.ts';
+import { ALGORITHM_IDS, type CustomImplementationId, implementationSupports, isDense } from './algorithms.ts';
 import { CUSTOM_VARIANT, type ModuleInfo } from './custom.ts';
 import { formatSize } from './params.ts';
-import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from './schema.ts';
-import { slowCycles, slowSampleShare } from './interference.ts';
+import type { CaseResult, Environment, ResultDocument, RunParams, Validation } from './schema.ts';
 import { EXECUTION_LABELS } from './execution.ts';
 import { sampleTargetMs, shuffled } from './measure.ts';
-import { CYCLES_PER_ROUND, cycleLevels, derived, detectModes, levelled, mean, median, pairedRatio, summarize, unstableReasons } from './stats.ts';
-import { decide } from './decision.ts';
+import { CYCLES_PER_ROUND, median, summarize } from './stats.ts';
 import { aaTwinKey, caseResolved, isAaTwin, nextExtraRound } from './stop-rule.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, type WorkerApi, type WorkerEvent, caseKey } from './worker/api.ts';
 import { type Remote, type WorkerEndpoint, connect } from './worker/rpc.ts';
 import { type CaseSamples, RunSamples } from './run/samples.ts';
 import { type PassHistory, remainingMs } from './run/estimate.ts';
+import { assembleDocument, toCaseResult } from './run/document.ts';
 import type { WorkerFacts } from './env.ts';
+
+export { toCaseResult } from './run/document.ts';
 
 export interface WorkerHandle extends WorkerEndpoint {
   terminate(): void;
@@ -225,16 +226,6 @@ export function aaTwin(plan: readonly PlannedCase[]): PlannedCase | null {
   return pick ? { ...pick, key: aaTwinKey(pick.key) } : null;
 }
 
-/** The A/A check's record, from the original's and the twin's samples (paired: measured side by side). */
-function aaCheckOf(twin: PlannedCase | null, measured: (key: string) => MeasuredCase | undefined): { aaCheck?: NonNullable<ResultDocument['aaCheck']> } {
-  if (!twin) return {};
-  const a = measured(caseKey(twin));
-  const b = measured(twin.key);
-  const p = a && b ? pairedRatio(b, a) : null;
-  if (!p) return {};
-  const r = { value: p.ratio, low: p.ciLow, high: p.ciHigh };
-  return { aaCheck: { implementation: twin.implementation, variant: twin.variant, algorithm: twin.algorithm, operation: twin.operation, sizeBytes: twin.sizeBytes, ratio: r.value, low: r.low, high: r.high, decision: decide(r) } };
-}
 
 /**
  * A comparison group holds at most this many of the device's largest payloads at once (each
@@ -307,33 +298,8 @@ export function startRun(asked: RunParams, o: RunPlatform): RunHandle {
   };
 
   /** The document from the samples measured so far (`measured`: what to read each case's from). */
-  const finish = (status: 'complete' | 'cancelled', plan: PlannedCase[], measured: (key: string) => CaseSamples | undefined = samples.finished): ResultDocument => {
-    const cases: CaseResult[] = [];
-    const slow = interference.cycles.length ? slowCycles(interference) : undefined;
-    // Read from the document's cases, so that a report recomputing them (stats.ts steadySummaries) gets the same.
-    const levels = cycleLevels(plan.flatMap((c) => measured(c.key) ?? []));
-    for (const c of plan) {
-      const m = measured(c.key);
-      if (!m) continue;
-      cases.push(toCaseResult(c, m, params, environment?.timerResolutionMs, slow, levels));
-    }
-    return {
-      schema: SCHEMA_VERSION,
-      runId,
-      createdAt,
-      durationMs: now() - startedAt,
-      status,
-      params,
-      environment: environment!,
-      validation,
-      cases,
-      skipped,
-      warnings,
-      ...(interference.cycles.length ? { interference } : {}),
-      ...(modules.length ? { modules: modules.map((m) => m.info) } : {}),
-      ...aaCheckOf(twin, measured),
-    };
-  };
+  const finish = (status: 'complete' | 'cancelled', plan: PlannedCase[], measured: (key: string) => CaseSamples | undefined = samples.finished): ResultDocument =>
+    assembleDocument({ status, plan, twin, measured, params, environment: environment!, validation, skipped, warnings, interference, modules: modules.map((m) => m.info), runId, createdAt, durationMs: now() - startedAt });
 
   // Live results: this round's samples of each finished case, beside the earlier rounds' ones.
   let lastPartial = -Infinity;
@@ -534,39 +500,3 @@ export async function detectAvailable(createWorker: () => WorkerHandle, params: 
   }
 }
 
-/**
- * A case's record. Its statistics are of its samples with each cycle's level divided out
- * (stats.ts cycleLevels: what slowed every case of a cycle alike is the device, not the code);
- * the samples are kept as measured, and the caller's throughput is their own total.
- */
-export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>, timerResolutionMs?: number, slow?: Set<number>, levels: ReadonlyMap<number, number> = new Map()): CaseResult {
-  const steady = levelled(m, levels);
-  const summary = summarize(steady);
-  const d = derived(summary.median, c.sizeBytes);
-  const slowShare = slow ? slowSampleShare(m, slow) : 0;
-  // Flagged only when unresolved (stop-rule.ts); the other reasons say what kept it so.
-  const unresolved = !caseResolved({ summary });
-  const reasons = unresolved ? (['unresolved', ...unstableReasons(steady, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs, slowShare })] as const) : [];
-  return {
-    algorithm: c.algorithm,
-    implementation: c.implementation,
-    variant: c.variant,
-    operation: c.operation,
-    sizeBytes: c.sizeBytes,
-    aadBytes: c.aadBytes,
-    iterationsPerSample: m.iterations,
-    samples: m.samples,
-    ...(m.cycles && m.cycles.length === m.samples.length ? { cycles: m.cycles } : {}),
-    summary,
-    ...d,
-    // Every sample times the same batch size, so the raw samples' mean is total time / total operations.
-    totalBytesPerSecond: derived(mean(m.samples), c.sizeBytes).bytesPerSecond,
-    overheadBytes: overheadBytes(c.algorithm, c.sizeBytes),
-    stateBytes: m.stateBytes,
-    reruns: m.reruns,
-    unstable: unresolved,
-    unstableReasons: [...reasons],
-    modes: detectModes(steady),
-    interruptions: m.interruptions,
-  };
-}

@@ -432,7 +432,7 @@ type Sampled = { samples: readonly number[]; cycles?: readonly number[] };
 const steadyMemo = new WeakMap<readonly Sampled[], Map<Sampled, Summary>>();
 
 /**
- * Each case's statistics as a result records them (runner.ts toCaseResult), recomputed from the
+ * Each case's statistics as a result records them (run/document.ts toCaseResult), recomputed from the
  * raw samples of all the given cases — one document's: its samples with each cycle's level
  * (cycleLevels) divided out. Kept per array, so a report that asks for every case reads the
  * levels once.

@@ -2,7 +2,7 @@
 import type { EngineName } from '../env.ts';
 import { SCHEMA_VERSION } from '../schema.ts';
 import { presetParams } from '../params.ts';
-import { toCaseResult } from '../runner.ts';
+import { toCaseResult } from '../run/document.ts';
 
 /** A fresh, valid document with one case (mutate freely). */
 export function sampleDocument() {

@@ -2,7 +2,7 @@
 // without, a noisy run, and a run without Web Crypto.
 import { describe, expect, it } from 'vitest';
 import { KiB, MiB } from '../algorithms.ts';
-import { toCaseResult } from '../runner.ts';
+import { toCaseResult } from '../run/document.ts';
 import type { CaseResult } from '../schema.ts';
 import { CYCLES_PER_ROUND, pairedRatio, workerAwareRatio } from '../stats.ts';
 import { VERDICT_MARGIN } from '../report.ts';
