@@ -1,0 +1,95 @@
+/**
+ * What a run measures, decided before anything is timed: its cases (every offered
+ * implementation × algorithm × operation × size × AAD, less what failed validation or exceeds
+ * the device's payload limit, each skip with its reason), their order in each round, and the
+ * A/A twin. Pure: the scheduler (runner.ts startRun) only runs what this returns.
+ * @module
+ */
+import { implementationSupports } from '../algorithms.ts';
+import { shuffled } from '../measure.ts';
+import { formatSize } from '../params.ts';
+import type { ResultDocument, RunParams, Validation } from '../schema.ts';
+import { aaTwinKey } from '../stop-rule.ts';
+import { type PlannedCase, caseKey } from '../worker/api.ts';
+
+/** An implementation × variant this environment offers, with the algorithms it really has. */
+export interface Available {
+  implementation: string;
+  variant: string;
+  algorithms: string[];
+}
+
+/**
+ * The planner: every case a run will measure, from its parameters, what this environment
+ * offers, what failed validation, and the device's payload limit — and what is skipped, with
+ * the reason. Pure: the scheduler (startRun) only runs what this returns.
+ */
+export function planCases(
+  params: RunParams,
+  available: Available[],
+  validation: Validation[],
+  payloadLimitBytes: number,
+  unavailable: readonly { implementation: string; reason: string }[] = [],
+): { plan: PlannedCase[]; skipped: ResultDocument['skipped'] } {
+  const plan: PlannedCase[] = [];
+  const skipped: ResultDocument['skipped'] = [];
+  const reasonOf = (impl: string) => {
+    const why = unavailable.find((u) => u.implementation === impl)?.reason;
+    return why ? `: ${why}` : '';
+  };
+  const excluded = new Set(validation.filter((v) => v.excluded).map((v) => `${v.implementation}/${v.variant}/${v.algorithm}`));
+  const sizes = params.sizes.filter((s) => {
+    if (s <= payloadLimitBytes) return true;
+    skipped.push({ what: `payload ${formatSize(s)}`, reason: `payload of ${s} bytes exceeds this device's limit of ${payloadLimitBytes} bytes` });
+    return false;
+  });
+  for (const impl of params.implementations) {
+    const offered = available.filter((a) => a.implementation === impl);
+    // The worker loads nothing for an implementation with nothing to do in this run (libaegis in
+    // the quick preset, which has no AEGIS id): that is no skip, and saying so would be false.
+    const asked = params.algorithms.some((alg) => implementationSupports(impl, alg));
+    if (offered.length === 0 && asked) skipped.push({ what: impl, reason: `${impl} is not available in this environment${reasonOf(impl)}` });
+    for (const alg of params.algorithms) {
+      const variants = offered.filter((a) => a.algorithms.includes(alg));
+      // Only what the implementation could offer (the table) but this environment lacks.
+      if (variants.length === 0 && offered.length > 0 && implementationSupports(impl, alg)) {
+        skipped.push({ what: `${impl} ${alg}`, reason: `${impl} does not offer ${alg} here` });
+      }
+      for (const { variant } of variants) {
+        if (excluded.has(`${impl}/${variant}/${alg}`)) continue;
+        for (const operation of params.operations)
+          for (const sizeBytes of sizes)
+            for (const aadBytes of params.aadBytes) {
+              const c = { implementation: impl, variant, algorithm: alg, operation, sizeBytes, aadBytes };
+              plan.push({ ...c, key: caseKey(c) });
+            }
+      }
+    }
+  }
+  return { plan, skipped };
+}
+
+/**
+ * Orders cases for round `r`: a seeded shuffle, so each case sits at a different place, beside
+ * different neighbours, and is warmed up at a different moment in every round (a rotation kept
+ * its neighbours, and so whatever they leave behind, the same in every round).
+ */
+export function roundOrder<T>(xs: readonly T[], r: number): T[] {
+  return shuffled(xs, 0x5bd1e995 ^ (r + 1));
+}
+
+
+/**
+ * The A/A check: one case measured a second time under another key, interleaved with itself,
+ * as any two compared cases are. The two must come out SAME (decision.ts); when they do not,
+ * the machinery — order, warm-up, buffers, the machine — moved a figure by itself, and every
+ * small difference of the run is suspect. WASM AES-128-GCM at 1 KiB where planned (cheap and
+ * in every run), else the plan's first case.
+ */
+export function aaTwin(plan: readonly PlannedCase[]): PlannedCase | null {
+  const pick =
+    plan.find((c) => c.implementation === 'rustcrypto-wasm' && c.algorithm === 'aes-128-gcm' && c.operation === 'encrypt' && c.sizeBytes === 1024) ??
+    plan.find((c) => c.implementation === 'rustcrypto-wasm') ??
+    plan[0];
+  return pick ? { ...pick, key: aaTwinKey(pick.key) } : null;
+}
