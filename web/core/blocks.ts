@@ -7,7 +7,7 @@
  */
 import { median } from './stats.ts';
 import { resolveParams } from './options.ts';
-import type { WorkerHandle } from './runner.ts';
+import type { WorkerHandle } from './worker/rpc.ts';
 import type { WorkerApi } from './worker/api.ts';
 import { connect } from './worker/rpc.ts';
 

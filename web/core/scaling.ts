@@ -11,7 +11,7 @@ import { type RunParams } from './schema.ts';
 import { median } from './stats.ts';
 import { type WorkerApi, caseKey } from './worker/api.ts';
 import { connect } from './worker/rpc.ts';
-import type { WorkerHandle } from './runner.ts';
+import type { WorkerHandle } from './worker/rpc.ts';
 
 export interface ScalingCase {
   algorithm: AlgorithmId;

@@ -21,6 +21,11 @@ export interface WorkerEndpoint extends Endpoint {
   addEventListener(type: 'error', listener: (e: { message?: string }) => void): void;
 }
 
+/** A worker the client starts and stops: the endpoint, and a way to end it. */
+export interface WorkerHandle extends WorkerEndpoint {
+  terminate(): void;
+}
+
 /** Worker side: answers calls on `api`; `emit` sends an event to the client. */
 export function serve(api: Api, endpoint: Endpoint): (event: unknown) => void {
   const emit = (event: unknown) => endpoint.postMessage({ event });
