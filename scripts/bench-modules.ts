@@ -14,21 +14,20 @@
  *   RUNS=3 SIZES=64,1k,1M npm run bench:modules
  *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
  */
-import { execFileSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatSize, parseSize } from '../web/core/params.ts';
 import { median } from '../web/core/stats.ts';
+// @ts-expect-error a plain .mjs script, without types
+import { buildEngine } from './build-engine.mjs';
 
 // The engine as it ships (the package's compiled JavaScript), not its sources through tsx's
 // loader, which no user runs: tsx detaches an ArrayBuffer in the thread it starts in (`node
 // --trace-protector-invalidation` shows it), and V8 then checks every typed-array access of that
 // isolate (docs/implementations.md).
-const ENGINE = fileURLToPath(new URL('../target/bench-engine/', import.meta.url));
-execFileSync('npx', ['tsc', '-p', 'tsconfig.package.json', '--outDir', ENGINE, '--declaration', 'false'], { stdio: 'inherit', cwd: fileURLToPath(new URL('..', import.meta.url)) });
-for (const dir of ['wasm', 'vectors']) cpSync(fileURLToPath(new URL(`../web/core/${dir}`, import.meta.url)), `${ENGINE}web/core/${dir}`, { recursive: true, filter: (p) => !p.endsWith('.stamp') });
-const { runBenchmark } = (await import(pathToFileURL(`${ENGINE}web/core/node.js`).href)) as typeof import('../web/core/node.ts');
+const ENGINE = fileURLToPath(new URL('../target/bench-engine', import.meta.url));
+buildEngine(ENGINE, { declaration: false });
+const { runBenchmark } = (await import(pathToFileURL(`${ENGINE}/web/core/node.js`).href)) as typeof import('../web/core/node.ts');
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const SIZES = (process.env.SIZES ?? '64,1k,1M').split(',').map((s) => parseSize(s));

@@ -1,15 +1,14 @@
 // Builds the publishable npm package `aeadbench` into target/package/: the engine compiled to
 // ESM with types, the built WASM and vectors beside it, the built site (for the CLI's browser
 // runs) and the CLI. `npm pack` in that folder gives the tarball.
-import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { buildEngine } from './build-engine.mjs';
 import { gzipSync } from 'node:zlib';
 
 const OUT = 'target/package';
 rmSync(OUT, { recursive: true, force: true });
-execFileSync('npx', ['tsc', '-p', 'tsconfig.package.json'], { stdio: 'inherit' });
-for (const dir of ['wasm', 'vectors']) cpSync(`web/core/${dir}`, `${OUT}/dist/web/core/${dir}`, { recursive: true, filter: (p) => !p.endsWith('.stamp') });
+buildEngine(`${OUT}/dist`);
 if (!existsSync('dist/index.html')) throw new Error('dist/ (the built site) is missing: run vite build first');
 cpSync('dist', `${OUT}/site`, { recursive: true });
 
