@@ -10,7 +10,7 @@ import * as v from 'valibot';
 import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports, isBuiltInImplementation } from '../web/core/algorithms.ts';
 import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/env.ts';
 import type { ExecutionMode } from '../web/core/execution.ts';
-import { CaseResultSchema, ResultDocumentSchema, type ResultDocument, caseKey, formatIssue } from '../web/core/schema.ts';
+import { type CaseIdentity, CaseResultSchema, ResultDocumentSchema, type ResultDocument, caseIdentity, caseKey, formatIssue } from '../web/core/schema.ts';
 import { derived, medianAndRobustCv } from '../web/core/stats.ts';
 import { EXTRA_ROUND_SAMPLES, mostSamples } from '../web/core/stop-rule.ts';
 
@@ -69,13 +69,8 @@ export class RequestError extends Error {
   }
 }
 
-export interface ReducedCase {
-  algorithm: string;
-  implementation: string;
-  variant: string;
-  operation: string;
-  sizeBytes: number;
-  aadBytes: number;
+/** A case as the collector keeps it: its identity and the figures recomputed from its samples. */
+export interface ReducedCase extends CaseIdentity {
   /** Its samples are `n` float64s in its submission's `samples`, after the cases before it. */
   n: number;
   medianNs: number;
@@ -329,12 +324,7 @@ export function reduceSubmission(body: unknown): Reduced {
       throw new RequestError(422, `${where}: ${(bytesPerSecond / 1e9).toFixed(1)} GB/s is above any plausible memory bandwidth (limit ${MAX_PLAUSIBLE_BYTES_PER_SECOND / 1e9} GB/s)`);
     }
     return {
-      algorithm: c.algorithm,
-      implementation: c.implementation,
-      variant: c.variant,
-      operation: c.operation,
-      sizeBytes: c.sizeBytes,
-      aadBytes: c.aadBytes,
+      ...caseIdentity(c),
       n: c.samples.length,
       medianNs: summary.median,
       bytesPerSecond,

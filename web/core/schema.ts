@@ -20,8 +20,23 @@ export const SCHEMA_VERSIONS = ['aeadbench/result@1', SCHEMA_VERSION] as const;
 /** Why a case is flagged. `unresolved` is the flag's rule (run/stop-rule.ts); the rest say what made it so. */
 export const UNSTABLE_REASONS = ['unresolved', 'modes', 'interference', 'spread', 'timer', 'too-few-samples'] as const;
 
+/** What names a case: the six fields a result, a submission's row and a case key are made of. */
+export interface CaseIdentity {
+  algorithm: string;
+  implementation: string;
+  variant: string;
+  operation: string;
+  sizeBytes: number;
+  aadBytes: number;
+}
+
+/** A case's identity alone, in the order a document writes it, with `c`'s own (narrower) types. */
+export function caseIdentity<T extends CaseIdentity>(c: T): Pick<T, keyof CaseIdentity> {
+  return { algorithm: c.algorithm, implementation: c.implementation, variant: c.variant, operation: c.operation, sizeBytes: c.sizeBytes, aadBytes: c.aadBytes };
+}
+
 /** One case's identity as a string: the same key in the planner, the worker, the stop rule and the verdict. */
-export function caseKey(c: { implementation: string; variant: string; algorithm: string; operation: string; sizeBytes: number; aadBytes: number }): string {
+export function caseKey(c: CaseIdentity): string {
   return `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
 }
 

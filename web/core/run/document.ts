@@ -8,7 +8,7 @@ import { overheadBytes } from '../algorithms.ts';
 import { decide } from '../decision.ts';
 import { slowCycles, slowSampleShare } from '../interference.ts';
 import type { ModuleInfo } from '../custom.ts';
-import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation } from '../schema.ts';
+import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation, caseIdentity } from '../schema.ts';
 import { cycleLevels, derived, detectModes, levelled, mean, pairedRatio, summarize, unstableReasons } from '../stats.ts';
 import { caseResolved } from '../stop-rule.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, caseKey } from '../worker/api.ts';
@@ -28,12 +28,7 @@ export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number 
   const unresolved = !caseResolved({ summary });
   const reasons = unresolved ? (['unresolved', ...unstableReasons(steady, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs, slowShare })] as const) : [];
   return {
-    algorithm: c.algorithm,
-    implementation: c.implementation,
-    variant: c.variant,
-    operation: c.operation,
-    sizeBytes: c.sizeBytes,
-    aadBytes: c.aadBytes,
+    ...caseIdentity(c),
     iterationsPerSample: m.iterations,
     samples: m.samples,
     ...(m.cycles && m.cycles.length === m.samples.length ? { cycles: m.cycles } : {}),
