@@ -1,0 +1,273 @@
+/**
+ * One run's state on the page's side, and how it measures: one worker at a time (a fresh one
+ * per pass), the guard every await goes through so that cancel ends the run at once, progress
+ * and its estimate, the samples of every pass, the live documents, the warnings. The scheduler
+ * (runner.ts) decides what to measure and in which order; the session knows how.
+ * @module
+ */
+import type { CaseResult, Environment, ResultDocument, RunParams, Validation } from '../schema.ts';
+import { summarize } from '../stats.ts';
+import { caseResolved, isAaTwin } from '../stop-rule.ts';
+import type { InterferenceRecord, MeasuredCase, PlannedCase, WorkerApi, WorkerEvent } from '../worker/api.ts';
+import { type Remote, type WorkerHandle, connect } from '../worker/rpc.ts';
+import type { WorkerFacts } from '../env.ts';
+import { RunSamples } from './samples.ts';
+import { type PassHistory, remainingMs } from './estimate.ts';
+import { assembleDocument, toCaseResult } from './document.ts';
+import type { GatedModules } from './gate.ts';
+
+export interface Progress {
+  phase: 'starting' | 'validating' | 'measuring' | 'rerunning' | 'done' | 'cancelled';
+  round: number;
+  rounds: number;
+  done: number;
+  total: number;
+  current: string | null;
+  etaMs: number | null;
+}
+
+export interface RunHooks {
+  onProgress?(p: Progress): void;
+  onValidation?(v: Validation[]): void;
+  onCase?(c: CaseResult): void;
+  onWarning?(message: string): void;
+  /**
+   * Live results: the document so far (status 'running'), every case with what was measured
+   * of it, at most every `liveEveryMs` (default 1 s) so the page's drawing does not compete
+   * with the measuring worker.
+   */
+  onPartial?(doc: PartialDocument): void;
+}
+
+/** A run's document while it runs: for display only, never exported or submitted. */
+export type PartialDocument = Omit<ResultDocument, 'status'> & { status: 'running' };
+
+/** What a run runs on: its workers, its environment, its clocks (given by browser.ts and node.ts); the run's own choices are RunParams. */
+export interface RunPlatform {
+  createWorker(): WorkerHandle;
+  environment(facts: WorkerFacts): Promise<Environment>;
+  /** The largest payload this device may be asked to hold. */
+  payloadLimitBytes: number;
+  hooks?: RunHooks;
+  /** How often onPartial may fire (ms). */
+  liveEveryMs?: number;
+  now?: () => number;
+  randomUUID?: () => string;
+  /** Modules of yours (custom.ts), by URL: gated (gate.ts) each in a worker of its own, then timed. */
+  modules?: readonly string[];
+  /** How long one module's gate may take before its worker is stopped (a call that never returns). */
+  gateTimeoutMs?: number;
+}
+
+/** What one pass asks of its worker beyond what the session fills in itself. */
+export type PassOptions = Pick<Parameters<WorkerApi['measure']>[1], 'samples' | 'samplesFor' | 'warmNsPerOp' | 'firstCycle'>;
+
+/**
+ * A comparison group holds at most this many of the device's largest payloads at once (each
+ * case about three copies): at 1 MiB every compared case is interleaved; at the device's
+ * limit, one at a time (then those sizes have no paired ratios, and the result says so).
+ */
+const GROUP_PAYLOADS = 3;
+
+export class RunSession {
+  /** The run's parameters: what was asked, then with the ids of the modules that passed the gate. */
+  params: RunParams;
+  modules: GatedModules['passed'] = [];
+  environment: Environment | null = null;
+  validation: Validation[] = [];
+  readonly plan: PlannedCase[] = [];
+  /** The A/A check's twin of a planned case: measured beside it, not a case of the result. */
+  twin: PlannedCase | null = null;
+  readonly samples = new RunSamples();
+  readonly skipped: ResultDocument['skipped'] = [];
+  readonly warnings: string[] = [];
+  readonly progress: Progress;
+  /** What the run's estimate learns from (estimate.ts). */
+  readonly history: PassHistory = { firstPass: { done: 0, unresolved: 0 }, passCases: [] };
+  readonly interference: InterferenceRecord = { opsPerProbe: 0, cycles: [], probeMs: [] };
+  readonly hooks: RunHooks;
+  readonly now: () => number;
+  readonly #startedAt: number;
+  readonly #createdAt = new Date().toISOString();
+  readonly #runId: string;
+  readonly #deadline: number;
+  #worker: { handle: WorkerHandle; remote: Remote<WorkerApi> } | null = null;
+  /** The clock (about 0.2 s) is estimated once, by the first worker: later ones are not asked. */
+  #clockEstimated = false;
+  #cancelled = false;
+  #rejectCancelled: (e: Error) => void = () => {};
+  readonly #cancelledPromise = new Promise<never>((_, reject) => (this.#rejectCancelled = reject));
+  /** When the current pass began: its rate drives the estimate. */
+  #passStartedAt = 0;
+  #lastPartial = -Infinity;
+
+  constructor(
+    asked: RunParams,
+    readonly platform: RunPlatform,
+  ) {
+    this.params = asked;
+    this.now = platform.now ?? (() => performance.now());
+    this.hooks = platform.hooks ?? {};
+    this.#startedAt = this.now();
+    this.#runId = (platform.randomUUID ?? (() => crypto.randomUUID()))();
+    this.#deadline = asked.budgetMs === undefined ? Infinity : this.#startedAt + asked.budgetMs;
+    this.#cancelledPromise.catch(() => {});
+    this.progress = { phase: 'starting', round: 0, rounds: asked.rounds, done: 0, total: 0, current: null, etaMs: null };
+  }
+
+  report(): void {
+    this.hooks.onProgress?.({ ...this.progress });
+  }
+
+  warn(message: string): void {
+    this.warnings.push(message);
+    this.hooks.onWarning?.(message);
+  }
+
+  /** `p`, or a rejection as soon as the run is cancelled. */
+  guard<T>(p: Promise<T>): Promise<T> {
+    return Promise.race([p, this.#cancelledPromise]);
+  }
+
+  /** What is left of the run's budget (Infinity without one). */
+  leftMs(): number {
+    return this.#deadline - this.now();
+  }
+
+  /** A fresh worker (the previous one stopped), initialised with the run's parameters and modules. */
+  async freshWorker(): Promise<{ remote: Remote<WorkerApi>; info: Awaited<ReturnType<WorkerApi['init']>> }> {
+    this.#worker?.handle.terminate();
+    const handle = this.platform.createWorker();
+    const remote = connect<WorkerApi>(handle, (e) => this.#event(e as WorkerEvent));
+    this.#worker = { handle, remote };
+    const params = this.#clockEstimated ? { ...this.params, estimateClock: false } : this.params;
+    this.#clockEstimated = true;
+    const info = await this.guard(remote.init(params, this.modules.map((m) => m.url)));
+    return { remote, info };
+  }
+
+  /** A pass begins (the first rounds together, or one extra round): its cases are counted on their own. */
+  beginPass(phase: 'measuring' | 'rerunning', total: number, cases: number): void {
+    Object.assign(this.progress, { phase, done: 0, total });
+    this.history.passCases.push(cases);
+    this.#passStartedAt = this.now();
+  }
+
+  /**
+   * One worker's pass over `cases`, in that order: its samples join the run's, and its
+   * interference record the run's. Returns how long the fresh worker took to start, and then
+   * to measure.
+   */
+  async measure(cases: PlannedCase[], options: PassOptions, rerun: boolean): Promise<{ startMs: number; measureMs: number }> {
+    const t0 = this.now();
+    const { remote } = await this.freshWorker();
+    const t1 = this.now();
+    const measureOptions = { ...options, minSampleMs: this.params.minSampleMs, iterations: this.samples.iterations, groupBytes: GROUP_PAYLOADS * this.platform.payloadLimitBytes, warmOnce: true };
+    this.samples.absorb(await this.guard(remote.measure(cases, measureOptions)), rerun);
+    const measureMs = this.now() - t1;
+    this.live();
+    const r = await this.guard(remote.interference());
+    this.interference.opsPerProbe ||= r.opsPerProbe;
+    this.interference.cycles.push(...r.cycles);
+    this.interference.probeMs.push(...r.probeMs);
+    return { startMs: t1 - t0, measureMs };
+  }
+
+  /** The document from the samples measured so far (`measured`: what to read each case's from). */
+  document(status: 'complete' | 'cancelled', measured = this.samples.finished): ResultDocument {
+    return assembleDocument({
+      status,
+      plan: this.plan,
+      twin: this.twin,
+      measured,
+      params: this.params,
+      environment: this.environment!,
+      validation: this.validation,
+      skipped: this.skipped,
+      warnings: this.warnings,
+      interference: this.interference,
+      modules: this.modules.map((m) => m.info),
+      runId: this.#runId,
+      createdAt: this.#createdAt,
+      durationMs: this.now() - this.#startedAt,
+    });
+  }
+
+  /** The run is over: its worker stopped, progress done, its document. */
+  complete(): ResultDocument {
+    this.#stopWorker();
+    Object.assign(this.progress, { phase: 'done', current: null, etaMs: 0 });
+    this.report();
+    return this.document('complete');
+  }
+
+  /**
+   * The run threw. If it was cancelled, its document keeps every case that finished, in any
+   * round, the unfinished round's included: what was on screen. Anything else is rethrown.
+   */
+  failed(e: unknown): ResultDocument {
+    this.#stopWorker();
+    if (this.#cancelled && this.environment) {
+      this.progress.phase = 'cancelled';
+      this.report();
+      return this.document('cancelled', this.samples.sofar);
+    }
+    throw e;
+  }
+
+  cancel(): void {
+    if (this.#cancelled) return;
+    this.#cancelled = true;
+    this.#worker?.handle.terminate();
+    this.#rejectCancelled(new Error('cancelled'));
+  }
+
+  /** The page reports visibility changes; samples taken while hidden are discarded. */
+  visibility(hidden: boolean): void {
+    void this.#worker?.remote.visibility(hidden, performance.timeOrigin + performance.now()).catch(() => {});
+  }
+
+  #stopWorker(): void {
+    this.#worker?.handle.terminate();
+    this.#worker = null;
+  }
+
+  #event(ev: WorkerEvent): void {
+    const { progress } = this;
+    if (ev.type === 'case-start') progress.current = ev.key;
+    // The A/A twin is not a case of the result: progress counts what the result will hold.
+    if (ev.type === 'case-done' && !isAaTwin(ev.key)) {
+      progress.done++;
+      const { firstPass } = this.history;
+      if (progress.phase === 'measuring' && ev.measured) {
+        firstPass.done++;
+        if (!caseResolved({ summary: summarize(ev.measured.samples) })) firstPass.unresolved++;
+      }
+      const t = this.now();
+      const phase = progress.phase === 'rerunning' ? 'rerunning' : 'measuring';
+      const { rounds, maxReruns } = this.params;
+      progress.etaMs = remainingMs({ ...progress, phase, rounds, maxReruns, elapsedMs: t - this.#passStartedAt, history: this.history, untilDeadlineMs: this.#deadline - t });
+      if (ev.measured) this.live(ev.measured);
+    }
+    this.report();
+  }
+
+  /** Live results: this pass's samples of each finished case, beside the earlier passes' ones. */
+  live(m?: MeasuredCase): void {
+    // Recorded even without a live view: a cancelled run keeps every case that finished.
+    if (m) this.samples.finishedNow(m);
+    if (m && this.hooks.onCase && !isAaTwin(m.key)) {
+      const c = this.plan.find((x) => x.key === m.key);
+      const sofar = this.samples.sofar(m.key);
+      if (c && sofar) this.hooks.onCase(toCaseResult(c, sofar, this.params, this.environment?.timerResolutionMs));
+    }
+    if (!this.hooks.onPartial) return;
+    const t = this.now();
+    // A finished pass (no case given) always shows; single cases at most every liveEveryMs.
+    // A second apart, longer for large plans (the dense preset's 8,192 cases: 8 s), so that
+    // summarising and drawing stay a small share of the page's time.
+    if (m && t - this.#lastPartial < (this.platform.liveEveryMs ?? Math.max(1000, this.plan.length))) return;
+    this.#lastPartial = t;
+    this.hooks.onPartial({ ...this.document('complete', this.samples.sofar), status: 'running' });
+  }
+}
