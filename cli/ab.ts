@@ -1,6 +1,6 @@
 /**
  * `aeadbench compare --base A.mjs --head B.mjs`: A/B in one session. Two modules of yours (the
- * bring-your-own contract, web/core/custom.ts) are loaded into the same benchmark worker, both
+ * bring-your-own contract, web/core/implementations/custom.ts) are loaded into the same benchmark worker, both
  * through the gate before anything is timed, sampled interleaved case by case, and measured
  * again by the stop rule until each head/base comparison is SAME, FASTER or SLOWER against the
  * margin, or the budget is spent (UNKNOWN). The ratios are paired cycle by cycle, so a busy CI
@@ -10,11 +10,11 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { compareExitCode, compareInRun, compareTable, type Comparison } from '../web/core/compare.ts';
+import { compareExitCode, compareInRun, compareTable, type Comparison } from '../web/core/report/compare.ts';
 import { ParamError, parseParams, toSearch } from '../web/core/params.ts';
-import type { Progress } from '../web/core/runner.ts';
+import type { Progress } from '../web/core/run/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
-import { comparisonMarkdown, toJunit } from '../web/core/ci-formats.ts';
+import { comparisonMarkdown, toJunit } from '../web/core/report/ci-formats.ts';
 import { BROWSER_NAMES } from './browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
 import { type BundledModule, bundleModule } from './modules.ts';

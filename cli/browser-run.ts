@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { BROWSER_ARGS, type BrowserName, BrowserNotFoundError, findBrowser } from './browsers.ts';
 import { serveStatic } from '../server/serve.ts';
-import type { Progress } from '../web/core/runner.ts';
+import type { Progress } from '../web/core/run/runner.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import type {} from '../web/core/automation.ts';
 import { WebKitError, startWebKit } from './webkit.ts';

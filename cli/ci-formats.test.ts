@@ -10,8 +10,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compareResults } from '../web/core/compare.ts';
-import { comparisonMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/ci-formats.ts';
+import { compareResults } from '../web/core/report/compare.ts';
+import { comparisonMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/report/ci-formats.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
 

@@ -1,2 +1,2 @@
-/** `aeadbench compare`: the engine's comparison (web/core/compare.ts), kept at the package's `./compare` path. */
-export * from '../web/core/compare.ts';
+/** `aeadbench compare`: the engine's comparison (web/core/report/compare.ts), kept at the package's `./compare` path. */
+export * from '../web/core/report/compare.ts';

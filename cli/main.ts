@@ -7,15 +7,15 @@
  * In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
  * @module
  */
-import { CASE_PRECISION, medianPrecision } from '../web/core/stop-rule.ts';
-import { verdict } from '../web/core/verdict.ts';
+import { CASE_PRECISION, medianPrecision } from '../web/core/run/stop-rule.ts';
+import { verdict } from '../web/core/report/verdict.ts';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { comparisonMarkdown, matrixMarkdown, runMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/ci-formats.ts';
+import { comparisonMarkdown, matrixMarkdown, runMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/report/ci-formats.ts';
 import { parseArgs } from 'node:util';
-import { toCsv } from '../web/core/csv.ts';
+import { toCsv } from '../web/core/report/csv.ts';
 import { ParamError, formatSize, parseParams, toSearch } from '../web/core/params.ts';
-import type { Progress } from '../web/core/runner.ts';
+import type { Progress } from '../web/core/run/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { BROWSER_NAMES } from './browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
@@ -163,7 +163,7 @@ async function run(argv: string[]): Promise<number> {
   const checked = validateResult(doc);
   if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.join('; ')}`);
   say(resultsTable(doc));
-  // The verdict the page shows first, in the same words (web/core/verdict.ts).
+  // The verdict the page shows first, in the same words (web/core/report/verdict.ts).
   say(['', 'Verdict:', ...verdict(doc).sentences.map((x) => `  - ${x}`)].join('\n'));
   if (values.format === 'bmf') console.log(JSON.stringify(toBmf(doc), null, 2));
   if (values.format === 'github-action-benchmark') console.log(JSON.stringify(toGithubActionBenchmark(doc), null, 2));

@@ -1,5 +1,5 @@
 /**
- * `--implementation FILE`: a module of yours (web/core/custom.ts), bundled with esbuild from its
+ * `--implementation FILE`: a module of yours (web/core/implementations/custom.ts), bundled with esbuild from its
  * own directory (so its own node_modules resolve) into one ES module, for Node or for a browser
  * worker. What is hashed and timed is that bundle's bytes.
  * @module

@@ -16,7 +16,7 @@
  * });
  * @module
  */
-import { type Comparison, compareExitCode, compareInRun, compareTable } from '../web/core/compare.ts';
+import { type Comparison, compareExitCode, compareInRun, compareTable } from '../web/core/report/compare.ts';
 import { DEFAULT_MARGIN } from '../web/core/decision.ts';
 import { type RunOptions, resolveParams } from '../web/core/options.ts';
 import { toSearch } from '../web/core/params.ts';

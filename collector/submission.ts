@@ -7,12 +7,12 @@
  */
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports, isBuiltInImplementation } from '../web/core/algorithms.ts';
-import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/env.ts';
+import { IMPLEMENTATIONS, SCENARIO_IDS, implementationSupports, isBuiltInImplementation } from '../web/core/tables/algorithms.ts';
+import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/platform/env.ts';
 import type { ExecutionMode } from '../web/core/execution.ts';
 import { type CaseIdentity, CaseResultSchema, ResultDocumentSchema, type ResultDocument, caseIdentity, caseKey, formatIssue } from '../web/core/schema.ts';
 import { derived, medianAndRobustCv } from '../web/core/stats.ts';
-import { EXTRA_ROUND_SAMPLES, mostSamples } from '../web/core/stop-rule.ts';
+import { EXTRA_ROUND_SAMPLES, mostSamples } from '../web/core/run/stop-rule.ts';
 
 import { CROWD_MAX_CASES, CROWD_MAX_SAMPLES, DEVICE_CLASSES, DEVICE_FAMILY_NAMES, type DeviceClass, memoryBucketGiB } from '../web/core/submit.ts';
 

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { serveStatic } from '../server/serve.ts';
-import { ALGORITHMS } from '../web/core/algorithms.ts';
+import { ALGORITHMS } from '../web/core/tables/algorithms.ts';
 import { validateResult } from '../web/core/schema.ts';
 import { expect, test } from './fixtures.ts';
 

@@ -1,5 +1,5 @@
 // Each paper scenario runs in a reduced form and shows the published figures beside measured ones.
-import { DOC_FILE_SIZES } from '../web/core/algorithms.ts';
+import { DOC_FILE_SIZES } from '../web/core/tables/algorithms.ts';
 import { validateResult } from '../web/core/schema.ts';
 import { expect, finished, test } from './fixtures.ts';
 

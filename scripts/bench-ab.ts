@@ -14,7 +14,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AB_IDS, bundleAs } from '../cli/ab.ts';
 import { type BrowserName, runInBrowser } from '../cli/browser-run.ts';
-import { type CompareVerdict, compareInRun } from '../web/core/compare.ts';
+import { type CompareVerdict, compareInRun } from '../web/core/report/compare.ts';
 import { parseParams, toSearch } from '../web/core/params.ts';
 
 const RUNS = Number(process.env.RUNS ?? 3);

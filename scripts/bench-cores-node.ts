@@ -1,10 +1,10 @@
 // One process of `npm run bench:cores` (and of bench:tiers): the in-WASM bench loops of one
-// built variant, sampled by the engine's one sampling loop (web/core/measure.ts: calibrated
+// built variant, sampled by the engine's one sampling loop (web/core/worker/measure.ts: calibrated
 // batches, warm-up until three batches agree). Same output as wasm/examples/bench_native.rs.
 //   node --import tsx [--no-liftoff|--liftoff-only] scripts/bench-cores-node.ts VARIANT SAMPLE_MS SAMPLES ALG/OP/SIZE...
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { measureCase, timerResolutionMs } from '../web/core/measure.ts';
+import { measureCase, timerResolutionMs } from '../web/core/worker/measure.ts';
 
 const [variant, sampleMsArg, samplesArg, ...cases] = process.argv.slice(2) as [string, string, string, ...string[]];
 const sampleMs = Number(sampleMsArg);

@@ -13,7 +13,7 @@
 //   SIZES=64,1024 npm run bench:cores   (bytes; default 64, 1 KiB, 16 KiB, 1 MiB)
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { GENERAL_ALGORITHM_IDS } from '../web/core/algorithms.ts';
+import { GENERAL_ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 25);

@@ -11,7 +11,7 @@
 import { runInBrowser } from '../cli/browser-run.ts';
 import type { BrowserName } from '../cli/browsers.ts';
 import type { CaseResult, ResultDocument } from '../web/core/schema.ts';
-import { explainedShare, speedRange } from '../web/core/interference.ts';
+import { explainedShare, speedRange } from '../web/core/run/interference.ts';
 import { median, pairedRatio } from '../web/core/stats.ts';
 
 const RUNS = Number(process.env.RUNS ?? 3);

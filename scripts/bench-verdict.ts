@@ -12,8 +12,8 @@ import type { BrowserName } from '../cli/browsers.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import { formatSize } from '../web/core/params.ts';
 import { decide } from '../web/core/decision.ts';
-import { ratioOf } from '../web/core/report.ts';
-import { verdict } from '../web/core/verdict.ts';
+import { ratioOf } from '../web/core/report/ratio.ts';
+import { verdict } from '../web/core/report/verdict.ts';
 import { median } from '../web/core/stats.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);

@@ -34,7 +34,7 @@ const pkg = {
     },
     './schema': core('schema'),
     './stats': core('stats'),
-    './algorithms': core('algorithms'),
+    './algorithms': core('tables/algorithms'),
     './params': core('params'),
     './submit': core('submit'),
     './compare': { types: './dist/cli/compare.d.ts', default: './dist/cli/compare.js' },

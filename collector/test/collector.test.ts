@@ -6,7 +6,7 @@ import openapi from '../openapi.json' with { type: 'json' };
 import { refreshCohorts } from '../cohorts.ts';
 import { DEVICE_FAMILY_NAMES } from '../../web/core/submit.ts';
 import { fromStored } from '../../web/core/permalink.ts';
-import { mostSamples } from '../../web/core/stop-rule.ts';
+import { mostSamples } from '../../web/core/run/stop-rule.ts';
 import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
 
 /** The first case's samples repeated, slightly varied, to `n`; cycles kept in step. */
@@ -304,14 +304,14 @@ describe('openapi.json', () => {
   });
 
   it('lists exactly the algorithm ids of the engine table', async () => {
-    const { ALGORITHM_IDS } = await import('../../web/core/algorithms.ts');
+    const { ALGORITHM_IDS } = await import('../../web/core/tables/algorithms.ts');
     for (const path of ['/stats', '/percentile'] as const) {
       const param = openapi.paths[path].get.parameters.find((p: { name: string }) => p.name === 'algorithm')!;
       expect(param.schema.enum).toEqual([...ALGORITHM_IDS]);
     }
   });
   it('lists exactly the implementation ids of the engine table wherever it names them', async () => {
-    const { IMPLEMENTATION_IDS } = await import('../../web/core/algorithms.ts');
+    const { IMPLEMENTATION_IDS } = await import('../../web/core/tables/algorithms.ts');
     const enums: string[][] = [];
     const walk = (o: unknown): void => {
       if (!o || typeof o !== 'object') return;

@@ -3,7 +3,7 @@
 // sends it, into a fresh collector on both stores. The browsers' runs are submitted the same way
 // in e2e/crowd.spec.ts (Chromium, Firefox) and e2e/webkit (WebKit), with their default sets.
 import { describe, expect, it } from 'vitest';
-import { IMPLEMENTATIONS } from '../../web/core/algorithms.ts';
+import { IMPLEMENTATIONS } from '../../web/core/tables/algorithms.ts';
 import { runBenchmark } from '../../web/core/node.ts';
 import type { ResultDocument } from '../../web/core/schema.ts';
 import { submissionBody } from '../../web/core/submit.ts';

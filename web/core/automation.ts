@@ -4,7 +4,7 @@
  * events. Scripts wait on these, never on pixels.
  * @module
  */
-import type { Progress } from './runner.ts';
+import type { Progress } from './run/runner.ts';
 import type { ResultDocument, RunParams, Validation } from './schema.ts';
 
 export type Status = 'idle' | 'running' | 'done' | 'cancelled' | 'error';

@@ -7,11 +7,11 @@
  * console.log(result.cases.map((c) => `${c.implementation} ${c.sizeBytes} B: ${(c.bytesPerSecond / 1e6).toFixed(0)} MB/s`));
  * @module
  */
-import { browserEnvironment, payloadLimitBytes } from './env.ts';
+import { browserEnvironment, payloadLimitBytes } from './platform/env.ts';
 import { type RunOptions, hooksOf, modulesOf, resolveParams } from './options.ts';
-import { type Available, detectAvailable, startRun } from './runner.ts';
-import { type ScalingCase, type ScalingPoint, measureScaling } from './scaling.ts';
-import { type BlockTiming, measureBlocks } from './blocks.ts';
+import { type Available, detectAvailable, startRun } from './run/runner.ts';
+import { type ScalingCase, type ScalingPoint, measureScaling } from './run/scaling.ts';
+import { type BlockTiming, measureBlocks } from './run/blocks.ts';
 import type { ResultDocument } from './schema.ts';
 
 export type { RunOptions } from './options.ts';

@@ -10,13 +10,13 @@
  */
 import { availableParallelism, release, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { IMPLEMENTATION_IDS } from './algorithms.ts';
-import { NODE_ARCHES, NODE_OS_NAMES, coresInfo, type WorkerFacts } from './env.ts';
+import { IMPLEMENTATION_IDS } from './tables/algorithms.ts';
+import { NODE_ARCHES, NODE_OS_NAMES, coresInfo, type WorkerFacts } from './platform/env.ts';
 import { type RunOptions, hooksOf, modulesOf, resolveParams } from './options.ts';
-import { type Available, type WorkerHandle, detectAvailable, startRun } from './runner.ts';
+import { type Available, type WorkerHandle, detectAvailable, startRun } from './run/runner.ts';
 import type { Environment, ResultDocument } from './schema.ts';
 import { ENGINE_VERSION } from './version.ts';
-import { type ScalingCase, type ScalingPoint, measureScaling } from './scaling.ts';
+import { type ScalingCase, type ScalingPoint, measureScaling } from './run/scaling.ts';
 
 export type { RunOptions } from './options.ts';
 export * from './common.ts';

@@ -1,8 +1,8 @@
 /** Options shared by the browser and Node entry points of the package. */
-import { IMPLEMENTATION_IDS, type ImplementationId, type PresetId, isBuiltInImplementation } from './algorithms.ts';
-import { type ModuleRef, moduleUrlOf } from './custom.ts';
+import { IMPLEMENTATION_IDS, type ImplementationId, type PresetId, isBuiltInImplementation } from './tables/algorithms.ts';
+import { type ModuleRef, moduleUrlOf } from './implementations/custom.ts';
 import { presetParams } from './params.ts';
-import type { PartialDocument, Progress, RunHooks } from './runner.ts';
+import type { PartialDocument, Progress, RunHooks } from './run/runner.ts';
 import { type CaseResult, type RunParams, RunParamsSchema, type Validation, formatIssue } from './schema.ts';
 import * as v from 'valibot';
 

@@ -15,7 +15,7 @@ import {
   PRESET_IDS,
   type Preset,
   type PresetId,
-} from './algorithms.ts';
+} from './tables/algorithms.ts';
 import { CV_THRESHOLD } from './stats.ts';
 import { DEFAULT_MARGIN } from './decision.ts';
 import { RunParamsSchema, type RunParams, formatIssue } from './schema.ts';

@@ -5,7 +5,7 @@
  * from the samples; what was never kept (sampling cycles, validation, the user agent) is absent.
  * @module
  */
-import { ALGORITHM_IDS, type AlgorithmId, IMPLEMENTATION_IDS, type ImplementationId, OPERATIONS, type Operation, PRESET_IDS, type PresetId } from './algorithms.ts';
+import { ALGORITHM_IDS, type AlgorithmId, IMPLEMENTATION_IDS, type ImplementationId, OPERATIONS, type Operation, PRESET_IDS, type PresetId } from './tables/algorithms.ts';
 import { presetParams } from './params.ts';
 import { toCaseResult } from './run/document.ts';
 import { type CaseResult, type ResultDocument, SCHEMA_VERSION, caseKey } from './schema.ts';

@@ -4,8 +4,7 @@
  * @module
  */
 import * as v from 'valibot';
-import { ALGORITHM_IDS, IMPLEMENTATION_IDS, MAX_SIZES, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './algorithms.ts';
-import { CUSTOM_ID } from './custom.ts';
+import { ALGORITHM_IDS, CUSTOM_ID, IMPLEMENTATION_IDS, MAX_SIZES, MAX_SIZE_BYTES, OPERATIONS, PRESET_IDS } from './tables/algorithms.ts';
 import { EXECUTION_MODES } from './execution.ts';
 
 /**

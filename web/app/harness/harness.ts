@@ -2,9 +2,9 @@
  * Exposes `window.harness` to scripts/bench-harness.ts: run the engine with given parameters,
  * or a bare loop in a fresh worker, in this same page.
  */
-import { browserEnvironment, payloadLimitBytes } from '../../core/env.ts';
+import { browserEnvironment, payloadLimitBytes } from '../../core/platform/env.ts';
 import { parseParams } from '../../core/params.ts';
-import { startRun } from '../../core/runner.ts';
+import { startRun } from '../../core/run/runner.ts';
 import type { ResultDocument } from '../../core/schema.ts';
 import type { BareSpec } from './bare.worker.ts';
 

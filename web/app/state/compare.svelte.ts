@@ -1,8 +1,8 @@
 /**
  * The Compare view's state: two result documents (this run, or exported JSON files) and their
- * comparison, case by case (web/core/compare.ts, as `aeadbench compare`).
+ * comparison, case by case (web/core/report/compare.ts, as `aeadbench compare`).
  */
-import { compareResults } from '../../core/compare.ts';
+import { compareResults } from '../../core/report/compare.ts';
 import { type ResultDocument, validateResult } from '../../core/schema.ts';
 
 export type Slot = 'a' | 'b';

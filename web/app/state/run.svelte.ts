@@ -5,10 +5,10 @@
  * `window.aeadbench` and the `aeadbench:ready` / `aeadbench:done` / `aeadbench:error` events.
  */
 import { runBenchmark, runBlocks, runScaling } from '../../core/browser.ts';
-import type { BlockTiming } from '../../core/blocks.ts';
-import { toHex } from '../../core/validate.ts';
-import type { ScalingCase, ScalingPoint } from '../../core/scaling.ts';
-import type { PartialDocument, Progress } from '../../core/runner.ts';
+import type { BlockTiming } from '../../core/run/blocks.ts';
+import { toHex } from '../../core/implementations/validate.ts';
+import type { ScalingCase, ScalingPoint } from '../../core/run/scaling.ts';
+import type { PartialDocument, Progress } from '../../core/run/runner.ts';
 import type { Status } from '../../core/automation.ts';
 import { type ResultDocument, type RunParams, type Validation, validateResult } from '../../core/schema.ts';
 
@@ -138,7 +138,7 @@ export class RunState {
    */
   async unlockDemo(): Promise<{ token: string; aad: string; sealed: string; opened: string; tampered: string }> {
     // Loaded on demand: the platform module carries every build's info, not needed on first load.
-    const { browserPlatform } = await import('../../core/platform/browser.ts');
+    const { browserPlatform } = await import('../../core/worker/platform-browser.ts');
     const cores = await browserPlatform.loadCores('baseline');
     const enc = new TextEncoder();
     const token = `UNLOCK:BIKE-0042:${Math.floor(Date.now() / 1000)}`;

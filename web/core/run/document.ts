@@ -4,13 +4,13 @@
  * leaves a run leaves through here, in the schema (schema.ts).
  * @module
  */
-import { overheadBytes } from '../algorithms.ts';
+import { overheadBytes } from '../tables/algorithms.ts';
 import { decide } from '../decision.ts';
-import { slowCycles, slowSampleShare } from '../interference.ts';
-import type { ModuleInfo } from '../custom.ts';
+import { slowCycles, slowSampleShare } from './interference.ts';
+import type { ModuleInfo } from '../implementations/custom.ts';
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, SCHEMA_VERSION, type Validation, caseIdentity } from '../schema.ts';
 import { cycleLevels, derived, detectModes, levelled, mean, pairedRatio, summarize, unstableReasons } from '../stats.ts';
-import { caseResolved } from '../stop-rule.ts';
+import { caseResolved } from './stop-rule.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, caseKey } from '../worker/api.ts';
 import type { CaseSamples } from './samples.ts';
 

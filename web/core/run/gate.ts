@@ -4,8 +4,8 @@
  * throws, or never returns costs the run nothing but itself.
  * @module
  */
-import type { CustomImplementationId } from '../algorithms.ts';
-import { CUSTOM_VARIANT, type ModuleInfo } from '../custom.ts';
+import type { CustomImplementationId } from '../tables/algorithms.ts';
+import { CUSTOM_VARIANT, type ModuleInfo } from '../implementations/custom.ts';
 import type { RunParams, Validation } from '../schema.ts';
 import type { WorkerApi } from '../worker/api.ts';
 import { type WorkerHandle, connect } from '../worker/rpc.ts';

@@ -5,11 +5,11 @@
  * A/A twin. Pure: the scheduler (runner.ts startRun) only runs what this returns.
  * @module
  */
-import { implementationSupports } from '../algorithms.ts';
-import { shuffled } from '../measure.ts';
+import { implementationSupports } from '../tables/algorithms.ts';
+import { shuffled } from '../worker/measure.ts';
 import { formatSize } from '../params.ts';
 import type { ResultDocument, RunParams, Validation } from '../schema.ts';
-import { aaTwinKey } from '../stop-rule.ts';
+import { aaTwinKey } from './stop-rule.ts';
 import { type PlannedCase, caseKey } from '../worker/api.ts';
 
 /** An implementation × variant this environment offers, with the algorithms it really has. */

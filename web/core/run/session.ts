@@ -7,10 +7,10 @@
  */
 import type { CaseResult, Environment, ResultDocument, RunParams, Validation } from '../schema.ts';
 import { summarize } from '../stats.ts';
-import { caseResolved, isAaTwin } from '../stop-rule.ts';
+import { caseResolved, isAaTwin } from './stop-rule.ts';
 import type { InterferenceRecord, MeasuredCase, PlannedCase, WorkerApi, WorkerEvent } from '../worker/api.ts';
 import { type Remote, type WorkerHandle, connect } from '../worker/rpc.ts';
-import type { WorkerFacts } from '../env.ts';
+import type { WorkerFacts } from '../platform/env.ts';
 import { RunSamples } from './samples.ts';
 import { type PassHistory, remainingMs } from './estimate.ts';
 import { assembleDocument, toCaseResult } from './document.ts';

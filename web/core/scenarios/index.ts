@@ -6,12 +6,12 @@
  * @module
  */
 import codeSize from '../wasm/code-size.js';
-import { type AlgorithmId, DOC_FILE_SIZES, DOC_LARGE_SIZES, type ImplementationId, type ImplementationRef, overheadBytes } from '../algorithms.ts';
+import { type AlgorithmId, DOC_FILE_SIZES, DOC_LARGE_SIZES, type ImplementationId, type ImplementationRef, overheadBytes } from '../tables/algorithms.ts';
 import { formatSize } from '../params.ts';
 import type { CaseResult, ResultDocument } from '../schema.ts';
-import { ratioOf } from '../report.ts';
+import { ratioOf } from '../report/ratio.ts';
 import { mean, sd, trimmedMean } from '../stats.ts';
-import { type CostModel, crossoverBytes, fitCostModel } from '../costmodel.ts';
+import { type CostModel, crossoverBytes, fitCostModel } from '../report/costmodel.ts';
 import { type Study, studyFigures } from './reference.ts';
 
 export interface Table {

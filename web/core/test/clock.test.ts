@@ -2,7 +2,7 @@
 // the same moment: no assumption about how far this host's CPU boosts above what it reports.
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { estimateClock } from '../clock.ts';
+import { estimateClock } from '../worker/clock.ts';
 import { loadCores } from './load-cores.ts';
 
 /** Builds wasm/examples/clock_native.rs for the host (shares bench:cores' native target dir). */

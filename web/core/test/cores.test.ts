@@ -2,8 +2,8 @@
 // node:crypto for the CBC+HMAC composition, no trap on random input, and the bench loops.
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { fromHex as hex, toHex } from '../validate.ts';
-import { ALGORITHM_IDS } from '../algorithms.ts';
+import { fromHex as hex, toHex } from '../implementations/validate.ts';
+import { ALGORITHM_IDS } from '../tables/algorithms.ts';
 import { type Cores, VARIANTS, loadCores, loadVectors } from './load-cores.ts';
 
 const vectors = loadVectors();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crossoverBytes, fitCostModel } from '../costmodel.ts';
+import { crossoverBytes, fitCostModel } from '../report/costmodel.ts';
 
 const line = (fixedNs: number, perByteNs: number, sizes: number[]) => sizes.map((sizeBytes) => ({ sizeBytes, ns: fixedNs + perByteNs * sizeBytes }));
 const SIZES = [8, 16, 32, 64, 1024, 16384, 1 << 20];

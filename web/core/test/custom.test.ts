@@ -5,12 +5,12 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { customBackend } from '../backends/contract.ts';
-import { rustcryptoWasm } from '../backends/rustcrypto-wasm.ts';
-import { ContractError, defineImplementation } from '../custom.ts';
-import { gateBackend } from '../gate.ts';
+import { customBackend } from '../implementations/contract.ts';
+import { rustcryptoWasm } from '../implementations/rustcrypto-wasm.ts';
+import { ContractError, defineImplementation } from '../implementations/custom.ts';
+import { gateBackend } from '../implementations/gate.ts';
 import { runBenchmark } from '../node.ts';
-import { nodePlatform } from '../platform/node.ts';
+import { nodePlatform } from '../worker/platform-node.ts';
 import { SubmitError, submitResult } from '../submit.ts';
 import { reduceSubmission, RequestError } from '../../../collector/submission.ts';
 import { submission } from '../../../collector/test/helpers.ts';
@@ -62,10 +62,10 @@ describe('the gate', () => {
   });
 
   it('the one-shot built-ins — noble, libsodium.js, node:crypto — are modules of the same contract and pass the same gate', async () => {
-    const { nobleModule, noble } = await import('../backends/noble.ts');
-    const { libsodiumModule, libsodium } = await import('../backends/libsodium.ts');
-    const { nodeCryptoModule, nodeCrypto } = await import('../backends/node-crypto.ts');
-    const { defineBuiltIn } = await import('../custom.ts');
+    const { nobleModule, noble } = await import('../implementations/noble.ts');
+    const { libsodiumModule, libsodium } = await import('../implementations/libsodium.ts');
+    const { nodeCryptoModule, nodeCrypto } = await import('../implementations/node-crypto.ts');
+    const { defineBuiltIn } = await import('../implementations/custom.ts');
     const ref = await reference();
     for (const [m, backend] of [[nobleModule, noble()], [await libsodiumModule(), await libsodium()], [nodeCryptoModule(), nodeCrypto()]] as const) {
       expect(defineBuiltIn(m)).toBe(m); // the contract's rules, its id a built-in's

@@ -39,14 +39,14 @@ describe('decide: SAME / DIFFERENT / UNKNOWN against an equivalence margin', () 
 
 describe('the stop rule asks for as many samples as would resolve a case or the A/A pair', () => {
   it('an interval narrows as 1/√n: twice too wide wants four times the samples; resolved or hopeless says so', async () => {
-    const { samplesToReach } = await import('../stop-rule.ts');
+    const { samplesToReach } = await import('../run/stop-rule.ts');
     expect(samplesToReach(12, 0.1, 0.05)).toBe(48);
     expect(samplesToReach(12, 0.04, 0.05)).toBe(12);
     expect(samplesToReach(12, 0.1, 0)).toBe(Infinity);
   });
 
   it('a lone unresolved case and an undecided A/A pair are listed with what they want; a resolved case is not', async () => {
-    const { samplesWanted, aaTwinKey } = await import('../stop-rule.ts');
+    const { samplesWanted, aaTwinKey } = await import('../run/stop-rule.ts');
     const { caseKey } = await import('../schema.ts');
     const { sampleDocument } = await import('./fixtures.ts');
     const { summarize } = await import('../stats.ts');
@@ -70,7 +70,7 @@ describe('the stop rule asks for as many samples as would resolve a case or the 
 
 describe('the stop rule plans each extra round (nextExtraRound)', () => {
   const setup = async () => {
-    const { aaTwinKey } = await import('../stop-rule.ts');
+    const { aaTwinKey } = await import('../run/stop-rule.ts');
     const { caseKey } = await import('../schema.ts');
     const { sampleDocument } = await import('./fixtures.ts');
     const { summarize } = await import('../stats.ts');
@@ -89,7 +89,7 @@ describe('the stop rule plans each extra round (nextExtraRound)', () => {
   };
 
   it('the A/A pair first, then a lone unresolved case, each with the samples that would resolve it within 3× a round', async () => {
-    const { nextExtraRound } = await import('../stop-rule.ts');
+    const { nextExtraRound } = await import('../run/stop-rule.ts');
     const { doc, keys, budget } = await setup();
     const r = nextExtraRound(doc as never, keys, budget(10_000))!;
     expect(r.keys).toEqual([keys[1], keys[2], keys[0]]);
@@ -100,7 +100,7 @@ describe('the stop rule plans each extra round (nextExtraRound)', () => {
   });
 
   it('takes what fits the budget in that order, and nothing when less than two cases would fit', async () => {
-    const { nextExtraRound } = await import('../stop-rule.ts');
+    const { nextExtraRound } = await import('../run/stop-rule.ts');
     const { doc, keys, budget } = await setup();
     // Two cases of at most 50 + 36 × 2 ms fit in 250 ms; the third does not.
     expect(nextExtraRound(doc as never, keys, budget(250))!.keys).toEqual([keys[1], keys[2]]);

@@ -1,17 +1,17 @@
 // The engine's worker logic in Node (no browser): every backend available here validated
 // against the vectors and cross-checked, and the timing core on a fake clock.
 import { describe, expect, it } from 'vitest';
-import { noble } from '../backends/noble.ts';
-import { libaegisWasm, rustcryptoWasm } from '../backends/rustcrypto-wasm.ts';
-import { libsodium } from '../backends/libsodium.ts';
-import { nodeCrypto } from '../backends/node-crypto.ts';
+import { noble } from '../implementations/noble.ts';
+import { libaegisWasm, rustcryptoWasm } from '../implementations/rustcrypto-wasm.ts';
+import { libsodium } from '../implementations/libsodium.ts';
+import { nodeCrypto } from '../implementations/node-crypto.ts';
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { webcrypto } from '../backends/webcrypto.ts';
-import type { Backend } from '../backends/types.ts';
-import { calibrate, measureCase, measureInterleaved, timerResolutionMs } from '../measure.ts';
+import { webcrypto } from '../implementations/webcrypto.ts';
+import type { Backend } from '../implementations/backend.ts';
+import { calibrate, measureCase, measureInterleaved, timerResolutionMs } from '../worker/measure.ts';
 import { pairedRatio } from '../stats.ts';
-import { validateBackends } from '../validate.ts';
-import { ALGORITHM_IDS } from '../algorithms.ts';
+import { validateBackends } from '../implementations/validate.ts';
+import { ALGORITHM_IDS } from '../tables/algorithms.ts';
 import { loadCores, loadVectors } from './load-cores.ts';
 
 /**

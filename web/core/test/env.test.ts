@@ -1,7 +1,7 @@
 // Browser, OS and engine from real user-agent strings: the engine is what compiles the WASM and
 // runs Web Crypto, so it must be right even where the browser's name says otherwise.
 import { describe, expect, it } from 'vitest';
-import { BROWSER_NAMES, ENGINE_NAMES, engineFromUserAgent, parseUserAgent } from '../env.ts';
+import { BROWSER_NAMES, ENGINE_NAMES, engineFromUserAgent, parseUserAgent } from '../platform/env.ts';
 
 const UAS = {
   minibrowser: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/60.5 Safari/605.1.15',

@@ -2,7 +2,7 @@
 // run through the package's Node entry, printed as the parts of its document the test reads.
 import { runBenchmark } from '../node.ts';
 import { probeExecution } from '../execution.ts';
-import { verdict } from '../verdict.ts';
+import { verdict } from '../report/verdict.ts';
 
 if (process.argv[2] === 'probe') {
   console.log(JSON.stringify(probeExecution(0.001)));

@@ -1,5 +1,5 @@
 // A well-formed result document for tests of the schema, compare and the collector.
-import type { EngineName } from '../env.ts';
+import type { EngineName } from '../platform/env.ts';
 import { SCHEMA_VERSION } from '../schema.ts';
 import { presetParams } from '../params.ts';
 import { toCaseResult } from '../run/document.ts';

@@ -1,8 +1,8 @@
 // Code size per algorithm (scripts/code-size.mjs, run by build-wasm) and the footprint rows.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM_IDS } from '../algorithms.ts';
-import { footprint } from '../footprint.ts';
+import { ALGORITHM_IDS } from '../tables/algorithms.ts';
+import { footprint } from '../report/footprint.ts';
 import codeSize from '../wasm/code-size.js';
 
 describe('code size per algorithm', () => {

@@ -1,6 +1,6 @@
 // The interference monitor's arithmetic on synthetic runs of known answer.
 import { describe, expect, it } from 'vitest';
-import { clockGhzByCycle, explainedShare, slowCycles, slowSampleShare, speedRange, speedShares } from '../interference.ts';
+import { clockGhzByCycle, explainedShare, slowCycles, slowSampleShare, speedRange, speedShares } from '../run/interference.ts';
 import { unstableReasons } from '../stats.ts';
 
 // A device at full speed, then slowed to 55 % for cycles 6–9.

@@ -3,8 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
-import type { WycheproofVector } from '../validate.ts';
-import { WASM_VARIANTS } from '../backends/rustcrypto-wasm.ts';
+import type { WycheproofVector } from '../implementations/validate.ts';
+import { WASM_VARIANTS } from '../implementations/rustcrypto-wasm.ts';
 
 export type { WycheproofVector };
 

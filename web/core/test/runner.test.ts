@@ -5,7 +5,7 @@ import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import type { Environment, ResultDocument, Validation } from '../schema.ts';
 import { presetParams } from '../params.ts';
-import { type Available, type WorkerHandle, planCases, startRun, toCaseResult } from '../runner.ts';
+import { type Available, type WorkerHandle, planCases, startRun, toCaseResult } from '../run/runner.ts';
 import type { PlannedCase } from '../worker/api.ts';
 import { serve } from '../worker/rpc.ts';
 import { sampleDocument } from './fixtures.ts';
@@ -240,7 +240,7 @@ describe('startRun (the scheduler) with a fake worker', () => {
   });
 
   it('a failed A/A check is said in the verdict, as a caution about small differences', async () => {
-    const { verdict } = await import('../verdict.ts');
+    const { verdict } = await import('../report/verdict.ts');
     const doc = {
       ...(sampleDocument() as unknown as ResultDocument),
       aaCheck: { implementation: 'rustcrypto-wasm', variant: 'simd128', algorithm: 'aes-128-gcm', operation: 'encrypt', sizeBytes: 1024, ratio: 1.08, low: 1.05, high: 1.11, decision: 'different' },

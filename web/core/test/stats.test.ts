@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cycleLevels, derived, detectModes, levelled, steadySummaries, isUnstable, mad, mean, median, medianCI, percentileRank, quantile, sd, summarize, trimmedMean, pairedRatio, unstableReasons } from '../stats.ts';
-import { overheadBytes } from '../algorithms.ts';
+import { overheadBytes } from '../tables/algorithms.ts';
 
 describe('statistics against hand-computed values', () => {
   const xs = [5, 1, 4, 2, 3]; // sorted 1 2 3 4 5

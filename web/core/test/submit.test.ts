@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CROWD_MAX_CASES, CROWD_MAX_SAMPLES, DEVICE_FAMILY_NAMES, SubmitError, crowdRefusal, deviceFamily, submissionBody, submitResult } from '../submit.ts';
-import { summarizeResult } from '../summary.ts';
+import { summarizeResult } from '../report/summary.ts';
 import { CYCLES_PER_ROUND } from '../stats.ts';
-import { VERDICT_MARGIN } from '../report.ts';
+import { VERDICT_MARGIN } from '../report/ratio.ts';
 import type { ResultDocument } from '../schema.ts';
 import { sampleDocument } from './fixtures.ts';
 

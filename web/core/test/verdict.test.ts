@@ -1,12 +1,12 @@
 // The verdict's rules on synthetic documents of known answer: a device with hardware AES, one
 // without, a noisy run, and a run without Web Crypto.
 import { describe, expect, it } from 'vitest';
-import { KiB, MiB } from '../algorithms.ts';
+import { KiB, MiB } from '../tables/algorithms.ts';
 import { toCaseResult } from '../run/document.ts';
 import type { CaseResult } from '../schema.ts';
 import { CYCLES_PER_ROUND, pairedRatio, workerAwareRatio } from '../stats.ts';
-import { VERDICT_MARGIN } from '../report.ts';
-import { verdict } from '../verdict.ts';
+import { VERDICT_MARGIN } from '../report/ratio.ts';
+import { verdict } from '../report/verdict.ts';
 
 const SIZES = [64, KiB, 16 * KiB, MiB];
 type Model = { impl: CaseResult['implementation']; variant: string; alg: CaseResult['algorithm']; fixedNs: number; perByteNs: number };
@@ -158,7 +158,7 @@ describe('verdict', () => {
 
 describe('implementation classes', () => {
   it('name hardware, constant-time and table-based code as the implementations are built', async () => {
-    const { implementationClass, IMPLEMENTATIONS } = await import('../algorithms.ts');
+    const { implementationClass, IMPLEMENTATIONS } = await import('../tables/algorithms.ts');
     expect(implementationClass('webcrypto', 'aes-128-gcm')).toBe('hardware');
     expect(implementationClass('node-crypto', 'aes-128-ocb3')).toBe('hardware');
     expect(implementationClass('webcrypto', 'chacha20-poly1305')).toBe('constant-time');
@@ -173,7 +173,7 @@ describe('implementation classes', () => {
   });
 
   it('travel in the CSV export', async () => {
-    const { toCsv } = await import('../csv.ts');
+    const { toCsv } = await import('../report/csv.ts');
     const { sampleDocument } = await import('./fixtures.ts');
     const [header, row] = toCsv(sampleDocument() as never).split('\n');
     const at = header!.split(',').indexOf('implementationClass');
@@ -203,7 +203,7 @@ describe('study citations', () => {
 
 describe('where this device stands', () => {
   it('picks the headline cases at the largest size up to 1 MiB', async () => {
-    const { headlineCases } = await import('../verdict.ts');
+    const { headlineCases } = await import('../report/verdict.ts');
     const web: Model = { impl: 'webcrypto', variant: 'sequential', alg: 'aes-128-gcm', fixedNs: 25_000, perByteNs: 0.6 };
     const picked = headlineCases(run([wasmGcm, wasmChacha, web]));
     expect(picked.map((c) => `${c.implementation}/${c.algorithm}/${c.sizeBytes}`)).toEqual([
@@ -214,7 +214,7 @@ describe('where this device stands', () => {
   });
 
   it('draws a cohort strip on a log scale that always holds this device', async () => {
-    const { stripOf } = await import('../verdict.ts');
+    const { stripOf } = await import('../report/verdict.ts');
     const s = stripOf({ p05: 10, q1: 20, median: 40, q3: 80, p95: 160 }, 40);
     expect(s.median).toBeCloseTo(0.5, 2); // 40 is the geometric middle of 10 and 160 (the margins differ slightly)
     expect(s.q1).toBeLessThan(s.median);

@@ -3,19 +3,20 @@
  * the npm package, a Node worker thread): detect implementations, validate them, time cases.
  * @module
  */
-import { type AlgorithmId, type ImplementationId, type ImplementationRef, type Operation, implementationSupports, isBuiltInImplementation, needsWasm } from '../algorithms.ts';
-import { customBackend } from '../backends/contract.ts';
-import { type ModuleInfo, defineImplementation, moduleInfo } from '../custom.ts';
+import { type AlgorithmId, type ImplementationId, type ImplementationRef, type Operation, implementationSupports, isBuiltInImplementation, needsWasm } from '../tables/algorithms.ts';
+import { customBackend } from '../implementations/contract.ts';
+import { type ModuleInfo, defineImplementation, moduleInfo } from '../implementations/custom.ts';
 import { probeExecution, wasmLoops } from '../execution.ts';
-import { gateBackend } from '../gate.ts';
-import { type BuildInfoLoader, type CoresLoader, libaegisVariants, libaegisWasm, rustcryptoWasm, wasmFeatures, wasmVariants } from '../backends/rustcrypto-wasm.ts';
-import { libsodium } from '../backends/libsodium.ts';
-import type { Backend } from '../backends/types.ts';
-import { noble } from '../backends/noble.ts';
-import { webcrypto } from '../backends/webcrypto.ts';
-import { makeProbe, measureCase, measureInterleaved, timerResolutionMs } from '../measure.ts';
+import { gateBackend } from '../implementations/gate.ts';
+import { type BuildInfoLoader, type CoresLoader, libaegisVariants, libaegisWasm, rustcryptoWasm, wasmFeatures, wasmVariants } from '../implementations/rustcrypto-wasm.ts';
+import { libsodium } from '../implementations/libsodium.ts';
+import type { Backend } from '../implementations/backend.ts';
+import { noble } from '../implementations/noble.ts';
+import { webcrypto } from '../implementations/webcrypto.ts';
+import { estimateClock } from './clock.ts';
+import { makeProbe, measureCase, measureInterleaved, timerResolutionMs } from './measure.ts';
 import type { RunParams } from '../schema.ts';
-import { type WycheproofVector, toHex, validateBackends } from '../validate.ts';
+import { type WycheproofVector, toHex, validateBackends } from '../implementations/validate.ts';
 
 export interface Platform {
   runtime: 'browser' | 'node';
@@ -223,7 +224,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       record = { opsPerProbe, cycles: [], probeMs: [] };
       return {
         timerResolutionMs: resolution,
-        clock: params.estimateClock && clockSource ? await clockSource.estimateClock(resolution) : null,
+        clock: params.estimateClock && clockSource ? await estimateClock((n, seed) => clockSource.clockChain(n, seed), clockSource.clockChainOps, { timerResolutionMs: resolution }) : null,
         wasm: features,
         buildInfo,
         available: backends.map((b) => ({ implementation: b.implementation, variant: b.variant, algorithms: [...b.algorithms] })),

@@ -1,5 +1,5 @@
 /** The browser's benchmark worker: one per round; the page terminates it to cancel. */
-import { browserPlatform } from '../platform/browser.ts';
+import { browserPlatform } from './platform-browser.ts';
 import { serve } from './rpc.ts';
 import { createApi } from './api.ts';
 

@@ -1,6 +1,6 @@
 /** The benchmark worker in Node: a worker thread speaking the same RPC as the browser's. */
 import { parentPort } from 'node:worker_threads';
-import { nodePlatform } from '../platform/node.ts';
+import { nodePlatform } from './platform-node.ts';
 import { createApi } from './api.ts';
 import { serve } from './rpc.ts';
 

@@ -4,9 +4,8 @@
  * beyond the one call.
  * @module
  */
-import { ALGORITHM_IDS, type AlgorithmId, type VariantOf, implementationSupports } from '../algorithms.ts';
-import type { Backend, CaseSpec, PreparedCase } from './types.ts';
-import { type ClockEstimate, estimateClock } from '../clock.ts';
+import { ALGORITHM_IDS, type AlgorithmId, type VariantOf, implementationSupports } from '../tables/algorithms.ts';
+import type { Backend, CaseSpec, PreparedCase } from './backend.ts';
 
 /** The built modules (scripts/build-wasm): two pure-Rust ones, two whose AEGIS is libaegis in C. */
 export type WasmVariant = 'baseline' | 'simd128' | 'libaegis-simd128' | 'libaegis-relaxed-simd';
@@ -70,7 +69,6 @@ export async function rustcryptoWasm(
 ): Promise<
   Backend & {
     buildInfo: Record<string, unknown>;
-    estimateClock(timerResolutionMs?: number): Promise<ClockEstimate>;
     clockChain(iterations: number, seed: number): number;
     clockChainOps: number;
     /** One raw 16-byte block per call of a block cipher (`aes-128`, `twofish-128`, `serpent-128`), as a case to time. */
@@ -86,7 +84,6 @@ export async function rustcryptoWasm(
     // The libaegis builds share this surface; libaegisWasm below gives them their own identity.
     variant: variant as VariantOf<'rustcrypto-wasm'>,
     buildInfo,
-    estimateClock: (timerResolutionMs) => estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps(), { timerResolutionMs }),
     blockBench(cipher) {
       let b: InstanceType<typeof cores.BlockBench>;
       try {

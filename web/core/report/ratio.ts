@@ -4,9 +4,9 @@
  * and name a contender with `contenderLabel`.
  * @module
  */
-import { IMPLEMENTATIONS, algorithm } from './algorithms.ts';
-import { type CaseResult, caseKey } from './schema.ts';
-import { WORKER_SPREAD, workerAwareRatio } from './stats.ts';
+import { IMPLEMENTATIONS, algorithm } from '../tables/algorithms.ts';
+import { type CaseResult, caseKey } from '../schema.ts';
+import { WORKER_SPREAD, workerAwareRatio } from '../stats.ts';
 
 export interface Ratio {
   value: number;

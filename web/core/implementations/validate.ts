@@ -4,9 +4,9 @@
  * ciphertext on the same random inputs. One that fails is reported and excluded, never timed.
  * @module
  */
-import { type AlgorithmId, algorithm } from './algorithms.ts';
-import type { Backend } from './backends/types.ts';
-import type { Validation } from './schema.ts';
+import { type AlgorithmId, algorithm } from '../tables/algorithms.ts';
+import type { Backend } from './backend.ts';
+import type { Validation } from '../schema.ts';
 
 export interface WycheproofVector {
   file: string;

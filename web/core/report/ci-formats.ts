@@ -11,8 +11,8 @@
  * @module
  */
 import type { Comparison, CompareVerdict } from './compare.ts';
-import { formatSize } from './params.ts';
-import type { CaseResult, ResultDocument } from './schema.ts';
+import { formatSize } from '../params.ts';
+import type { CaseResult, ResultDocument } from '../schema.ts';
 import { throughputOf } from './summary.ts';
 
 /** One name per case, stable across runs, as CI tools key their history by it. */

@@ -3,7 +3,7 @@
  * and `prepare` for timing, which does the key schedule/import and buffer setup once per case.
  * @module
  */
-import { type AlgorithmId, type CustomImplementationId, type ImplementationId, type Operation, type VariantOf, algorithm } from '../algorithms.ts';
+import { type AlgorithmId, type CustomImplementationId, type ImplementationId, type Operation, type VariantOf, algorithm } from '../tables/algorithms.ts';
 
 export interface CaseSpec {
   algorithm: AlgorithmId;

@@ -14,7 +14,7 @@
  * }, import.meta.url);
  * @module
  */
-import { ALGORITHM_IDS, type AlgorithmId, type CustomImplementationId, IMPLEMENTATION_IDS } from './algorithms.ts';
+import { ALGORITHM_IDS, type AlgorithmId, CUSTOM_ID, type CustomImplementationId, IMPLEMENTATION_IDS } from '../tables/algorithms.ts';
 
 type Bytes = Uint8Array;
 type MaybePromise<T> = T | Promise<T>;
@@ -52,9 +52,7 @@ export interface ModuleInfo {
   sha256: string;
 }
 
-export const CUSTOM_ID = /^[a-z0-9][a-z0-9-]{0,39}$/;
-/** The variant every custom implementation's cases carry. */
-export const CUSTOM_VARIANT = 'custom' as const;
+export { CUSTOM_ID, CUSTOM_VARIANT } from '../tables/algorithms.ts';
 
 /** Where a module given to `runBenchmark` is loaded from, in the benchmark worker. */
 const MODULE_URL = Symbol.for('aeadbench.moduleUrl');

@@ -5,11 +5,11 @@
  * does that work for one block, which is what this shows.
  * @module
  */
-import { median } from './stats.ts';
-import { resolveParams } from './options.ts';
-import type { WorkerHandle } from './worker/rpc.ts';
-import type { WorkerApi } from './worker/api.ts';
-import { connect } from './worker/rpc.ts';
+import { median } from '../stats.ts';
+import { presetParams } from '../params.ts';
+import type { WorkerHandle } from '../worker/rpc.ts';
+import type { WorkerApi } from '../worker/api.ts';
+import { connect } from '../worker/rpc.ts';
 
 export const BLOCK_CIPHERS = ['aes-128', 'twofish-128', 'serpent-128'] as const;
 
@@ -26,7 +26,7 @@ export async function measureBlocks(createWorker: () => WorkerHandle, o: { sampl
   const handle = createWorker();
   try {
     const remote = connect<WorkerApi>(handle);
-    await remote.init({ ...resolveParams({}), implementations: ['rustcrypto-wasm'], estimateClock: false });
+    await remote.init({ ...presetParams('quick'), implementations: ['rustcrypto-wasm'], estimateClock: false });
     const rows = await remote.measureBlocks([...BLOCK_CIPHERS], { samples: o.samples ?? 9, minSampleMs: o.minSampleMs ?? 20 });
     return rows.map((r) => {
       const ns = median(r.samples);

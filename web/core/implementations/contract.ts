@@ -6,9 +6,9 @@
  * Crypto's sequential variant); the first calls of `prepare` decide which.
  * @module
  */
-import { type AlgorithmId, type CustomImplementationId, algorithm, overheadBytes } from '../algorithms.ts';
-import { CUSTOM_VARIANT, type CustomImplementation } from '../custom.ts';
-import { type Backend, type CaseSpec, type PreparedCase, caseInputs, keepObservable, syncRun } from './types.ts';
+import { type AlgorithmId, type CustomImplementationId, algorithm, overheadBytes } from '../tables/algorithms.ts';
+import { CUSTOM_VARIANT, type CustomImplementation } from './custom.ts';
+import { type Backend, type CaseSpec, type PreparedCase, caseInputs, keepObservable, syncRun } from './backend.ts';
 
 /** Who a backend's cases name: a built-in's row of the table, or a module of yours by its id. */
 type Identity = Pick<Backend, 'implementation' | 'variant'>;

@@ -1,8 +1,8 @@
 /** How the worker finds the WASM cores and the vectors in a browser (bundled by Vite). */
-import type { Platform } from '../worker/api.ts';
-import type { AlgorithmId } from '../algorithms.ts';
-import type { WycheproofVector } from '../validate.ts';
-import { BUILD_INFO, GLUE } from './builds.ts';
+import type { Platform } from './api.ts';
+import type { AlgorithmId } from '../tables/algorithms.ts';
+import type { WycheproofVector } from '../implementations/validate.ts';
+import { BUILD_INFO, GLUE } from '../platform/builds.ts';
 
 // `new URL(…, import.meta.url)` is the asset pattern every bundler (and no bundler) understands;
 // one file per algorithm, so a run fetches only the vectors it validates (all of them: 1.4 MB).

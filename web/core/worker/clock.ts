@@ -11,7 +11,7 @@
  * @module
  */
 import { measureCase } from './measure.ts';
-import { summarize } from './stats.ts';
+import { summarize } from '../stats.ts';
 
 export interface ClockEstimate {
   ghz: number;

@@ -4,8 +4,8 @@
  * report it, and the WASM bytes the algorithm adds (scripts/code-size.mjs, at build time).
  * @module
  */
-import { ALGORITHM_IDS, type AlgorithmId } from './algorithms.ts';
-import type { ResultDocument } from './schema.ts';
+import { ALGORITHM_IDS, type AlgorithmId } from '../tables/algorithms.ts';
+import type { ResultDocument } from '../schema.ts';
 
 export interface CodeSize {
   method: string;

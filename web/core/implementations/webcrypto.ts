@@ -10,8 +10,8 @@
  * PIPELINE_DEPTH calls in flight (throughput, what a server or a batch sees).
  * @module
  */
-import { ALGORITHM_IDS, PIPELINE_DEPTH, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, caseInputs, checkLengths, concatBytes, pattern } from './types.ts';
+import { ALGORITHM_IDS, PIPELINE_DEPTH, algorithm, type AlgorithmId, implementationSupports } from '../tables/algorithms.ts';
+import { type Backend, type CaseSpec, type PreparedCase, caseInputs, checkLengths, concatBytes, pattern } from './backend.ts';
 
 type Subtle = SubtleCrypto;
 

@@ -10,10 +10,10 @@
  * It stops at the first failure and names it: the algorithm, the length, the check.
  * @module
  */
-import { type AlgorithmId, algorithm } from './algorithms.ts';
-import type { Backend } from './backends/types.ts';
-import { ModuleCallError } from './backends/contract.ts';
-import type { Validation } from './schema.ts';
+import { type AlgorithmId, algorithm } from '../tables/algorithms.ts';
+import type { Backend } from './backend.ts';
+import { ModuleCallError } from './contract.ts';
+import type { Validation } from '../schema.ts';
 import { type WycheproofVector, runVectors, toHex } from './validate.ts';
 
 /** Every length up to 2 KiB (block edges, padding, the short cases), then a few large ones. */

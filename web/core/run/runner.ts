@@ -7,23 +7,23 @@
  * neighbours spread evenly, and what is unresolved is measured again.
  * @module
  */
-import { ALGORITHM_IDS } from './algorithms.ts';
-import type { Environment, ResultDocument, RunParams, Validation } from './schema.ts';
-import { EXECUTION_LABELS } from './execution.ts';
-import { sampleTargetMs } from './measure.ts';
-import { CYCLES_PER_ROUND, median } from './stats.ts';
+import { ALGORITHM_IDS } from '../tables/algorithms.ts';
+import type { Environment, ResultDocument, RunParams, Validation } from '../schema.ts';
+import { EXECUTION_LABELS } from '../execution.ts';
+import { sampleTargetMs } from '../worker/measure.ts';
+import { CYCLES_PER_ROUND, median } from '../stats.ts';
 import { isAaTwin, nextExtraRound } from './stop-rule.ts';
-import type { PlannedCase, WorkerApi } from './worker/api.ts';
-import { type WorkerHandle, connect } from './worker/rpc.ts';
-import { type Available, aaTwin, planCases, roundOrder } from './run/plan.ts';
-import { gateModules } from './run/gate.ts';
-import { RunSession, type RunPlatform } from './run/session.ts';
+import type { PlannedCase, WorkerApi } from '../worker/api.ts';
+import { type WorkerHandle, connect } from '../worker/rpc.ts';
+import { type Available, aaTwin, planCases, roundOrder } from './plan.ts';
+import { gateModules } from './gate.ts';
+import { RunSession, type RunPlatform } from './session.ts';
 
-export { toCaseResult } from './run/document.ts';
-export { type Available, aaTwin, planCases, roundOrder } from './run/plan.ts';
-export { type GatedModules, gateModules } from './run/gate.ts';
-export type { PartialDocument, Progress, RunHooks, RunPlatform } from './run/session.ts';
-export type { WorkerHandle } from './worker/rpc.ts';
+export { toCaseResult } from './document.ts';
+export { type Available, aaTwin, planCases, roundOrder } from './plan.ts';
+export { type GatedModules, gateModules } from './gate.ts';
+export type { PartialDocument, Progress, RunHooks, RunPlatform } from './session.ts';
+export type { WorkerHandle } from '../worker/rpc.ts';
 
 /**
  * The run, phase by phase: gate the modules of yours, validate every implementation, plan the

@@ -7,10 +7,10 @@
  * @module
  */
 import { type CipherGCMTypes, type KeyObject, createCipheriv, createDecipheriv, createHmac, createSecretKey, getCiphers, timingSafeEqual } from 'node:crypto';
-import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
-import { defineBuiltIn } from '../custom.ts';
+import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../tables/algorithms.ts';
+import { defineBuiltIn } from './custom.ts';
 import { contractBackend } from './contract.ts';
-import { type Backend, checkLengths } from './types.ts';
+import { type Backend, checkLengths } from './backend.ts';
 
 const TAG = 16;
 

@@ -5,7 +5,7 @@
  * device's own speed explains.
  * @module
  */
-import { median, quantile } from './stats.ts';
+import { median, quantile } from '../stats.ts';
 
 export interface Interference {
   opsPerProbe: number;

@@ -6,12 +6,12 @@
  * shared caches bend the curve early.
  * @module
  */
-import type { AlgorithmId, ImplementationId, Operation } from './algorithms.ts';
-import { type RunParams } from './schema.ts';
-import { median } from './stats.ts';
-import { type WorkerApi, caseKey } from './worker/api.ts';
-import { connect } from './worker/rpc.ts';
-import type { WorkerHandle } from './worker/rpc.ts';
+import type { AlgorithmId, ImplementationId, Operation } from '../tables/algorithms.ts';
+import { type RunParams } from '../schema.ts';
+import { median } from '../stats.ts';
+import { type WorkerApi, caseKey } from '../worker/api.ts';
+import { connect } from '../worker/rpc.ts';
+import type { WorkerHandle } from '../worker/rpc.ts';
 
 export interface ScalingCase {
   algorithm: AlgorithmId;

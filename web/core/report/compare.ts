@@ -7,11 +7,11 @@
  * 95 % intervals. What a CI job uses to catch a regression without false alarms.
  * @module
  */
-import { DEFAULT_MARGIN, type Interval, decide } from './decision.ts';
-import { formatSize } from './params.ts';
-import type { CaseResult, ResultDocument } from './schema.ts';
-import { pairedRatioAcrossRounds, steadySummaries } from './stats.ts';
-import { caseKey } from './schema.ts';
+import { DEFAULT_MARGIN, type Interval, decide } from '../decision.ts';
+import { formatSize } from '../params.ts';
+import type { CaseResult, ResultDocument } from '../schema.ts';
+import { pairedRatioAcrossRounds, steadySummaries } from '../stats.ts';
+import { caseKey } from '../schema.ts';
 
 export type CompareVerdict = 'faster' | 'slower' | 'same' | 'unknown';
 

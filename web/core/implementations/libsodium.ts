@@ -7,10 +7,10 @@
  * asks for this implementation.
  * @module
  */
-import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../algorithms.ts';
-import { defineBuiltIn } from '../custom.ts';
+import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../tables/algorithms.ts';
+import { defineBuiltIn } from './custom.ts';
 import { contractBackend } from './contract.ts';
-import { type Backend, checkLengths } from './types.ts';
+import { type Backend, checkLengths } from './backend.ts';
 
 type Sodium = typeof import('libsodium-wrappers');
 type Seal = (m: Uint8Array, ad: Uint8Array, nsec: null, npub: Uint8Array, k: Uint8Array) => Uint8Array;

@@ -3,10 +3,10 @@
  * fastest implementation with its figure's 95 % interval and flag, and how it stands against
  * the runner-up, decided by the same rule as the verdict (decision.ts): a tie is a tie.
  */
-import { type Decision, decide } from './decision.ts';
-import type { ResultDocument } from './schema.ts';
-import { steadySummaries } from './stats.ts';
-import { VERDICT_MARGIN, ratioOf } from './report.ts';
+import { type Decision, decide } from '../decision.ts';
+import type { ResultDocument } from '../schema.ts';
+import { steadySummaries } from '../stats.ts';
+import { VERDICT_MARGIN, ratioOf } from './ratio.ts';
 
 /**
  * A case's median MB/s (plaintext) and the MB/s at the ends of its median's 95 % interval,

@@ -13,11 +13,11 @@
  * when the budget is spent is flagged: that, and only that, is what ⚠ means.
  * @module
  */
-import type { CaseResult, ResultDocument, RunParams } from './schema.ts';
-import { caseKey } from './schema.ts';
-import { verdict } from './verdict.ts';
-import { compareInRun } from './compare.ts';
-import { DEFAULT_MARGIN } from './decision.ts';
+import type { CaseResult, ResultDocument, RunParams } from '../schema.ts';
+import { caseKey } from '../schema.ts';
+import { verdict } from '../report/verdict.ts';
+import { compareInRun } from '../report/compare.ts';
+import { DEFAULT_MARGIN } from '../decision.ts';
 
 /** The A/A twin's key (runner.ts aaTwin): its original's, marked. */
 export const aaTwinKey = (key: string): string => `${key}#aa`;

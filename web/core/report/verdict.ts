@@ -8,13 +8,13 @@
  * inside it a tie, and anything else is not decided — too close, or too noisy, to say.
  * @module
  */
-import { type AlgorithmId, KiB, MiB, algorithm } from './algorithms.ts';
-import { formatSize } from './params.ts';
-import type { CaseResult, ResultDocument } from './schema.ts';
+import { type AlgorithmId, KiB, MiB, algorithm } from '../tables/algorithms.ts';
+import { formatSize } from '../params.ts';
+import type { CaseResult, ResultDocument } from '../schema.ts';
 import { type CostModel, fitCostModel } from './costmodel.ts';
-import { type Ratio, VERDICT_MARGIN, contenderLabel, ratioOf } from './report.ts';
-import { type Decision, decide } from './decision.ts';
-import { caseKey } from './schema.ts';
+import { type Ratio, VERDICT_MARGIN, contenderLabel, ratioOf } from './ratio.ts';
+import { type Decision, decide } from '../decision.ts';
+import { caseKey } from '../schema.ts';
 
 export type SizeClass = 'small' | 'medium' | 'large';
 export const SIZE_CLASSES: readonly { id: SizeClass; label: string; holds: (bytes: number) => boolean }[] = [

@@ -97,6 +97,10 @@ export const IMPLEMENTATIONS = Object.freeze([
 export type ImplementationId = (typeof IMPLEMENTATIONS)[number]['id'];
 /** The id of a module you brought (custom.ts): checked, never a built-in one. */
 export type CustomImplementationId = string & Brand<'CustomImplementation'>;
+/** A module of yours names itself with such an id (implementations/custom.ts), never a built-in one. */
+export const CUSTOM_ID = /^[a-z0-9][a-z0-9-]{0,39}$/;
+/** The variant every custom implementation's cases carry. */
+export const CUSTOM_VARIANT = 'custom' as const;
 /** What a run, a case or a validation names: a built-in implementation or a module of yours. */
 export type ImplementationRef = ImplementationId | CustomImplementationId;
 /**

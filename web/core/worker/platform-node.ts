@@ -2,10 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { nodeCrypto } from '../backends/node-crypto.ts';
-import type { Platform } from '../worker/api.ts';
-import type { WycheproofVector } from '../validate.ts';
-import { BUILD_INFO, GLUE } from './builds.ts';
+import { nodeCrypto } from '../implementations/node-crypto.ts';
+import type { Platform } from './api.ts';
+import type { WycheproofVector } from '../implementations/validate.ts';
+import { BUILD_INFO, GLUE } from '../platform/builds.ts';
 
 export const nodePlatform: Platform = {
   runtime: 'node',

@@ -1,6 +1,6 @@
 /** CSV export of a result document's cases: one row per case, summary figures in ns/op. */
-import { implementationClass } from './algorithms.ts';
-import type { ResultDocument } from './schema.ts';
+import { implementationClass } from '../tables/algorithms.ts';
+import type { ResultDocument } from '../schema.ts';
 
 const COLUMNS = ['algorithm', 'implementation', 'variant', 'implementationClass', 'operation', 'sizeBytes', 'aadBytes', 'bytesPerSecond', 'usPerOp', 'nsPerByte', 'medianNs', 'ciLowNs', 'ciHighNs', 'trimmedMeanNs', 'meanNs', 'sdNs', 'cv', 'samples', 'iterationsPerSample', 'overheadBytes', 'stateBytes', 'unstable', 'unstableReasons', 'modes', 'reruns'] as const;
 

@@ -3,8 +3,8 @@
  * user-agent string is kept in the local document only; what is submitted is reduced further.
  * @module
  */
-import type { EngineName, Environment } from './schema.ts';
-import { ENGINE_VERSION } from './version.ts';
+import type { EngineName, Environment } from '../schema.ts';
+import { ENGINE_VERSION } from '../version.ts';
 
 interface NameVersion {
   name: string;
@@ -43,7 +43,7 @@ export const NODE_OS_NAMES: Readonly<Record<string, string>> = Object.freeze({ l
 export const NODE_ARCHES: Readonly<Record<string, string>> = Object.freeze({ x64: 'x86-64', ia32: 'x86', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' });
 
 // Browser engines are a field of the schema: defined there, offered here with the other tables.
-export { ENGINE_NAMES, type EngineName } from './schema.ts';
+export { ENGINE_NAMES, type EngineName } from '../schema.ts';
 
 /**
  * The engine behind a user agent. Every browser on iOS and iPadOS is WebKit, whatever its name
