@@ -182,25 +182,6 @@ describe('implementation classes', () => {
   });
 });
 
-describe('study citations', () => {
-  it('every scenario cites what its text gives, and says what it lacks', async () => {
-    const { SCENARIOS, fullCitation, shortCitation } = await import('../scenarios/index.ts');
-    expect(SCENARIOS).toHaveLength(5);
-    for (const s of SCENARIOS) {
-      expect(s.citation.title.length, s.id).toBeGreaterThan(20);
-      expect(s.citation.venue.length, s.id).toBeGreaterThan(5);
-      expect(fullCitation(s.citation), s.id).not.toMatch(/\.txt/);
-      if (!s.citation.authors.length) expect(fullCitation(s.citation)).toContain('Authors not named in the text');
-      if (s.citation.titleIsDescriptive) expect(fullCitation(s.citation)).toContain('[untitled in the text:');
-    }
-    const tls = SCENARIOS.find((s) => s.id === 'key-length')!.citation;
-    expect(shortCitation(tls)).toBe('Muhammad Arifin Ilham et al. (2025)');
-    expect(fullCitation(tls)).toBe(
-      'Muhammad Arifin Ilham, Dody Herdiana, M. Agreindra Helmiawan, Asep Saeppani. (2025). “Analisi Perbandingan Kinerja Algoritma AES-128 GCM dan AES-256 GCM Pada Protokol TLS 1.2 Di Server Ngnix”. Router: Jurnal Teknik Informatika dan Terapan, vol. 3, no. 4, pp. 87–95. doi:10.62951/router.v3i4.743.',
-    );
-  });
-});
-
 describe('where this device stands', () => {
   it('picks the headline cases at the largest size up to 1 MiB', async () => {
     const { headlineCases } = await import('../report/verdict.ts');
