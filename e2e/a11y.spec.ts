@@ -1,26 +1,5 @@
-// Accessibility: axe-core on every view, light and dark, with no serious or critical violation;
-// and a run driven from the keyboard alone.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { axeProblems } from './expectations.ts';
+// Accessibility from the keyboard alone; axe on every view, light and dark, is in behaviours.ts.
 import { expect, finished, test } from './fixtures.ts';
-import { VIEWS } from './views.ts';
-
-async function problems(page: Page): Promise<string[]> {
-  return axeProblems((await new AxeBuilder({ page }).analyze()).violations);
-}
-
-
-for (const scheme of ['light', 'dark'] as const) {
-  for (const [name, path, ready] of VIEWS) {
-    test(`axe: no serious or critical violation on ${name} (${scheme})`, async ({ page }) => {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.goto(path);
-      await ready(page);
-      expect(await problems(page)).toEqual([]);
-    });
-  }
-}
 
 test('a run from the keyboard alone: start, cancel, start again', async ({ page }) => {
   await page.goto('/?preset=standard');

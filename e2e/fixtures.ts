@@ -27,5 +27,3 @@ export async function showAllRows(page: Page): Promise<void> {
   if (await more.count()) await more.click();
 }
 
-/** A small quick run: enough cases to prove every path, short enough for CI. */
-export const SMALL_RUN = '/?preset=quick&sizes=64,16k&rounds=1&reruns=0&autorun=1';

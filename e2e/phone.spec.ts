@@ -1,7 +1,8 @@
 // Phones: at 360 px nothing scrolls sideways — not the page, not a table inside it — on every view.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { VIEWS } from './views.ts';
+import { VIEWS } from './behaviours.ts';
+import { playwrightDriver } from './driver/playwright.ts';
 
 /** Everything wider than its box: the page itself, and any element that would scroll sideways. */
 async function sideways(page: Page): Promise<string[]> {
@@ -22,10 +23,10 @@ async function sideways(page: Page): Promise<string[]> {
 
 
 for (const [name, path, ready] of VIEWS) {
-  test(`at 360 px nothing scrolls sideways: ${name}`, async ({ page }) => {
+  test(`at 360 px nothing scrolls sideways: ${name}`, async ({ page, browserName }) => {
     await page.setViewportSize({ width: 360, height: 780 });
     await page.goto(path);
-    await ready(page);
+    await ready(playwrightDriver(page, browserName));
     expect(await sideways(page)).toEqual([]);
   });
 }

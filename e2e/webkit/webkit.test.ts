@@ -1,54 +1,29 @@
 // End to end in WebKit — the engine of every iPhone and iPad — through WebKitGTK's MiniBrowser
-// and WebKitWebDriver (cli/webkit.ts): Playwright cannot drive WebKitGTK. The same behaviours
-// the Playwright specs prove in Chromium and Firefox, against the built site with its
-// embedded collector. Runs after `vite build` (scripts/test), counted in the closing summary.
+// and WebKitWebDriver (cli/webkit.ts): Playwright cannot drive WebKitGTK. The site's behaviours
+// are the list Playwright runs in Chromium and Firefox (e2e/behaviours.ts), here through the
+// WebDriver side of the driver port, against the built site with its embedded collector; then
+// what only WebKit has (the CLI's WebKit path, JIT-less modes). Runs after `vite build`
+// (scripts/test), counted in the closing summary.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { By, type WebDriver } from 'selenium-webdriver';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runInBrowser } from '../../cli/browser-run.ts';
 import { type WebKitSession, startWebKit } from '../../cli/webkit.ts';
 import { type Proc, startNode } from '../../collector/harness/spawn.ts';
-import type { Automation } from '../../web/core/automation.ts';
 import { validateResult } from '../../web/core/schema.ts';
-import { NEWER_AEADS_RUN, axeProblems, newerAeadProblems, validationProblems } from '../expectations.ts';
-import { createRequire } from 'node:module';
+import { BEHAVIOURS, type Expect } from '../behaviours.ts';
+import { finished, textMatching } from '../driver/port.ts';
+import { webdriverDriver } from '../driver/webdriver.ts';
 
-const SMALL_RUN = '/?preset=quick&sizes=64,16k&rounds=1&reruns=0&autorun=1';
-const RUN_1K = '/?preset=quick&sizes=1k&rounds=1&reruns=0&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1';
-
+const WINDOW = { width: 1280, height: 900 };
 let site: Proc;
 let webkit: WebKitSession;
-let driver: WebDriver;
-
-const until = async <T>(what: string, fn: () => Promise<T | null | undefined | false>, timeoutMs = 150_000): Promise<T> => {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-};
-const state = () => driver.executeScript<Automation | null>('return window.aeadbench || null;');
-const finished = (timeoutMs?: number) => until('the run to finish', async () => {
-  const s = await state();
-  return s && ['done', 'error', 'cancelled'].includes(s.status) ? s : null;
-}, timeoutMs);
-const testId = (id: string) => driver.findElement(By.css(`[data-testid="${id}"]`));
-const visible = (id: string) => until(`[data-testid=${id}] to show`, async () => (await driver.findElements(By.css(`[data-testid="${id}"]`))).length > 0 && (await testId(id).isDisplayed()), 30_000);
-const open = (path: string) => driver.get(`${site.url}${path}`);
-/** The results table shows its first rows and the rest on request: ask for every row. */
-const showAllRows = async () => {
-  for (const b of await driver.findElements(By.css('[data-testid="show-all"]'))) await b.click();
-};
 
 beforeAll(async () => {
-  site = await startNode('server/serve.ts', ['--dir', 'dist'], { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-webkit-collector-')) }, { readyPath: '/' });
-  webkit = await startWebKit({ windowSize: { width: 1280, height: 900 } });
-  driver = webkit.driver;
+  site = await startNode('server/serve.ts', ['--dir', 'dist'], { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-webkit-collector-')), COLLECTOR_EXPORT_MIN_AGE_S: '0' }, { readyPath: '/' });
+  webkit = await startWebKit({ windowSize: WINDOW });
 }, 90_000);
 afterAll(async () => {
   await webkit?.close();
@@ -56,154 +31,12 @@ afterAll(async () => {
 });
 
 describe('in WebKit', () => {
-  let doc: Automation['result'];
-  let validation: Automation['validation'];
-
-  it('a quick run completes and its result validates against the schema', async () => {
-    await open(SMALL_RUN);
-    const s = await finished();
-    expect(s.error).toBeNull();
-    expect(s.status).toBe('done');
-    const checked = validateResult(s.result);
-    expect(checked.ok ? [] : checked.issues).toEqual([]);
-    doc = s.result!;
-    validation = s.validation;
-    expect(doc.environment.crossOriginIsolated).toBe(true);
-    expect(doc.environment.timerResolutionMs).toBeLessThanOrEqual(0.025); // 20 µs, as Firefox
-    expect(doc.environment.browser.name).toBe('WebKitGTK'); // not "Safari 60.5"
-    expect(doc.environment.engine?.name).toBe('WebKit');
-    expect(doc.environment.execution?.mode).toBe('standard'); // WebAssembly and the optimising JIT both run
-    expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble', 'libsodium']));
-    for (const c of doc.cases) expect(c.samples.length).toBeGreaterThanOrEqual(5);
-    for (const c of doc.cases) expect(c.cycles).toHaveLength(c.samples.length);
-    expect(doc.interference!.probeMs.length).toBeGreaterThan(0);
-    await visible('results-table'); // the results view loads on demand
-    await showAllRows();
-    expect(await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).toHaveLength(doc.cases.length);
-    // The verdict comes first, from the same document.
-    expect(await testId('verdict').getText()).toMatch(/(Fastest|Tie) for small messages/);
-  }, 180_000);
-
-  it('every implementation passes its Wycheproof vectors, and WASM and Web Crypto AES-GCM agree byte for byte', () => {
-    expect(validationProblems(validation)).toEqual([]);
-    // WebKit's Web Crypto has no ChaCha20-Poly1305 (Chromium's has).
-    expect(validation.some((v) => v.algorithm === 'chacha20-poly1305' && v.implementation === 'webcrypto')).toBe(false);
-  });
-
-  it('the newer AEADs validate in every implementation that offers them, and are timed', async () => {
-    await open(NEWER_AEADS_RUN);
-    const s = await finished();
-    expect(s.status).toBe('done');
-    expect(newerAeadProblems(s.validation, s.result!)).toEqual([]);
-  }, 180_000);
-
-  it('axe finds no serious or critical violation on any view', async () => {
-    const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    const views: [string, () => Promise<unknown>][] = [
-      ['/', () => visible('start')],
-      ['/?preset=quick&sizes=64&rounds=1&reruns=0&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1', async () => (await finished(), visible('results-table'))],
-      ['/#/scenarios', () => visible('scenario-list')],
-      ['/#/scenario/key-length', () => visible('citation')],
-      ['/#/crowd', () => visible('nav-crowd')],
-    ];
-    const found: string[] = [];
-    for (const [path, ready] of views) {
-      await open(path);
-      await ready();
-      await driver.executeScript(axeSource);
-      const r = await driver.executeAsyncScript<{ violations: Parameters<typeof axeProblems>[0] }>('const done = arguments[arguments.length - 1]; axe.run().then((r) => done({ violations: r.violations }), (e) => done({ violations: [{ id: "axe-error", impact: "critical", help: String(e), nodes: [] }] }));');
-      found.push(...axeProblems(r.violations).map((p) => `${path}: ${p}`));
-    }
-    expect(found).toEqual([]);
-  }, 180_000);
-
-  it('cancel stops the run and keeps what finished', async () => {
-    await open('/?preset=standard&autorun=1');
-    await until('three cases done', async () => ((await state())?.progress?.done ?? 0) >= 3, 90_000);
-    await visible('live'); // live results while it runs
-    expect((await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).length).toBeGreaterThanOrEqual(1);
-    await testId('cancel').click();
-    const s = await finished(15_000);
-    expect(s.status).toBe('cancelled');
-    expect(s.result?.status).toBe('cancelled');
-    await visible('cancelled');
-    expect(await driver.findElements(By.css('[data-testid="progress"]'))).toHaveLength(0);
-    expect(await testId('start').isEnabled()).toBe(true);
-  }, 120_000);
-
-  it('a bad URL parameter shows an error naming it', async () => {
-    await open('/?sizes=64,abc&autorun=1');
-    await visible('param-error');
-    expect(await testId('param-error').getText()).toContain("Invalid sizes param: '64,abc'");
-    const s = await state();
-    expect(s?.status).toBe('error');
-    expect(s?.result).toBeNull();
-  });
-
-  it('run → review the exact payload → submit → the crowd shows it, per device class and per engine', async () => {
-    await open(RUN_1K);
-    expect((await finished()).status).toBe('done');
-    await visible('submit-panel');
-    await testId('class-desktop').click();
-    await testId('review').click();
-    await visible('payload');
-    const payload = JSON.parse((await testId('payload').getAttribute('textContent'))!);
-    expect(payload.deviceClass).toBe('desktop');
-    expect(payload.result.environment.userAgent).toBe('');
-    expect(payload.result.environment.engine.name).toBe('WebKit');
-    await testId('send').click();
-    await visible('sent');
-    const link = (await testId('permalink-link').getAttribute('href'))!;
-    const exported = JSON.stringify((await state())!.result);
-    await testId('nav-crowd').click();
-    await visible('crowd-table');
-    await until('a desktop row', async () => (await testId('crowd-table').getText()).includes('desktop'), 15_000);
-    await driver.findElement(By.css('[data-testid="crowd"] select[aria-label="Group by"] option[value="engine"]')).click();
-    await until('a WebKit row', async () => (await testId('crowd-table').getText()).includes('WebKit'), 15_000);
-
-    // The permalink opens it read-only in a page loaded afresh.
-    await driver.get(link);
-    await driver.navigate().refresh();
-    await visible('permalink-note');
-    expect(await testId('permalink-note').getText()).toContain('desktop result received on');
-    await visible('results-table');
-    await showAllRows();
-    expect(await driver.findElements(By.css('[data-testid="results-table"] tbody tr'))).toHaveLength(JSON.parse(exported).cases.length);
-
-    // Compare: the exported document against itself, through the file inputs.
-    const file = join(mkdtempSync(join(tmpdir(), 'aeadbench-webkit-compare-')), 'a.json');
-    writeFileSync(file, exported);
-    await open('/#/compare');
-    await visible('compare-file-a');
-    await testId('compare-file-a').sendKeys(file);
-    await testId('compare-file-b').sendKeys(file);
-    await visible('compare-summary');
-    expect(await testId('compare-summary').getText()).toContain(`${JSON.parse(exported).cases.length} cases compared`);
-  }, 180_000);
-
-  it('the lightweight-iot study seals the unlock token and rejects a one-bit change', async () => {
-    await open('/#/scenario/lightweight-iot');
-    await visible('unlock-run');
-    await testId('unlock-run').click();
-    await visible('unlock-opened');
-    expect(await testId('unlock-opened').getText()).toMatch(/^UNLOCK:BIKE-0042:\d+$/);
-    expect(await testId('unlock-tampered').getText()).toBe('rejected: authentication failed');
-  }, 60_000);
-
-  it('at a phone width the results need no horizontal scrolling', async () => {
-    await driver.manage().window().setRect({ width: 390, height: 844, x: 0, y: 0 });
-    try {
-      await open(RUN_1K);
-      expect((await finished()).status).toBe('done');
-      await visible('results');
-      const { overflow, width } = await driver.executeScript<{ overflow: number; width: number }>('return { overflow: document.documentElement.scrollWidth - window.innerWidth, width: window.innerWidth };');
-      // MiniBrowser's window cannot be narrower than its toolbar (447 px here): a large phone's width.
-      expect(width).toBeLessThanOrEqual(460);
-      expect(overflow).toBeLessThanOrEqual(1);
-    } finally {
-      await driver.manage().window().setRect({ width: 1280, height: 900, x: 0, y: 0 });
-    }
-  }, 120_000);
+  // One MiniBrowser window for every behaviour: each starts from the window's usual size.
+  afterEach(async () => void (await webkit.driver.manage().window().setRect({ ...WINDOW, x: 0, y: 0 })));
+  for (const b of BEHAVIOURS) {
+    if (b.needs === 'colorScheme') it.skip(`${b.name} — WebDriver cannot emulate a colour scheme`, () => {});
+    else it(b.name, () => b.run(webdriverDriver(webkit.driver, site.url), expect as unknown as Expect), b.timeoutMs);
+  }
 });
 
 /** WebKitGTK processes still alive (zombies aside) that the shared session did not start: a run or a failed start must leave none. */
@@ -304,30 +137,15 @@ describe('WebKit started without its JIT, or without its optimising tiers', () =
     it(`${Object.entries(m.env).map(([k, v]) => `${k}=${v}`).join(' ')}: the run completes, records ${m.mode}, and says so first`, async () => {
       const wk = await startWebKit({ env: m.env });
       try {
-        await wk.driver.get(`${site.url}/?preset=quick&algorithms=aes-128-gcm&sizes=1k&rounds=1&reruns=0&autorun=1`);
-        const s = await until(
-          'the run to finish',
-          async () => {
-            const st = await wk.driver.executeScript<Automation | null>('return window.aeadbench || null;');
-            return st && ['done', 'error', 'cancelled'].includes(st.status) ? st : null;
-          },
-          120_000,
-        );
+        const d = webdriverDriver(wk.driver, site.url);
+        await d.open('/?preset=quick&algorithms=aes-128-gcm&sizes=1k&rounds=1&reruns=0&autorun=1');
+        const s = await finished(d, 120_000);
         expect(s.error).toBeNull();
         expect(s.result!.environment.execution?.mode).toBe(m.mode);
         expect(new Set(s.result!.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble']));
         // The page renders the verdict after the run's last state: without a JIT that can come
         // a moment after the status reads done (CI once found no verdict element yet).
-        const verdict = await until(
-          'the verdict to show',
-          async () => {
-            const [el] = await wk.driver.findElements(By.css('[data-testid="verdict"]'));
-            const text = el ? await el.getText() : '';
-            return text.includes(m.says) ? text : null;
-          },
-          30_000,
-        );
-        expect(verdict).toContain(m.says);
+        expect(await textMatching(d, 'verdict', m.says, 30_000)).toContain(m.says);
       } finally {
         await wk.close();
       }

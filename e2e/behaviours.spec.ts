@@ -1,0 +1,18 @@
+// Every behaviour of behaviours.ts in Chromium and Firefox (and Playwright's WebKit where it is
+// installed), through the Playwright side of the driver port. The WebKit suite runs the same list
+// in WebKitGTK over WebDriver.
+import { BEHAVIOURS, type Expect } from './behaviours.ts';
+import { playwrightDriver } from './driver/playwright.ts';
+import { expect, test } from './fixtures.ts';
+
+for (const b of BEHAVIOURS) {
+  test(b.name, async ({ page, browserName }) => {
+    test.setTimeout(b.timeoutMs);
+    const d = playwrightDriver(page, browserName);
+    try {
+      await b.run(d, expect as unknown as Expect);
+    } finally {
+      await d.dispose();
+    }
+  });
+}
