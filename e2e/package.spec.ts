@@ -1,7 +1,7 @@
 // The npm package as a user gets it: packed, installed from the tarball into a fresh project,
 // imported from Node, and bundled by Vite into a page that runs in Chromium.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,8 +18,8 @@ let project = '';
 test.beforeAll(async () => {
   test.setTimeout(300_000);
   const pkgDir = resolve('target/package');
-  execFileSync('npm', ['pack', '--silent'], { cwd: pkgDir, stdio: 'pipe' });
-  const tarball = join(pkgDir, readdirSync(pkgDir).find((f) => f.endsWith('.tgz'))!);
+  // The file this pack wrote, as npm names it: not whichever tarball an earlier build left there.
+  const tarball = join(pkgDir, execFileSync('npm', ['pack', '--silent'], { cwd: pkgDir, encoding: 'utf8' }).trim().split('\n').pop()!);
   project = mkdtempSync(join(tmpdir(), 'aeadbench-user-'));
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user', private: true, type: 'module' }));
   execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, 'vite@8.3.8'], { cwd: project, stdio: 'pipe' });

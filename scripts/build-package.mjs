@@ -14,7 +14,11 @@ cpSync('dist', `${OUT}/site`, { recursive: true });
 
 // Bundlers need the literal worker URL to point at the emitted .js file.
 const browserEntry = `${OUT}/dist/web/core/browser.js`;
-writeFileSync(browserEntry, readFileSync(browserEntry, 'utf8').replace("'./worker/bench.worker.ts'", "'./worker/bench.worker.js'"));
+// tsc rewrites import specifiers, not a `new URL()` literal; a bundler must see that literal, so
+// it cannot be computed. Refuse to ship an entry whose worker URL this step did not find.
+const entrySource = readFileSync(browserEntry, 'utf8');
+if (!entrySource.includes("'./worker/bench.worker.ts'")) throw new Error(`${browserEntry}: no './worker/bench.worker.ts' URL to point at the emitted worker`);
+writeFileSync(browserEntry, entrySource.replace("'./worker/bench.worker.ts'", "'./worker/bench.worker.js'"));
 
 const root = JSON.parse(readFileSync('package.json', 'utf8'));
 const core = (name) => ({ types: `./dist/web/core/${name}.d.ts`, default: `./dist/web/core/${name}.js` });

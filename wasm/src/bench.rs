@@ -103,10 +103,6 @@ impl Bench {
         self.algorithm
     }
 
-    pub fn operation(&self) -> Operation {
-        self.operation
-    }
-
     /// Bytes this bench holds in linear memory (buffers, not the cipher state).
     pub fn buffer_bytes(&self) -> usize {
         self.input.len() + self.output.len() + self.aad.len() + self.nonce.len()

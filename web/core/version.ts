@@ -1,2 +1,2 @@
-/** The engine's version, recorded in every result document (kept equal to package.json's). */
+/** The engine's version, recorded in every result document; a test holds it to package.json's. */
 export const ENGINE_VERSION = '0.1.0';

@@ -47,3 +47,12 @@ describe('parseUserAgent and engineFromUserAgent', () => {
     expect(ENGINE_NAMES).toEqual(['Blink', 'Gecko', 'WebKit', 'V8', 'unknown']);
   });
 });
+
+describe('the engine version', () => {
+  it('that every result records is package.json\'s, so a release cannot ship two', async () => {
+    const { ENGINE_VERSION } = await import('../version.ts');
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(ENGINE_VERSION).toBe(pkg.version);
+  });
+});
