@@ -21,7 +21,7 @@ import { GROUP_BY, type GroupBy, crowdStats, placeIn, viewDistribution, viewOf, 
 import { counts, sourceCount, storedResult } from './store.ts';
 import { createWriter } from './writer.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, RequestError, checkBodyText, reduceSubmission } from './submission.ts';
-import openapi from './openapi.json' with { type: 'json' };
+import { OPENAPI } from './openapi.ts';
 
 const FilterSchema = v.object({
   algorithm: v.picklist(ALGORITHM_IDS),
@@ -114,7 +114,7 @@ export function routes(sql: Sql, deps: RouteDeps) {
     }
   });
 
-  api.get('/openapi.json', (c) => c.json(openapi));
+  api.get('/openapi.json', (c) => c.json(OPENAPI));
 
   api.post('/results', async (c) => {
     const client = deps.client(c);
