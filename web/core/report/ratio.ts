@@ -4,7 +4,7 @@
  * and name a contender with `contenderLabel`.
  * @module
  */
-import { IMPLEMENTATIONS, algorithm } from '../tables/algorithms.ts';
+import { CUSTOM_VARIANT, IMPLEMENTATIONS, algorithm, variantNamed } from '../tables/algorithms.ts';
 import { type CaseResult, caseKey } from '../schema.ts';
 import { WORKER_SPREAD, workerAwareRatio } from '../stats.ts';
 
@@ -20,7 +20,7 @@ export interface Ratio {
 
 export function contenderLabel(c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>): string {
   const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation)?.label ?? c.implementation;
-  const variant = c.variant === 'js' || c.variant === 'wasm' || c.variant === 'sequential' ? '' : c.variant === 'custom' ? ' (your module)' : ` (${c.variant})`;
+  const variant = c.variant === CUSTOM_VARIANT ? ' (your module)' : variantNamed(c) ? ` (${c.variant})` : '';
   return `${algorithm(c.algorithm).label} in ${impl}${variant}`;
 }
 

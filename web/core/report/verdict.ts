@@ -8,7 +8,7 @@
  * inside it a tie, and anything else is not decided — too close, or too noisy, to say.
  * @module
  */
-import { type AlgorithmId, KiB, MiB, algorithm } from '../tables/algorithms.ts';
+import { type AlgorithmId, KiB, MiB, algorithm, isContender } from '../tables/algorithms.ts';
 import { formatSize } from '../params.ts';
 import type { CaseResult, ResultDocument } from '../schema.ts';
 import { type CostModel, fitCostModel } from './costmodel.ts';
@@ -112,13 +112,13 @@ function certaintyOf(r: Ratio | null, cases: CaseResult[]): Certainty {
 }
 
 
-/** The cases a verdict reads: one operation (encrypt first), the smallest AAD, Web Crypto sequential only. */
+/** The cases a verdict reads: one operation (encrypt first), the smallest AAD, the contenders (Web Crypto sequential, not pipelined). */
 function casesOf(doc: Pick<ResultDocument, 'cases'>): { operation: CaseResult['operation']; cases: CaseResult[] } {
   const ops = [...new Set(doc.cases.map((c) => c.operation))];
   const operation = ops.includes('encrypt') ? 'encrypt' : (ops[0] ?? 'encrypt');
   const ofOp = doc.cases.filter((c) => c.operation === operation);
   const aad = Math.min(...ofOp.map((c) => c.aadBytes));
-  return { operation, cases: ofOp.filter((c) => c.aadBytes === aad && !(c.implementation === 'webcrypto' && c.variant !== 'sequential')) };
+  return { operation, cases: ofOp.filter((c) => c.aadBytes === aad && isContender(c)) };
 }
 
 export function fastestBySize(cases: CaseResult[]): Fastest[] {
@@ -312,7 +312,7 @@ export function headlineCases(doc: Pick<ResultDocument, 'cases'>): CaseResult[] 
   const enc = doc.cases.filter((c) => c.operation === 'encrypt' && c.aadBytes === 0 && c.sizeBytes <= MiB);
   const out: CaseResult[] = [];
   for (const [impl, alg] of [['rustcrypto-wasm', 'aes-128-gcm'], ['rustcrypto-wasm', 'chacha20-poly1305'], ['webcrypto', 'aes-128-gcm']] as const) {
-    const mine = enc.filter((c) => c.implementation === impl && c.algorithm === alg && (impl !== 'webcrypto' || c.variant === 'sequential'));
+    const mine = enc.filter((c) => c.implementation === impl && c.algorithm === alg && isContender(c));
     const best = mine.sort((a, b) => b.sizeBytes - a.sizeBytes || a.summary.median - b.summary.median)[0];
     if (best) out.push(best);
   }

@@ -6,7 +6,7 @@
  * @module
  */
 import codeSize from '../wasm/code-size.js';
-import { type AlgorithmId, type ImplementationId, type ImplementationRef } from '../tables/algorithms.ts';
+import { type AlgorithmId, type ImplementationId, type ImplementationRef, primaryVariant } from '../tables/algorithms.ts';
 import type { CaseResult, ResultDocument } from '../schema.ts';
 import { ratioOf } from '../report/ratio.ts';
 import { mean, sd, trimmedMean } from '../stats.ts';
@@ -26,11 +26,11 @@ export const STUDIES = [
 
 export type ScenarioId = (typeof STUDIES)[number]['id'];
 
-/** The case for algorithm × implementation × operation × size; Web Crypto's sequential variant unless asked. */
+/** The case for algorithm × implementation × operation × size: the implementation's primary variant unless asked. */
 export function pick(doc: ResultDocument, algorithm: AlgorithmId, implementation: ImplementationRef, sizeBytes: number, operation = 'encrypt', variant?: string): CaseResult | undefined {
   const matches = doc.cases.filter((c) => c.algorithm === algorithm && c.implementation === implementation && c.sizeBytes === sizeBytes && c.operation === operation);
   if (variant) return matches.find((c) => c.variant === variant);
-  return matches.find((c) => c.variant === 'sequential' || c.variant === 'simd128') ?? matches[0];
+  return matches.find((c) => c.variant === primaryVariant(implementation)) ?? matches[0];
 }
 
 const us = (c: CaseResult | undefined) => (c ? c.summary.median / 1e3 : null);

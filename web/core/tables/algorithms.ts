@@ -43,7 +43,10 @@ export const QUICK_ALGORITHM_IDS = GENERAL_ALGORITHM_IDS.filter((id) => !('next'
 /**
  * Implementations and the algorithms each can offer at best; `detect()` in each backend says
  * what the running environment really has (e.g. ChaCha20-Poly1305 in Web Crypto is Chromium-only).
- * `variants` are the ways one implementation is measured, recorded per case.
+ * `variants` are the ways one implementation is measured, recorded per case; the first is its
+ * primary one. They are builds of their own (WASM baseline against SIMD: both contenders), or,
+ * with `sameCalls`, ways of timing the same calls (Web Crypto pipelined: read beside, never
+ * weighed against the sequential calls).
  */
 export const IMPLEMENTATIONS = Object.freeze([
   {
@@ -60,6 +63,7 @@ export const IMPLEMENTATIONS = Object.freeze([
     description: "The platform's native crypto.subtle; CBC+HMAC composed from AES-CBC and HMAC; AES-OCB where the platform has it (no browser yet).",
     algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256', 'aes-128-ocb3', 'aes-256-ocb3'],
     variants: ['sequential', 'pipelined'],
+    sameCalls: true,
   },
   {
     id: 'noble',
@@ -92,7 +96,7 @@ export const IMPLEMENTATIONS = Object.freeze([
     algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256', 'aes-128-ocb3', 'aes-256-ocb3'],
     variants: ['openssl'],
   },
-] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[]; needsWasm?: true }[]);
+] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[]; needsWasm?: true; sameCalls?: true }[]);
 
 export type ImplementationId = (typeof IMPLEMENTATIONS)[number]['id'];
 /** The id of a module you brought (custom.ts): checked, never a built-in one. */
@@ -385,6 +389,24 @@ export const isBuiltInImplementation = (id: string): id is ImplementationId => (
 /** What the table says an implementation can offer; a module of yours offers what it declares (false here). */
 export function implementationSupports(impl: ImplementationRef, alg: AlgorithmId): boolean {
   return ((IMPLEMENTATIONS.find((i) => i.id === impl)?.algorithms ?? []) as readonly string[]).includes(alg);
+}
+
+/** An implementation's primary variant (its row's first): Web Crypto's sequential calls, RustCrypto's SIMD build; a module of yours has none here. */
+export function primaryVariant(impl: ImplementationRef): string | undefined {
+  return IMPLEMENTATIONS.find((i) => i.id === impl)?.variants[0];
+}
+
+/** Whether a case is one the verdict weighs: any variant that is a build of its own, only the primary one of ways to time the same calls. */
+export function isContender(c: { implementation: ImplementationRef; variant: string }): boolean {
+  const row = IMPLEMENTATIONS.find((i) => i.id === c.implementation);
+  return !row || !('sameCalls' in row) || c.variant === row.variants[0];
+}
+
+/** Whether a label needs the case's variant to tell it apart: not for an implementation of one variant, nor for the primary way of timing the same calls. */
+export function variantNamed(c: { implementation: ImplementationRef; variant: string }): boolean {
+  const row = IMPLEMENTATIONS.find((i) => i.id === c.implementation);
+  if (!row) return true;
+  return row.variants.length > 1 && !('sameCalls' in row && c.variant === row.variants[0]);
 }
 
 /** Whether an implementation runs WebAssembly (and so cannot run where it is off). */
