@@ -1,0 +1,73 @@
+/**
+ * The tables docs/architecture.md shows, generated from the tables they describe: the algorithm
+ * table (ids, constructions and sizes from web/core/tables/algorithms.ts, crates from the Rust
+ * table as the built cores report it, versions from the build's record) and the code size per
+ * algorithm (web/core/wasm/code-size.json, written by build-wasm). `npm run docs` rewrites them
+ * between their markers; scripts/docs.test.ts fails while they are stale.
+ * @module
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { ALGORITHMS } from '../web/core/tables/algorithms.ts';
+import { nodePlatform } from '../web/core/worker/platform-node.ts';
+import codeSize from '../web/core/wasm/code-size.js';
+
+const DOC = new URL('../docs/architecture.md', import.meta.url);
+const kib = (bytes: number) => (bytes / 1024).toFixed(1);
+
+/** `| id | construction | crates (versions) | key / nonce / tag bytes |`, one row per id of the table. */
+export async function algorithmTable(): Promise<string> {
+  const cores = await nodePlatform.loadCores('simd128');
+  const rust = new Map((JSON.parse(cores.algorithms()) as { id: string; crate: string }[]).map((r) => [r.id, r.crate]));
+  // The versions the build recorded from Cargo.lock (scripts/wasm-build-info.mjs).
+  const versions = ((await nodePlatform.loadBuildInfo!('simd128')) as { crates?: Record<string, string> }).crates ?? {};
+  const rows = ALGORITHMS.map((a) => {
+    const crates = (rust.get(a.id) ?? '').split('+').filter(Boolean).map((c) => (versions[c] ? `${c} ${versions[c]}` : c));
+    return `| \`${a.id}\` | ${a.spec} | ${crates.join(', ') || '–'} | ${a.keyBytes} / ${a.nonceBytes} / ${a.tagBytes} |`;
+  });
+  return ['| id | construction | crates (versions) | key / nonce / tag bytes |', '|---|---|---|---|', ...rows].join('\n');
+}
+
+/** `| id | KiB | KiB gzip |`: what each algorithm's seal and open add to an empty module. */
+export function codeSizeTable(): string {
+  const rows = ALGORITHMS.map((a) => {
+    const s = codeSize.algorithms[a.id];
+    return `| \`${a.id}\` | ${s ? kib(s.wasmBytes) : '–'} | ${s ? kib(s.gzipBytes) : '–'} |`;
+  });
+  // Sizes follow the compiler: say which one, and when, so the figures can be made again.
+  const rustc = execFileSync('rustc', ['--version'], { encoding: 'utf8' }).trim();
+  const today = new Date().toISOString().slice(0, 10);
+  return ['| id | KiB | KiB gzip |', '|---|---:|---:|', ...rows, '', `Measured ${today} with ${rustc} (\`npm run docs\`); the empty probe itself: ${codeSize.emptyProbe.wasmBytes} B.`].join('\n');
+}
+
+const marker = (name: string) => [`<!-- generated: ${name} (npm run docs) -->`, `<!-- end: ${name} -->`] as const;
+
+/** A generated section of the document as it stands. */
+export function section(doc: string, name: string): string {
+  const [open, close] = marker(name);
+  const a = doc.indexOf(open);
+  const b = doc.indexOf(close);
+  if (a < 0 || b < a) throw new Error(`docs/architecture.md has no section '${name}' between ${open} and ${close}`);
+  return doc.slice(a + open.length + 1, b - 1);
+}
+
+/** The document with each generated section replaced by what the tables give now. */
+export async function regenerated(doc: string): Promise<string> {
+  const sections: Record<string, string> = { algorithms: await algorithmTable(), 'code size': codeSizeTable() };
+  for (const [name, body] of Object.entries(sections)) {
+    const old = section(doc, name);
+    const [open] = marker(name);
+    const at = doc.indexOf(open) + open.length + 1;
+    doc = `${doc.slice(0, at)}${body}${doc.slice(at + old.length)}`;
+  }
+  return doc;
+}
+
+export const readDoc = () => readFileSync(DOC, 'utf8');
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const before = readDoc();
+  const after = await regenerated(before);
+  writeFileSync(DOC, after);
+  console.log(before === after ? 'docs/architecture.md: its tables were current' : 'docs/architecture.md: tables regenerated');
+}
