@@ -108,11 +108,11 @@ interface BackendContext {
 }
 
 /**
- * The registry: how each implementation's backends are made in a worker. Adding an
- * implementation is its backend module, an entry here (or, for one platform only, the
- * platform's `extraBackends`), and a row in the algorithm table.
+ * The registry: how each implementation's backends are made in a worker, complete by type (a
+ * row of the implementation table without an entry here does not compile). Adding an
+ * implementation is its module, an entry here and a row in the table.
  */
-const BACKENDS: Partial<Record<ImplementationId, (ctx: BackendContext) => Promise<Backend[]>>> = {
+const BACKENDS: Record<ImplementationId, (ctx: BackendContext) => Promise<Backend[]>> = {
   'rustcrypto-wasm': async ({ params, platform, features }) => {
     const out: Backend[] = [];
     for (const variant of wasmVariants(params.wasm, features.simd128)) out.push(await rustcryptoWasm(variant, platform.loadCores, platform.loadBuildInfo));
@@ -130,6 +130,8 @@ const BACKENDS: Partial<Record<ImplementationId, (ctx: BackendContext) => Promis
   },
   noble: async () => [noble()],
   libsodium: async () => [await libsodium()],
+  // Node only: its platform brings it (worker/platform-node.ts); a browser's brings none.
+  'node-crypto': async ({ params, platform }) => (await platform.extraBackends?.(params, 'node-crypto')) ?? [],
 };
 
 const isWasmCore = (b: Backend): b is Awaited<ReturnType<typeof rustcryptoWasm>> => b.implementation === 'rustcrypto-wasm' && 'clockChain' in b;
@@ -192,7 +194,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           unavailable.push({ implementation: impl, reason: 'WebAssembly is off here' });
           continue;
         }
-        const make = BACKENDS[impl] ?? ((ctx: BackendContext) => ctx.platform.extraBackends?.(ctx.params, impl) ?? Promise.resolve([]));
+        const make = BACKENDS[impl];
         // One implementation that cannot load (a refused import, a missing API) costs the run only itself.
         const made = await make({ params, platform, features }).catch((e: unknown) => e as Error);
         if (made instanceof Error) {
