@@ -4,13 +4,12 @@
  * beyond the one call.
  * @module
  */
-import { ALGORITHM_IDS, type AlgorithmId, type VariantOf, implementationSupports } from '../tables/algorithms.ts';
+import { ALGORITHM_IDS, type AlgorithmId, type VariantOf } from '../tables/algorithms.ts';
 import type { Backend, CaseSpec, PreparedCase } from './backend.ts';
 
-/** The built modules (scripts/build-wasm): two pure-Rust ones, two whose AEGIS is libaegis in C. */
+/** The built modules (scripts/build-wasm): two pure-Rust ones, two whose AEGIS is libaegis in C (libaegis-wasm.ts). */
 export type WasmVariant = 'baseline' | 'simd128' | 'libaegis-simd128' | 'libaegis-relaxed-simd';
 export const WASM_VARIANTS: readonly WasmVariant[] = ['baseline', 'simd128', 'libaegis-simd128', 'libaegis-relaxed-simd'];
-export type LibaegisVariant = 'relaxed-simd' | 'simd128';
 /** The wasm-bindgen glue of one built variant, initialised. */
 export type Cores = typeof import('../wasm/baseline/cores.js');
 export type CoresLoader = (variant: WasmVariant) => Promise<Cores>;
@@ -43,18 +42,6 @@ export function wasmVariants(choice: 'auto' | 'both' | WasmVariant, simd128: boo
   return [simd128 ? 'simd128' : 'baseline'];
 }
 
-/**
- * libaegis's builds to measure: both need SIMD, one relaxed SIMD. `auto` takes the best the
- * engine validates; `both` every one it can run; `baseline` none (there is no scalar build).
- */
-export function libaegisVariants(choice: 'auto' | 'both' | 'baseline' | 'simd128', features: { simd128: boolean; relaxedSimd: boolean }): LibaegisVariant[] {
-  const runnable: LibaegisVariant[] = [...(features.simd128 && features.relaxedSimd ? (['relaxed-simd'] as const) : []), ...(features.simd128 ? (['simd128'] as const) : [])];
-  if (choice === 'both') return runnable;
-  if (choice === 'simd128') return runnable.filter((v) => v === 'simd128');
-  if (choice === 'baseline') return [];
-  return runnable.slice(0, 1);
-}
-
 function rethrow(e: unknown): never {
   // AeadError from the cores is a wasm-bindgen object: turn it into a real Error.
   const err = e as { kind?: string; message?: string };
@@ -81,7 +68,7 @@ export async function rustcryptoWasm(
   const offered = (JSON.parse(cores.algorithms()) as { id: string }[]).map((a) => a.id);
   return {
     implementation: 'rustcrypto-wasm',
-    // The libaegis builds share this surface; libaegisWasm below gives them their own identity.
+    // The libaegis builds share this surface; libaegis-wasm.ts gives them their own identity.
     variant: variant as VariantOf<'rustcrypto-wasm'>,
     buildInfo,
     blockBench(cipher) {
@@ -125,22 +112,5 @@ export async function rustcryptoWasm(
         dispose: () => bench.free(),
       };
     },
-  };
-}
-
-/**
- * libaegis (C, prebuilt for wasm32 and linked by the aegis crate) in its own build of the cores:
- * the same wasm-bindgen surface and in-WASM loops, offering only the AEGIS ids.
- */
-export async function libaegisWasm(variant: LibaegisVariant, load: CoresLoader, loadBuildInfo?: BuildInfoLoader): Promise<Backend & { buildInfo: Record<string, unknown> }> {
-  const core = await rustcryptoWasm(`libaegis-${variant}`, load, loadBuildInfo);
-  return {
-    implementation: 'libaegis-wasm',
-    variant,
-    buildInfo: core.buildInfo,
-    algorithms: core.algorithms.filter((a) => implementationSupports('libaegis-wasm', a)),
-    encrypt: core.encrypt,
-    decrypt: core.decrypt,
-    prepare: core.prepare,
   };
 }

@@ -2,7 +2,8 @@
 // against the vectors and cross-checked, and the timing core on a fake clock.
 import { describe, expect, it } from 'vitest';
 import { noble } from '../implementations/noble.ts';
-import { libaegisWasm, rustcryptoWasm } from '../implementations/rustcrypto-wasm.ts';
+import { rustcryptoWasm } from '../implementations/rustcrypto-wasm.ts';
+import { libaegisWasm } from '../implementations/libaegis-wasm.ts';
 import { libsodium } from '../implementations/libsodium.ts';
 import { nodeCrypto } from '../implementations/node-crypto.ts';
 import { createCipheriv, createDecipheriv } from 'node:crypto';
