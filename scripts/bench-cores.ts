@@ -27,7 +27,9 @@ const SOFT_CFGS = ['aes_backend="soft"', 'polyval_backend="soft"', 'chacha20_bac
 const cases = ALGORITHMS.flatMap((a) => SIZES.flatMap((s) => OPERATIONS.map((o) => `${a}/${o}/${s}`)));
 
 function buildNative(name: string, rustflags: string, features: string[] = []): string {
-  const targetDir = `target/bench-${name}`;
+  // Without flags of its own, the native build shares the workspace's target dir, where
+  // build-wasm's vector export has already compiled every dependency in release.
+  const targetDir = rustflags ? `target/bench-${name}` : 'target';
   console.error(`building native ${name} (RUSTFLAGS='${rustflags}' ${features.join(' ')})`);
   execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', 'bench_native', '--target-dir', targetDir, ...features], {
     env: { ...process.env, RUSTFLAGS: rustflags },

@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { estimateClock } from '../worker/clock.ts';
 import { loadCores } from './load-cores.ts';
 
-/** Builds wasm/examples/clock_native.rs for the host (shares bench:cores' native target dir). */
+/** Builds wasm/examples/clock_native.rs for the host, in the workspace's target dir (build-wasm's vector export compiled its dependencies there). */
 function nativeChain(): () => number {
-  const targetDir = 'target/bench-native-hw';
+  const targetDir = 'target';
   execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', 'clock_native', '--target-dir', targetDir], { stdio: 'inherit', env: { ...process.env, RUSTFLAGS: '' } });
   return () => {
     const { ghz } = JSON.parse(execFileSync(`${targetDir}/release/examples/clock_native`, ['20', '7'], { encoding: 'utf8' })) as { ghz: number[] };
