@@ -12,12 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Sql } from './db.ts';
+import { RUN_COLUMNS } from './columns.ts';
 import { type ExportRow, exportPage } from './store.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const CSV_COLUMNS = ['submission', 'received_on', 'device_class', 'device_model', 'browser', 'browser_major', 'engine', 'os', 'os_major', 'arch', 'cores', 'memory_bucket', 'runtime', 'execution', 'isolated', 'timer_us', 'preset', 'scenario', 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'quarantined', 'samples'] as const;
+export const CSV_COLUMNS = ['submission', 'received_on', ...RUN_COLUMNS.map((c) => c.column), 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'quarantined', 'samples'] as const;
 
 /**
  * One CSV cell. Text that a spreadsheet would run as a formula (a leading =, +, -, @, tab or

@@ -6,6 +6,7 @@
  */
 import type { StoredResult } from '../web/core/permalink.ts';
 import type { Sql } from './db.ts';
+import { RUN_COLUMNS, listOf } from './columns.ts';
 
 export interface ExportRow {
   submission: string;
@@ -48,8 +49,7 @@ export interface ExportRow {
  */
 export async function exportPage(sql: Sql, afterSeq: number, limit: number): Promise<(ExportRow & { seq: string })[]> {
   const rows = await sql.query<Omit<ExportRow, 'samples'> & StoredSamples & { seq: string }>(
-    `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, s.device_class, s.device_model, s.browser, s.browser_major, s.engine,
-            s.os, s.os_major, s.arch, s.cores, s.memory_bucket, s.runtime, s.execution, s.isolated, s.timer_us, s.preset, s.scenario,
+    `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, ${listOf(RUN_COLUMNS, (c) => `s.${c.column}`)},
             c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier,
             s.quarantined, c.samples, c.samples_f64, c.seq::text AS seq
      FROM cases c JOIN submissions s ON s.id = c.submission_id
@@ -79,9 +79,7 @@ export type { StoredResult };
 
 export async function storedResult(sql: Sql, id: string): Promise<StoredResult | null> {
   const [s] = await sql.query<Omit<StoredResult, 'cases'>>(
-    `SELECT id::text AS id, to_char(received_on, 'YYYY-MM-DD') AS "receivedOn", device_class AS "deviceClass", device_model AS "deviceModel", browser,
-            browser_major AS "browserMajor", engine, os, os_major AS "osMajor", arch, cores, memory_bucket AS "memoryBucket", runtime, execution, isolated,
-            timer_us AS "timerUs", preset, scenario, quarantined
+    `SELECT id::text AS id, to_char(received_on, 'YYYY-MM-DD') AS "receivedOn", ${listOf(RUN_COLUMNS, (c) => `${c.column} AS "${c.field}"`)}, quarantined
      FROM submissions WHERE id = $1`,
     [id],
   );

@@ -7,6 +7,7 @@ import type { Sql } from './db.ts';
 import { StorageFullError, classifyFault } from './faults.ts';
 import { flagOutliers } from './cohorts.ts';
 import type { Reduced } from './submission.ts';
+import { WRITTEN_COLUMNS, listOf } from './columns.ts';
 
 export type InsertOutcome = 'created' | 'duplicate' | 'conflict';
 
@@ -80,13 +81,9 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
     const inserted = new Set(
       (
         await tx.query<{ id: string }>(
-          `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, device_model, browser, browser_major,
-             os, os_major, arch, cores, memory_bucket, runtime, isolated, timer_us, preset, scenario, source, engine, execution)
-           SELECT s.id, s."payloadSha256", s."schemaVersion", s."engineVersion", s."deviceClass", s."deviceModel", s.browser, s."browserMajor",
-                  s.os, s."osMajor", s.arch, s.cores, s."memoryBucket", s.runtime, s.isolated, s."timerUs", s.preset, s.scenario, s.source, s.engine, s.execution
-           FROM jsonb_to_recordset($1::jsonb) AS s(id uuid, "payloadSha256" text, "schemaVersion" text, "engineVersion" text, "deviceClass" text,
-                "deviceModel" text, browser text, "browserMajor" int, os text, "osMajor" int, arch text, cores int, "memoryBucket" smallint,
-                runtime text, isolated boolean, "timerUs" real, preset text, scenario text, source text, engine text, execution text)
+          `INSERT INTO submissions (${listOf(WRITTEN_COLUMNS, (c) => c.column)})
+           SELECT ${listOf(WRITTEN_COLUMNS, (c) => `s."${c.field}"`)}
+           FROM jsonb_to_recordset($1::jsonb) AS s(${listOf(WRITTEN_COLUMNS, (c) => `"${c.field}" ${c.type}`)})
            ON CONFLICT (id) DO NOTHING RETURNING id::text`,
           [JSON.stringify(rows)],
         )
