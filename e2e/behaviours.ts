@@ -43,7 +43,8 @@ export const SMALL_RUN = '/?preset=quick&sizes=64,16k&rounds=1&reruns=0&autorun=
 /** The default algorithms and implementations at one size: every variant a default run reports must be one the collector accepts. */
 export const RUN_1K = '/?preset=quick&sizes=1k&rounds=1&reruns=0&autorun=1';
 
-const ENGINE_NAMES = { chromium: 'Blink', firefox: 'Gecko', webkit: 'WebKit' } as const;
+/** The engine each driver's browser runs, as results name it. */
+const ENGINE_OF = { chromium: 'Blink', firefox: 'Gecko', webkit: 'WebKit' } as const;
 const rows = (testId: string) => `[data-testid="${testId}"] tbody tr`;
 /** An element's top edge in the page. */
 const top = (d: Driver, testId: string) => d.script<number>(`return document.querySelector('[data-testid="${testId}"]').getBoundingClientRect().top;`);
@@ -83,7 +84,7 @@ export const BEHAVIOURS: Behaviour[] = [
       expect(doc.schema).toBe('aeadbench/result@2');
       expect(doc.environment.crossOriginIsolated).toBe(true);
       expect(doc.environment.timerResolutionMs).toBeLessThanOrEqual(0.025); // 5 µs Chromium, 20 µs Firefox and WebKit
-      expect(doc.environment.engine?.name).toBe(ENGINE_NAMES[d.engine]);
+      expect(doc.environment.engine?.name).toBe(ENGINE_OF[d.engine]);
       if (d.engine === 'webkit') expect(doc.environment.browser.name).toBe('WebKitGTK'); // not "Safari 60.5"
       expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(['rustcrypto-wasm', 'webcrypto', 'noble', 'libsodium']));
       // A browser as shipped runs WebAssembly and its optimising JIT: the standard execution mode.
@@ -189,7 +190,7 @@ export const BEHAVIOURS: Behaviour[] = [
       expect(payload.result.environment.userAgent).toBe('');
       // The major version only; MiniBrowser's user agent names none, and none is sent.
       expect(payload.result.environment.browser.version).toMatch(/^\d*$/);
-      expect(payload.result.environment.engine.name).toBe(ENGINE_NAMES[d.engine]);
+      expect(payload.result.environment.engine.name).toBe(ENGINE_OF[d.engine]);
       expect(payload.result.cases).toHaveLength(state.result!.cases.length);
       await d.click('send');
       await d.visible('sent');
@@ -203,7 +204,7 @@ export const BEHAVIOURS: Behaviour[] = [
       await textMatching(d, 'crowd-table', 'desktop');
       expect(await d.text('you-vs-crowd')).toContain('of');
       await d.select('[data-testid="crowd"] select[aria-label="Group by"]', 'engine');
-      await textMatching(d, 'crowd-table', ENGINE_NAMES[d.engine]);
+      await textMatching(d, 'crowd-table', ENGINE_OF[d.engine]);
       await d.select('[data-testid="crowd"] select[aria-label="Group by"]', 'deviceClass');
       // A case nobody has measured shows the empty state.
       await d.select('[data-testid="crowd"] select[aria-label="Payload size"]', String(64 * 1024 * 1024));
