@@ -384,27 +384,30 @@ export const PRESET_IDS = Object.keys(PRESETS) as [PresetId, ...PresetId[]];
 /** Implementations a browser can offer (node-crypto exists only in Node). */
 export const BROWSER_IMPLEMENTATIONS = IMPLEMENTATION_IDS.filter((i) => i !== 'node-crypto');
 
+/** The implementation table by id: the checks below look a row up per case. */
+const IMPLEMENTATION_BY_ID: ReadonlyMap<string, (typeof IMPLEMENTATIONS)[number]> = new Map(IMPLEMENTATIONS.map((i) => [i.id, i]));
+
 export const isBuiltInImplementation = (id: string): id is ImplementationId => (IMPLEMENTATION_IDS as readonly string[]).includes(id);
 
 /** What the table says an implementation can offer; a module of yours offers what it declares (false here). */
 export function implementationSupports(impl: ImplementationRef, alg: AlgorithmId): boolean {
-  return ((IMPLEMENTATIONS.find((i) => i.id === impl)?.algorithms ?? []) as readonly string[]).includes(alg);
+  return ((IMPLEMENTATION_BY_ID.get(impl)?.algorithms ?? []) as readonly string[]).includes(alg);
 }
 
 /** An implementation's primary variant (its row's first): Web Crypto's sequential calls, RustCrypto's SIMD build; a module of yours has none here. */
 export function primaryVariant(impl: ImplementationRef): string | undefined {
-  return IMPLEMENTATIONS.find((i) => i.id === impl)?.variants[0];
+  return IMPLEMENTATION_BY_ID.get(impl)?.variants[0];
 }
 
 /** Whether a case is one the verdict weighs: any variant that is a build of its own, only the primary one of ways to time the same calls. */
 export function isContender(c: { implementation: ImplementationRef; variant: string }): boolean {
-  const row = IMPLEMENTATIONS.find((i) => i.id === c.implementation);
+  const row = IMPLEMENTATION_BY_ID.get(c.implementation);
   return !row || !('sameCalls' in row) || c.variant === row.variants[0];
 }
 
 /** Whether a label needs the case's variant to tell it apart: not for an implementation of one variant, nor for the primary way of timing the same calls. */
 export function variantNamed(c: { implementation: ImplementationRef; variant: string }): boolean {
-  const row = IMPLEMENTATIONS.find((i) => i.id === c.implementation);
+  const row = IMPLEMENTATION_BY_ID.get(c.implementation);
   if (!row) return true;
   return row.variants.length > 1 && !('sameCalls' in row && c.variant === row.variants[0]);
 }
@@ -414,5 +417,5 @@ export const needsWasm = (impl: ImplementationRef): boolean => IMPLEMENTATIONS.s
 
 /** An implementation's label: the table's, or for a module of yours the label it declared. */
 export function implementationLabel(impl: ImplementationRef, modules: readonly { id: string; label: string }[] = []): string {
-  return IMPLEMENTATIONS.find((i) => i.id === impl)?.label ?? modules.find((m) => m.id === impl)?.label ?? impl;
+  return IMPLEMENTATION_BY_ID.get(impl)?.label ?? modules.find((m) => m.id === impl)?.label ?? impl;
 }
