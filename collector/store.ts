@@ -8,6 +8,10 @@ import type { StoredResult } from '../web/core/permalink.ts';
 import type { Sql } from './db.ts';
 import { RUN_COLUMNS, listOf } from './columns.ts';
 
+/** Where a run ran, as the export's and the permalink's SELECTs read it: made once from the column list. */
+const EXPORT_RUN = listOf(RUN_COLUMNS, (c) => `s.${c.column}`);
+const PERMALINK_RUN = listOf(RUN_COLUMNS, (c) => `${c.column} AS "${c.field}"`);
+
 export interface ExportRow {
   submission: string;
   received_on: string;
@@ -49,7 +53,7 @@ export interface ExportRow {
  */
 export async function exportPage(sql: Sql, afterSeq: number, limit: number): Promise<(ExportRow & { seq: string })[]> {
   const rows = await sql.query<Omit<ExportRow, 'samples'> & StoredSamples & { seq: string }>(
-    `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, ${listOf(RUN_COLUMNS, (c) => `s.${c.column}`)},
+    `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, ${EXPORT_RUN},
             c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier,
             s.quarantined, c.samples, c.samples_f64, c.seq::text AS seq
      FROM cases c JOIN submissions s ON s.id = c.submission_id
@@ -79,7 +83,7 @@ export type { StoredResult };
 
 export async function storedResult(sql: Sql, id: string): Promise<StoredResult | null> {
   const [s] = await sql.query<Omit<StoredResult, 'cases'>>(
-    `SELECT id::text AS id, to_char(received_on, 'YYYY-MM-DD') AS "receivedOn", ${listOf(RUN_COLUMNS, (c) => `${c.column} AS "${c.field}"`)}, quarantined
+    `SELECT id::text AS id, to_char(received_on, 'YYYY-MM-DD') AS "receivedOn", ${PERMALINK_RUN}, quarantined
      FROM submissions WHERE id = $1`,
     [id],
   );

@@ -71,6 +71,12 @@ async function guardStorage(sql: Sql): Promise<void> {
   if (free != null && free < MIN_FREE_BYTES) throw new StorageFullError(`only ${free} bytes free for the database`);
 }
 
+/** The submissions of a batch in one statement, made once from the column list (columns.ts). */
+const INSERT_SUBMISSIONS = `INSERT INTO submissions (${listOf(WRITTEN_COLUMNS, (c) => c.column)})
+   SELECT ${listOf(WRITTEN_COLUMNS, (c) => `s."${c.field}"`)}
+   FROM jsonb_to_recordset($1::jsonb) AS s(${listOf(WRITTEN_COLUMNS, (c) => `"${c.field}" ${c.type}`)})
+   ON CONFLICT (id) DO NOTHING RETURNING id::text`;
+
 /**
  * One transaction for a batch. The run id makes a retry idempotent: the same id with the same
  * payload is a duplicate (nothing written), with another payload a conflict.
@@ -81,10 +87,7 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
     const inserted = new Set(
       (
         await tx.query<{ id: string }>(
-          `INSERT INTO submissions (${listOf(WRITTEN_COLUMNS, (c) => c.column)})
-           SELECT ${listOf(WRITTEN_COLUMNS, (c) => `s."${c.field}"`)}
-           FROM jsonb_to_recordset($1::jsonb) AS s(${listOf(WRITTEN_COLUMNS, (c) => `"${c.field}" ${c.type}`)})
-           ON CONFLICT (id) DO NOTHING RETURNING id::text`,
+          INSERT_SUBMISSIONS,
           [JSON.stringify(rows)],
         )
       ).map((x) => x.id),
