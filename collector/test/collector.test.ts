@@ -29,6 +29,13 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect(await (await app.request('/api/v1/health')).json()).toMatchObject({ submissions: 1, cases: 1 });
   });
 
+  it('serves its OpenAPI description with the algorithm ids filled in from the table', async () => {
+    const { ALGORITHM_IDS } = await import('../../web/core/tables/algorithms.ts');
+    const doc = (await (await app.request('/api/v1/openapi.json')).json()) as { paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }> };
+    expect(doc.paths['/stats']!.get.parameters.find((p) => p.name === 'algorithm')!.schema.enum).toEqual([...ALGORITHM_IDS]);
+    expect(JSON.stringify(doc)).not.toContain('x-enum');
+  });
+
   it('serves a submitted result at its permalink, exactly as stored, and names a bad id', async () => {
     const body = submission({ deviceClass: 'laptop' });
     expect((await post(app, body)).status).toBe(201);
