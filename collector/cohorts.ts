@@ -40,7 +40,7 @@ export interface CohortKey {
   sizeBytes: number;
 }
 
-export function cohortKeysOf(rs: Reduced[]): CohortKey[] {
+export function cohortKeysOf(rs: readonly Pick<Reduced, 'cases'>[]): CohortKey[] {
   const keys = new Map<string, CohortKey>();
   for (const r of rs) for (const c of r.cases) keys.set(`${c.algorithm}/${c.implementation}/${c.operation}/${c.sizeBytes}`, { algorithm: c.algorithm, implementation: c.implementation, operation: c.operation, sizeBytes: c.sizeBytes });
   return [...keys.values()];
@@ -76,7 +76,8 @@ const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm t
  * refreshCohort for many cases at once, in three statements over all of them: a body may name
  * 1,500 new cases, and three round trips each would cost the collector more than the body.
  */
-export async function refreshCohortBatch(sql: Sql, keys: CohortKey[]): Promise<void> {
+export async function refreshCohortBatch(sql: Sql, named: CohortKey[]): Promise<void> {
+  const keys = await dueKeys(sql, named);
   if (keys.length === 0) return;
   const p = keysParam(keys);
   const COHORT = 'algorithm, implementation, operation, size_bytes';
@@ -117,6 +118,24 @@ export async function refreshCohortBatch(sql: Sql, keys: CohortKey[]): Promise<v
     );
     await refreshViews(tx, keys);
   });
+}
+
+/**
+ * The keys among `named` whose bounds can say anything: those with bounds already, and those
+ * with at least MIN_SOURCES rows. Bounds drawn from fewer voices judge nothing (JUDGED_BY), and
+ * a cohort's voices are never more than its rows, so a cohort that a body's cases alone made
+ * (a widest body can name 1,500 new ones) costs one index probe here, not a percentile, a
+ * bounds row and three passes of flags. It is drawn when its eighth row arrives.
+ */
+async function dueKeys(sql: Pick<Sql, 'query'>, named: CohortKey[]): Promise<CohortKey[]> {
+  if (named.length === 0) return [];
+  const due = await sql.query<{ i: number }>(
+    `SELECT i FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (algorithm text, implementation text, operation text, size_bytes integer)) WITH ORDINALITY AS k(algorithm, implementation, operation, size_bytes, i)
+     WHERE EXISTS (SELECT 1 FROM cohort_bounds b WHERE ${SAME_CASE('b', 'k')})
+        OR (SELECT count(*) FROM (SELECT 1 FROM cases c WHERE ${SAME_CASE('c', 'k')} LIMIT ${MIN_SOURCES}) AS r) >= ${MIN_SOURCES}`,
+    keysParam(named),
+  );
+  return due.map((d) => named[Number(d.i) - 1]!);
 }
 
 /** A cohort of at least this many rows is read from its view (cohort_views); a smaller one live. */

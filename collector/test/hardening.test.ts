@@ -287,6 +287,20 @@ describe.each(BACKENDS)('a cohort many networks cannot steer, day after day, on 
     expect(await percentileOf(51)).toBeGreaterThan(40);
   });
 
+  it('draws no bounds for a cohort of fewer rows than it takes to judge, and draws them when the eighth arrives', async () => {
+    const bounds = async () => (await sql.query<{ n: number }>("SELECT n FROM cohort_bounds WHERE device_class = '*'")).map((b) => Number(b.n));
+    for (let i = 0; i < 7; i++) expect((await phone(50 + i, `198.51.${i}.10`)).status).toBe(201);
+    await refreshCohorts(sql);
+    expect(await bounds()).toEqual([]); // seven rows: no bounds could judge anything yet
+    expect((await phone(60, '198.51.7.10')).status).toBe(201);
+    await refreshCohorts(sql);
+    expect(await bounds()).toEqual([8]);
+    // Once drawn, a cohort's bounds are kept current even if its voices fall below eight.
+    await sql.query("UPDATE submissions SET quarantined = true WHERE source = (SELECT source FROM submissions LIMIT 1)");
+    await refreshCohorts(sql);
+    expect(await bounds()).toEqual([7]);
+  });
+
   it('3 fakes a day from one address for 15 days move it by less than 5 %, and honest new phones still count', async () => {
     const before = await honest(16);
     let newHonest = 0;
