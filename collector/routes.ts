@@ -16,11 +16,11 @@ import type { Sql } from './db.ts';
 import { type ExportFile, type ExportFormat, createExportDumps } from './export-dump.ts';
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
-import { cohortKeysOf, createRefresher } from './cohorts.ts';
+import { type CohortKey, cohortKeysOf, createRefresher } from './cohorts.ts';
 import { GROUP_BY, type GroupBy, crowdStats, placeIn, viewDistribution, viewOf, voiceDistribution } from './crowd.ts';
 import { counts, sourceCount, storedResult } from './store.ts';
 import { createWriter } from './writer.ts';
-import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, RequestError, checkBodyText, reduceSubmission } from './submission.ts';
+import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, type Reduced, RequestError, checkBodyText, reduceSubmission } from './submission.ts';
 import { OPENAPI } from './openapi.ts';
 
 const FilterSchema = v.object({
@@ -79,10 +79,12 @@ export function routes(sql: Sql, deps: RouteDeps) {
   /** Bumped by every stored batch and refresh: cached reads from before it are stale. */
   let generation = 0;
   const refresher = createRefresher(sql, { delayMs: deps.refreshDelayMs, onRefreshed: () => void generation++ });
+  // A body's cohorts, found once when it is charged and touched again once it is stored.
+  const cohortsOf = new WeakMap<Reduced, CohortKey[]>();
   const writer = createWriter(sql, {
     onStored: (rs) => {
       generation++;
-      refresher.touch(cohortKeysOf(rs));
+      for (const r of rs) refresher.touch(cohortsOf.get(r) ?? cohortKeysOf([r]));
       if (localTotals) localTotals = localTotals.then((t) => ({ submissions: t.submissions + rs.length, cases: t.cases + rs.reduce((n, r) => n + r.cases.length, 0) }));
     },
   });
@@ -129,7 +131,9 @@ export function routes(sql: Sql, deps: RouteDeps) {
       throw new RequestError(400, 'malformed JSON body');
     }
     const reduced = reduceSubmission(body);
-    const cohorts = cohortKeysOf([reduced]).length;
+    const keys = cohortKeysOf([reduced]);
+    cohortsOf.set(reduced, keys);
+    const cohorts = keys.length;
     if (!(await deps.chargeCohorts(client, cohorts))) throw new RequestError(429, `a body naming ${cohorts} cohorts exceeds what this client may send now; try again in a minute`);
     reduced.source = deps.sources.hash(sourceNetworkOf(client.address));
     const sent = await sourceCount(sql, reduced.source);
