@@ -73,51 +73,98 @@ const keysParam = (keys: CohortKey[]) => [JSON.stringify(keys.map((k) => ({ algo
 const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
 
 /**
- * refreshCohort for many cases at once, in three statements over all of them: a body may name
- * 1,500 new cases, and three round trips each would cost the collector more than the body.
+ * refreshCohort for many cases at once, in a few statements over all of them (bounds, flags,
+ * bursts, views): a body may name 1,500 new cases, and round trips for each would cost the
+ * collector more than the body.
  */
 export async function refreshCohortBatch(sql: Sql, named: CohortKey[]): Promise<void> {
   const keys = await dueKeys(sql, named);
   if (keys.length === 0) return;
   const p = keysParam(keys);
-  const COHORT = 'algorithm, implementation, operation, size_bytes';
   await sql.transaction(async (tx) => {
-    await tx.query(
-      `WITH ${KEYS},
-       voices AS (
-         SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on < current_date AS established, count(*) AS runs,
-                percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
-         FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
-         WHERE c.bytes_per_second > 0 AND NOT s.quarantined AND NOT c.outlier AND s.execution = 'standard'
-         GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)),
-       counted AS (
-         SELECT *, count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}, device_class) AS est_class,
-                   count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}) AS est_all
-         FROM voices),
-       drawn AS (
-         SELECT ${COHORT}, device_class, count(*) AS n, sum(runs) AS runs,
-                percentile_cont(0.25) WITHIN GROUP (ORDER BY v) AS q1, percentile_cont(0.75) WITHIN GROUP (ORDER BY v) AS q3
-         FROM counted WHERE established OR est_class < ${MIN_SOURCES} GROUP BY ${COHORT}, device_class
-         UNION ALL
-         SELECT ${COHORT}, '*', count(*), sum(runs), percentile_cont(0.25) WITHIN GROUP (ORDER BY v), percentile_cont(0.75) WITHIN GROUP (ORDER BY v)
-         FROM counted WHERE established OR est_all < ${MIN_SOURCES} GROUP BY ${COHORT})
-       INSERT INTO cohort_bounds (${COHORT}, device_class, n, runs, q1, q3, refreshed_at)
-       SELECT ${COHORT}, device_class, n, runs, q1, q3, now() FROM drawn
-       ON CONFLICT (${COHORT}, device_class)
-       DO UPDATE SET n = excluded.n, runs = excluded.runs, q1 = excluded.q1, q3 = excluded.q3, refreshed_at = excluded.refreshed_at`,
-      p,
-    );
-    // Judge again: clear the cases' flags, then set those their new bounds call outliers.
-    await tx.query(`WITH ${KEYS} UPDATE cases c SET outlier = false FROM k WHERE ${SAME_CASE('k')} AND c.outlier`, p);
-    await tx.query(
-      `WITH ${KEYS}
-       UPDATE cases c SET outlier = true FROM k, submissions s, cohort_bounds b
-       WHERE ${SAME_CASE('k')} AND s.id = c.submission_id
-         AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY} AND ${OUTLIER}`,
-      p,
-    );
+    await drawAndFlag(tx, p);
+    // A burst held now no longer counts: the bounds of a young cohort it took part in are drawn again.
+    if (await holdBursts(tx, p)) await drawAndFlag(tx, p);
     await refreshViews(tx, keys);
   });
+}
+
+/** Draws the bounds of the cohorts in `p` and judges their cases again by them. */
+async function drawAndFlag(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<void> {
+  const COHORT = 'algorithm, implementation, operation, size_bytes';
+  await tx.query(
+    `WITH ${KEYS},
+     voices AS (
+       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on < current_date AS established, count(*) AS runs,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
+       FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
+       WHERE c.bytes_per_second > 0 AND NOT s.quarantined AND NOT c.outlier AND NOT c.held AND s.execution = 'standard'
+       GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)),
+     counted AS (
+       SELECT *, count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}, device_class) AS est_class,
+                 count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}) AS est_all
+       FROM voices),
+     drawn AS (
+       SELECT ${COHORT}, device_class, count(*) AS n, count(*) FILTER (WHERE established) AS established, sum(runs) AS runs,
+              percentile_cont(0.25) WITHIN GROUP (ORDER BY v) AS q1, percentile_cont(0.75) WITHIN GROUP (ORDER BY v) AS q3
+       FROM counted WHERE established OR est_class < ${MIN_SOURCES} GROUP BY ${COHORT}, device_class
+       UNION ALL
+       SELECT ${COHORT}, '*', count(*), count(*) FILTER (WHERE established), sum(runs), percentile_cont(0.25) WITHIN GROUP (ORDER BY v), percentile_cont(0.75) WITHIN GROUP (ORDER BY v)
+       FROM counted WHERE established OR est_all < ${MIN_SOURCES} GROUP BY ${COHORT})
+     INSERT INTO cohort_bounds (${COHORT}, device_class, n, established, runs, q1, q3, refreshed_at)
+     SELECT ${COHORT}, device_class, n, established, runs, q1, q3, now() FROM drawn
+     ON CONFLICT (${COHORT}, device_class)
+     DO UPDATE SET n = excluded.n, established = excluded.established, runs = excluded.runs, q1 = excluded.q1, q3 = excluded.q3, refreshed_at = excluded.refreshed_at`,
+    p,
+  );
+  // Judge again: clear the cases' flags, then set those their new bounds call outliers.
+  await tx.query(`WITH ${KEYS} UPDATE cases c SET outlier = false FROM k WHERE ${SAME_CASE('k')} AND c.outlier`, p);
+  await tx.query(
+    `WITH ${KEYS}
+     UPDATE cases c SET outlier = true FROM k, submissions s, cohort_bounds b
+     WHERE ${SAME_CASE('k')} AND s.id = c.submission_id
+       AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY} AND ${OUTLIER}`,
+    p,
+  );
+}
+
+/**
+ * A burst is held for review: when one day brings an established cohort's device class (one
+ * with MIN_SOURCES established voices) more new voices than BURST_MIN or BURST_SHARE of its
+ * established ones, whichever is more, that day's new voices in it are held — kept and
+ * exported, left out of every statistic and fence — until an operator releases them or
+ * quarantines their runs (review.ts). Fakes inside the fences would otherwise count like
+ * anyone: 30 runs at 1.3× from 30 /16s the day after 12 honest phones moved their median by
+ * 29 %. A day's few newcomers are never held, so a cohort is never frozen; voices arriving
+ * later the same day join a held burst. A young cohort has no established figure to guard and
+ * is not held (launch day would freeze every cohort): it is judged by all its voices, as
+ * drawAndFlag does. Returns whether any case was newly held.
+ */
+export const BURST_MIN = MIN_SOURCES;
+export const BURST_SHARE = 0.5;
+async function holdBursts(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<boolean> {
+  const [r] = await tx.query<{ n: number }>(
+    `WITH ${KEYS},
+     fresh AS (
+       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class
+       FROM submissions s JOIN cases c ON c.submission_id = s.id JOIN k ON ${SAME_CASE('k')}
+       WHERE s.received_on = current_date AND c.bytes_per_second > 0 AND NOT s.quarantined AND NOT c.outlier AND NOT c.released AND s.execution = 'standard'
+       GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, coalesce(s.source, s.id::text)),
+     bursts AS (
+       SELECT f.algorithm, f.implementation, f.operation, f.size_bytes, f.device_class
+       FROM fresh f JOIN cohort_bounds b ON ${SAME_CASE('b', 'f')} AND b.device_class = f.device_class
+       WHERE b.established >= ${MIN_SOURCES}
+       GROUP BY f.algorithm, f.implementation, f.operation, f.size_bytes, f.device_class, b.established
+       HAVING count(*) > greatest(${BURST_MIN}, ${BURST_SHARE} * b.established)),
+     held AS (
+       UPDATE cases c SET held = true FROM bursts b, submissions s
+       WHERE ${SAME_CASE('b')} AND s.id = c.submission_id AND s.device_class = b.device_class AND s.received_on = current_date
+         AND NOT c.held AND NOT c.released AND NOT c.outlier AND NOT s.quarantined AND s.execution = 'standard' AND c.bytes_per_second > 0
+       RETURNING 1)
+     SELECT count(*)::int AS n FROM held`,
+    p,
+  );
+  return Number(r?.n ?? 0) > 0;
 }
 
 /**

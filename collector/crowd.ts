@@ -46,7 +46,7 @@ function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] }
 const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
   SELECT ${GROUP_BY[groupBy]} AS grp, count(*) AS runs, percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS bps
   FROM cases c JOIN submissions s ON s.id = c.submission_id
-  WHERE ${clause} AND NOT c.outlier
+  WHERE ${clause} AND NOT c.outlier AND NOT c.held
   GROUP BY ${GROUP_BY[groupBy]}, s.received_on, coalesce(s.source, s.id::text)`;
 
 export type { CohortStats };
@@ -65,9 +65,10 @@ export async function crowdStats(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupB
      GROUP BY grp ORDER BY grp`,
     params,
   );
-  const outliers = await sql.query<{ grp: string; n: number }>(
-    `SELECT ${GROUP_BY[groupBy]} AS grp, count(*)::int AS n FROM cases c JOIN submissions s ON s.id = c.submission_id
-     WHERE ${clause} AND c.outlier GROUP BY 1`,
+  const aside = await sql.query<{ grp: string; outliers: number; held: number }>(
+    `SELECT ${GROUP_BY[groupBy]} AS grp, count(*) FILTER (WHERE c.outlier)::int AS outliers, count(*) FILTER (WHERE c.held AND NOT c.outlier)::int AS held
+     FROM cases c JOIN submissions s ON s.id = c.submission_id
+     WHERE ${clause} AND (c.outlier OR c.held) GROUP BY 1`,
     params,
   );
   return rows.map((r) => ({
@@ -75,7 +76,8 @@ export async function crowdStats(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupB
     ...(groupBy === 'deviceClass' ? { deviceClass: String(r.grp) } : {}),
     n: Number(r.n),
     runs: Number(r.runs),
-    outliers: outliers.find((o) => o.grp === r.grp)?.n ?? 0,
+    outliers: aside.find((o) => o.grp === r.grp)?.outliers ?? 0,
+    held: aside.find((o) => o.grp === r.grp)?.held ?? 0,
     p05: Number(r.p05),
     q1: Number(r.q1),
     median: Number(r.median),

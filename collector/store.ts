@@ -43,6 +43,8 @@ export interface ExportRow {
   bytes_per_second: number;
   robust_cv: number;
   outlier: boolean;
+  /** In a burst held for review (cohorts.ts holdBursts). */
+  held: boolean;
   quarantined: boolean;
   samples: number[];
 }
@@ -54,7 +56,7 @@ export interface ExportRow {
 export async function exportPage(sql: Sql, afterSeq: number, limit: number): Promise<(ExportRow & { seq: string })[]> {
   const rows = await sql.query<Omit<ExportRow, 'samples'> & StoredSamples & { seq: string }>(
     `SELECT c.submission_id::text AS submission, to_char(s.received_on, 'YYYY-MM-DD') AS received_on, ${EXPORT_RUN},
-            c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier,
+            c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier, c.held,
             s.quarantined, c.samples, c.samples_f64, c.seq::text AS seq
      FROM cases c JOIN submissions s ON s.id = c.submission_id
      WHERE c.seq > $1

@@ -241,25 +241,30 @@ async function statsTiming(sql: Sql) {
  * How far fakes at 10× move a phone cohort of 12 honest voices (46–56 MB/s, sent the day before
  * the attack began), sent as an attacker with one address, one /24, 30 /16s, or one IPv6 /48
  * would in one day, and one address 3 a day for 30 days (with an honest new phone every third
- * day, which must still count). Bounds are refreshed after every day, as the collector does.
+ * day, which must still count); and 30 /16s at 1.3×, inside the fences, which only the burst
+ * hold (cohorts.ts holdBursts) keeps out. Bounds are refreshed after every day, as the
+ * collector does.
  */
 async function poisoning(sql: Sql) {
   const app = appFor(sql);
   const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone';
   const nsFor = (mbPerS: number) => (1024 * 1e9) / (mbPerS * 1e6);
   const phone = async (mbPerS: number, from: string) => (await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(mbPerS) }), { 'x-test-client': from })).status;
-  const cohort = async () => ((await (await app.request(STATS)).json()).cohorts[0] ?? { n: 0, median: NaN }) as { n: number; median: number };
+  const cohort = async () => ((await (await app.request(STATS)).json()).cohorts[0] ?? { n: 0, median: NaN, held: 0 }) as { n: number; median: number; held: number };
   const percentileOf = async (mbPerS: number) => (await (await app.request(`${STATS.replace('/stats', '/percentile')}&bytesPerSecond=${mbPerS * 1e6}`)).json()).percentile as number;
   const backdate = (days: number) => sql.query(`UPDATE submissions SET received_on = current_date - ${days} WHERE received_on = current_date`);
-  const scenarios: [string, number, (i: number) => string, number][] = [
-    ['one address, 30 in a day', 1, () => '203.0.113.66', 30],
-    ['one /24, 30 addresses in a day', 1, (i) => `203.0.113.${i + 1}`, 30],
-    ['30 /16s, one each in a day', 1, (i) => `${20 + i}.${i}.7.7`, 30],
-    ['one IPv6 /48, 30 /64s in a day', 1, (i) => `2001:db8:7:${i + 1}::5`, 30],
-    ['one address, 3 a day for 30 days', 30, () => '203.0.113.66', 3],
+  // [what, days, where each fake comes from, fakes a day, their MB/s]: 510 is 10× the cohort,
+  // 66 sits inside its fences (only the burst hold keeps those out).
+  const scenarios: [string, number, (i: number) => string, number, number][] = [
+    ['one address, 30 in a day', 1, () => '203.0.113.66', 30, 510],
+    ['one /24, 30 addresses in a day', 1, (i) => `203.0.113.${i + 1}`, 30, 510],
+    ['30 /16s, one each in a day', 1, (i) => `${20 + i}.${i}.7.7`, 30, 510],
+    ['30 /16s at 1.3×, inside the fences', 1, (i) => `${20 + i}.${i}.7.7`, 30, 66],
+    ['one IPv6 /48, 30 /64s in a day', 1, (i) => `2001:db8:7:${i + 1}::5`, 30, 510],
+    ['one address, 3 a day for 30 days', 30, () => '203.0.113.66', 3, 510],
   ];
   const rows: string[] = [];
-  for (const [name, days, from, perDay] of scenarios) {
+  for (const [name, days, from, perDay, fakeMbPerS] of scenarios) {
     await sql.query('TRUNCATE submissions, cohort_bounds, rate_buckets CASCADE');
     for (let i = 0; i < 12; i++) await phone(46 + (10 * i) / 11, `198.51.${i}.10`);
     await backdate(days);
@@ -269,14 +274,14 @@ async function poisoning(sql: Sql) {
     let accepted = 0;
     let newHonest = 0;
     for (let d = days - 1; d >= 0; d--) {
-      for (let i = 0; i < perDay; i++) accepted += Number((await phone(510, from(i))) === 201);
+      for (let i = 0; i < perDay; i++) accepted += Number((await phone(fakeMbPerS, from(i))) === 201);
       if (days > 1 && d % 3 === 0) newHonest += Number((await phone(44 + (d % 12), `192.0.${d}.20`)) === 201);
       if (d > 0) await backdate(d);
       await refreshCohorts(sql);
     }
     const after = await cohort();
     const moved = (100 * (after.median / before.median - 1)).toFixed(1);
-    rows.push(`  ${name.padEnd(34)} fakes stored ${String(accepted).padStart(3)}  median ${(before.median / 1e6).toFixed(1)} → ${(after.median / 1e6).toFixed(1)} MB/s (${moved} %)  voices ${before.n} → ${after.n}${days > 1 ? ` (honest new ${after.n - before.n} of ${newHonest})` : ''}  a 51 MB/s phone at ${placedBefore.toFixed(0)} → ${(await percentileOf(51)).toFixed(0)} %`);
+    rows.push(`  ${name.padEnd(36)} fakes stored ${String(accepted).padStart(3)}  median ${(before.median / 1e6).toFixed(1)} → ${(after.median / 1e6).toFixed(1)} MB/s (${moved} %)  voices ${before.n} → ${after.n}, runs held ${after.held}${days > 1 ? ` (honest new ${after.n - before.n} of ${newHonest})` : ''}  a 51 MB/s phone at ${placedBefore.toFixed(0)} → ${(await percentileOf(51)).toFixed(0)} %`);
     process.stderr.write(rows.at(-1)! + '\n');
   }
   return rows;
@@ -371,7 +376,7 @@ try {
   if (PARTS.has('poisoning')) for (const [name, open] of [['PGlite', () => openPglite()], ['PostgreSQL', () => openPostgres(pg.url)]] as const) {
     const sql = await open();
     await migrate(sql);
-    out.push(`${name}: fakes at 10× against 12 honest phones (goal: every median moves < 5 %)`, ...(await poisoning(sql)));
+    out.push(`${name}: fakes at 10× (or 1.3×, inside the fences) against 12 honest phones (goal: every median moves < 5 %)`, ...(await poisoning(sql)));
     await sql.close();
   }
   if (PARTS.has('stats')) for (const [name, open] of [['PGlite', () => openPglite()], ['PostgreSQL', () => openPostgres(pg.url)]] as const) {

@@ -24,6 +24,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /PostgreSQL\s+widest accepted body .* \d+ CPU ms of the collector's at once \+ \d+ of the database's; its cohorts' refresh \d+ \+ \d+ of the database's; \d+ CPU ms all told/,
       /one address, 3 a day for 30 days\s+fakes stored\s+90\s+median [\d.]+ → [\d.]+ MB\/s/,
       /30 \/16s, one each in a day\s+fakes stored\s+30/,
+      /30 \/16s at 1.3×, inside the fences\s+fakes stored\s+30 .* runs held \d+/,
       /statistics over 2000 case rows/,
       /PostgreSQL\s+\/stats through the app: first read of a cohort p50 [\d.]+ ms; repeated p50 [\d.]+ ms/,
       /PostgreSQL\s+one cohort of 2500 rows: refreshed in \d+ ms .* a first \/stats p50 [\d.]+ ms/,

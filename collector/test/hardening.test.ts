@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { holderAlive, startTimeOf } from '../lock.ts';
 import type { Sql } from '../db.ts';
 import { createSourceKeys } from '../source.ts';
-import { VIEW_ROWS, refreshCohorts } from '../cohorts.ts';
+import { BURST_MIN, VIEW_ROWS, refreshCohorts } from '../cohorts.ts';
+import { burstName, heldBursts, main as reviewMain, parseBurst, review } from '../review.ts';
 import { crowdStats, placeIn, voiceDistribution } from '../crowd.ts';
 import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, MAX_SAMPLES_TOTAL, RequestError, checkBodyText, reduceSubmission } from '../submission.ts';
 import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
@@ -285,6 +286,65 @@ describe.each(BACKENDS)('a cohort many networks cannot steer, day after day, on 
     expect(after.n).toBe(12);
     // An honest phone in the middle is told it is in the middle (it was told 14 %).
     expect(await percentileOf(51)).toBeGreaterThan(40);
+  });
+
+  /** The phone cohort as a client sees it now (a new app: nothing cached). */
+  const phonesNow = async () => (await (await appFor(sql).request(STATS)).json()).cohorts[0] as { n: number; median: number; held: number };
+
+  it('holds a burst of 30 new sources inside the fences for review: the median stays; released, they count', async () => {
+    const before = await honest(1);
+    // 66 MB/s: within the fences of 46–56 MB/s (3 × IQR on a log scale), so none is flagged.
+    for (let i = 0; i < 30; i++) expect((await phone(66, `${20 + i}.${i}.7.7`)).status).toBe(201);
+    await refreshCohorts(sql);
+    const held = await phonesNow();
+    expect(Math.abs(held.median / before - 1)).toBeLessThan(0.05);
+    expect(held).toMatchObject({ n: 12, held: 30 });
+    expect((await sql.query('SELECT 1 FROM cases WHERE outlier')).length).toBe(0);
+    const [burst, ...more] = await heldBursts(sql);
+    expect(more).toEqual([]);
+    expect(burst).toMatchObject({ algorithm: 'aes-128-gcm', implementation: 'rustcrypto-wasm', operation: 'encrypt', sizeBytes: 1024, deviceClass: 'phone', sources: 30, runs: 30 });
+    expect(burst!.heldMedian / 66e6).toBeCloseTo(1, 3);
+    expect(burst!.shownMedian! / before).toBeCloseTo(1, 6);
+    // A late arrival of the same day joins the held burst.
+    expect((await phone(66, '60.60.7.7')).status).toBe(201);
+    await refreshCohorts(sql);
+    expect(await phonesNow()).toMatchObject({ n: 12, held: 31 });
+    // The operator looks and releases it: they count, and a refresh does not hold them again.
+    expect(await review(sql, parseBurst(burstName(burst!)), 'release', 'test: a launch')).toBe(31);
+    await refreshCohorts(sql);
+    const released = await phonesNow();
+    expect(released).toMatchObject({ n: 43, held: 0 });
+    expect(released.median / 66e6).toBeCloseTo(1, 2);
+    expect(await heldBursts(sql)).toEqual([]);
+    expect((await sql.query<{ action: string; affected: number }>('SELECT action, affected FROM operator_log'))).toEqual([{ action: 'release-burst', affected: 31 }]);
+  });
+
+  it('takes a held burst out for good when the operator quarantines it, and never holds a few newcomers', async () => {
+    const before = await honest(1);
+    // Eight new honest phones in a day: not a burst.
+    for (let i = 0; i < BURST_MIN; i++) expect((await phone(47 + i, `192.0.${i}.30`)).status).toBe(201);
+    await refreshCohorts(sql);
+    expect(await phonesNow()).toMatchObject({ n: 12 + BURST_MIN, held: 0 });
+    await backdate(1);
+    await refreshCohorts(sql);
+    // Now 20 established voices: a burst is more than 10 new ones in a day.
+    for (let i = 0; i < 11; i++) expect((await phone(66, `${30 + i}.${i}.8.8`)).status).toBe(201);
+    await refreshCohorts(sql);
+    expect(await phonesNow()).toMatchObject({ n: 12 + BURST_MIN, held: 11 });
+    const [burst] = await heldBursts(sql);
+    expect(await review(sql, burst!, 'quarantine', 'test: fakes')).toBe(11);
+    const after = await phonesNow();
+    expect(after).toMatchObject({ n: 12 + BURST_MIN, held: 0 });
+    expect(Math.abs(after.median / before - 1)).toBeLessThan(0.05);
+    expect(await heldBursts(sql)).toEqual([]);
+    expect((await sql.query('SELECT 1 FROM submissions WHERE quarantined')).length).toBe(11);
+  });
+
+  it('names a malformed burst, and its command refuses bad flags before opening anything', async () => {
+    expect(() => parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone')).toThrow("Invalid burst: 'aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone' (expected algorithm/implementation/operation/size/class/day, as the list prints it)");
+    expect(parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26')).toEqual({ algorithm: 'aes-128-gcm', implementation: 'rustcrypto-wasm', operation: 'encrypt', sizeBytes: 1024, deviceClass: 'phone', day: '2026-11-26' });
+    expect(await reviewMain(['--release', 'nope', '--reason', 'x'])).toBe(2);
+    expect(await reviewMain(['--release', 'aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26'])).toBe(2); // no reason
   });
 
   it('draws no bounds for a cohort of fewer rows than it takes to judge, and draws them when the eighth arrives', async () => {

@@ -14,7 +14,10 @@ export interface CohortStats {
   n: number;
   /** Runs behind those sources. */
   runs: number;
+  /** Runs outside the cohort's fences: kept in the data, left out of these figures. */
   outliers: number;
+  /** Runs of a burst of new sources held for an operator's review (collector/cohorts.ts holdBursts): left out until released. */
+  held: number;
   p05: number;
   q1: number;
   median: number;
