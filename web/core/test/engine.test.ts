@@ -234,6 +234,26 @@ describe('timing core', () => {
     expect(pairedRatio(m[0]!, m[2]!)!.ratio).toBeCloseTo(3, 6);
   });
 
+  it("an async batch's sample ends after the turn of the event loop its calls left work for; a sync batch's does not", async () => {
+    // Each batch leaves 0.5 ms of work (a collector's task) for the next turn of the event loop.
+    let t = 0;
+    let owed = 0;
+    const mk = (async: boolean) => ({
+      run: (n: number) => {
+        t += n * 0.001;
+        owed += 0.5;
+        return async ? Promise.resolve() : undefined;
+      },
+      stateBytes: null,
+      dispose() {},
+    });
+    const yieldNow = async () => void ((t += owed), (owed = 0));
+    const o = { samples: 4, minSampleMs: 2, timerResolutionMs: 0.005, now: () => t, warmupMinMs: 0, warmupMaxMs: 0, iterations: 2000, yieldNow };
+    const [asyncCase, syncCase] = await measureInterleaved([mk(true), mk(false)], o);
+    for (const s of asyncCase!.samples) expect(s).toBeCloseTo(1250, 6); // (2 ms + 0.5 ms) / 2000 calls
+    for (const s of syncCase!.samples) expect(s).toBeCloseTo(1000, 6);
+  });
+
   it('code already warm in this worker is calibrated, or run once at its known batch size, and then sampled: no warm-up on top', async () => {
     let t = 0;
     const batches: number[] = [];
