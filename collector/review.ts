@@ -95,7 +95,7 @@ export async function review(sql: Sql, b: Burst, decision: 'release' | 'quaranti
   return affected;
 }
 
-const USAGE = 'usage: collector:review [--release BURST | --quarantine BURST --reason TEXT]  (BURST as the list prints it)';
+const USAGE = 'usage: collector:review [(--release | --quarantine) BURST --reason TEXT]  (BURST as the list prints it; with no flags, the list)';
 
 export async function main(argv: string[], log = console.log): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
