@@ -12,10 +12,9 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { migrate, openStore } from './db.ts';
-import { configFromEnv } from './server.ts';
 import { refreshInBatches } from './cohorts.ts';
 import type { Sql } from './db.ts';
+import { runAsCommand, withStore } from './operator.ts';
 
 /** What the operator's quarantine picks: run ids, a source hash of the day, or days received. */
 export interface QuarantineSelector {
@@ -89,24 +88,12 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`--reason is required: the log says why\n${USAGE}`);
     return 2;
   }
-  const config = configFromEnv();
-  const sql = await openStore({ ...config, createDataDir: false });
-  try {
-    await migrate(sql);
-    const n = await quarantine(sql, sel, { release: values.release === true, reason: values.reason });
+  const reason = values.reason;
+  return withStore(async (sql) => {
+    const n = await quarantine(sql, sel, { release: values.release === true, reason });
     console.log(`${values.release ? 'released' : 'quarantined'} ${n} submission${n === 1 ? '' : 's'} (${JSON.stringify(sel)}); logged in operator_log`);
     return 0;
-  } finally {
-    await sql.close();
-  }
+  });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e: Error) => {
-      console.error(`collector:quarantine: ${e.message}`);
-      process.exit(1);
-    },
-  );
-}
+runAsCommand(import.meta.url, 'collector:quarantine', main);

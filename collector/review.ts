@@ -12,8 +12,8 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { migrate, openStore, type Sql } from './db.ts';
-import { configFromEnv } from './server.ts';
+import type { Sql } from './db.ts';
+import { runAsCommand, withStore } from './operator.ts';
 import { refreshInBatches } from './cohorts.ts';
 import { crowdStats } from './crowd.ts';
 import { quarantine } from './quarantine.ts';
@@ -123,9 +123,7 @@ export async function main(argv: string[], log = console.log): Promise<number> {
       return 2;
     }
   }
-  const sql = await openStore({ ...configFromEnv(), createDataDir: false });
-  try {
-    await migrate(sql);
+  return withStore(async (sql) => {
     if (decision && burst) {
       const n = await review(sql, burst, decision, String(values.reason));
       if (n === 0) {
@@ -140,17 +138,7 @@ export async function main(argv: string[], log = console.log): Promise<number> {
     const mb = (x: number) => (x / 1e6).toFixed(1);
     for (const h of held) log(`${burstName(h)}  ${h.sources} sources, ${h.runs} runs held, median ${mb(h.heldMedian)} MB/s; shown without them: ${h.shownMedian === null ? 'nothing' : `${mb(h.shownMedian)} MB/s`}`);
     return 0;
-  } finally {
-    await sql.close();
-  }
+  });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e: Error) => {
-      console.error(`collector:review: ${e.message}`);
-      process.exit(1);
-    },
-  );
-}
+runAsCommand(import.meta.url, 'collector:review', main);

@@ -1,0 +1,33 @@
+/**
+ * What the operator's commands (quarantine.ts, review.ts) share: the store the collector uses,
+ * migrated and closed afterwards, and running as a command.
+ * @module
+ */
+import { migrate, openStore, type Sql } from './db.ts';
+import { configFromEnv } from './server.ts';
+
+/**
+ * Runs `fn` on the collector's store (DATABASE_URL, else the PGlite directory COLLECTOR_DATA,
+ * never created here: a running collector holds it, and the lock refuses a second process).
+ */
+export async function withStore<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  const sql = await openStore({ ...configFromEnv(), createDataDir: false });
+  try {
+    await migrate(sql);
+    return await fn(sql);
+  } finally {
+    await sql.close();
+  }
+}
+
+/** Runs `main` with the command line when `moduleUrl` is the script node was started with; exits with its code. */
+export function runAsCommand(moduleUrl: string, name: string, main: (argv: string[]) => Promise<number>): void {
+  if (moduleUrl !== `file://${process.argv[1]}`) return;
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (e: Error) => {
+      console.error(`${name}: ${e.message}`);
+      process.exit(1);
+    },
+  );
+}
