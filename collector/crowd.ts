@@ -71,13 +71,14 @@ export async function crowdStats(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupB
      WHERE ${clause} AND (c.outlier OR c.held) GROUP BY 1`,
     params,
   );
+  const asideOf = new Map(aside.map((a) => [a.grp, a]));
   return rows.map((r) => ({
     group: String(r.grp),
     ...(groupBy === 'deviceClass' ? { deviceClass: String(r.grp) } : {}),
     n: Number(r.n),
     runs: Number(r.runs),
-    outliers: aside.find((o) => o.grp === r.grp)?.outliers ?? 0,
-    held: aside.find((o) => o.grp === r.grp)?.held ?? 0,
+    outliers: asideOf.get(r.grp as string)?.outliers ?? 0,
+    held: asideOf.get(r.grp as string)?.held ?? 0,
     p05: Number(r.p05),
     q1: Number(r.q1),
     median: Number(r.median),
