@@ -340,7 +340,7 @@ describe.each(BACKENDS)('a cohort many networks cannot steer, day after day, on 
     expect((await sql.query('SELECT 1 FROM submissions WHERE quarantined')).length).toBe(11);
   });
 
-  it('names a malformed burst, and its command refuses bad flags before opening anything', async () => {
+  it('names a malformed burst, and its command refuses bad flags and a missing reason with its usage (exit 2)', async () => {
     expect(() => parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone')).toThrow("Invalid burst: 'aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone' (expected algorithm/implementation/operation/size/class/day, as the list prints it)");
     expect(parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26')).toEqual({ algorithm: 'aes-128-gcm', implementation: 'rustcrypto-wasm', operation: 'encrypt', sizeBytes: 1024, deviceClass: 'phone', day: '2026-11-26' });
     expect(await reviewMain(['--release', 'nope', '--reason', 'x'])).toBe(2);
