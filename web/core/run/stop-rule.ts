@@ -113,8 +113,10 @@ export interface ExtraRoundBudget {
  *  - Order: the A/A pair first (cheap, and it says whether any small difference can be trusted;
  *    a twin last in line was left out when the budget ran short while its original took the
  *    samples), then claims' cases (they decide what the visitor reads), then lone unresolved
- *    cases. An A/B run asks one thing of each pair, whether the head is SAME, FASTER or SLOWER:
- *    only its UNKNOWN pairs (and the A/A pair) are measured again.
+ *    cases, those one round can resolve first and the cheapest of them first (a budget that
+ *    cannot take them all resolves as many as it can). An A/B run asks one thing of each pair,
+ *    whether the head is SAME, FASTER or SLOWER: only its UNKNOWN pairs (and the A/A pair) are
+ *    measured again.
  *  - Samples: a claim's cases what fits in EXTRA_ROUND_SAMPLE_MS (a claim counts workers, so
  *    another round is what helps it; an A/B pair likewise); a lone unresolved case and the A/A
  *    pair as many as would resolve them (samplesWanted), within EXTRA_ROUND_MAX_MS. Never fewer
@@ -131,13 +133,18 @@ export function nextExtraRound(doc: ResultDocument, keys: readonly string[], b: 
   const claims = new Set(undecided.flat());
   const lone = new Set(ab ? [] : doc.cases.filter((c) => !caseResolved(c)).map(caseKey));
   const asked = ab ? new Map<string, number>() : samplesWanted(doc);
-  const wanted = [...keys.filter((k) => aa.has(k)), ...keys.filter((k) => claims.has(k) && !aa.has(k)), ...keys.filter((k) => lone.has(k) && !claims.has(k) && !aa.has(k))];
-  if (wanted.length === 0) return null;
   const spr = b.samplesPerRound;
   const samplesOf = (k: string) => {
     const byTime = asked.has(k) ? Math.min(asked.get(k)! - b.have(k), Math.floor(EXTRA_ROUND_MAX_MS / b.sampleMs(k))) : Math.floor(EXTRA_ROUND_SAMPLE_MS / b.sampleMs(k));
     return Math.min(EXTRA_ROUND_SAMPLES * spr, Math.max(spr, byTime));
   };
+  // Lone cases this round can resolve come first, the cheapest first, so that a short budget
+  // resolves as many as it can; a case that wants more than one round can give waits its turn.
+  const reach = (k: string) => (asked.get(k)! - b.have(k) <= samplesOf(k) ? 0 : 1);
+  const loneOnes = keys.filter((k) => lone.has(k) && !claims.has(k) && !aa.has(k));
+  const byPromise = loneOnes.map((k) => ({ k, reach: reach(k), cost: samplesOf(k) * b.sampleMs(k) })).sort((x, y) => x.reach - y.reach || x.cost - y.cost);
+  const wanted = [...keys.filter((k) => aa.has(k)), ...keys.filter((k) => claims.has(k) && !aa.has(k)), ...byPromise.map((x) => x.k)];
+  if (wanted.length === 0) return null;
   let left = b.leftMs;
   const samplesFor: Record<string, number> = {};
   for (const k of wanted) {

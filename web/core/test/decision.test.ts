@@ -109,3 +109,34 @@ describe('the stop rule plans each extra round (nextExtraRound)', () => {
     expect(nextExtraRound({ ...doc, cases: [doc.cases[1]!], aaCheck: { ...doc.aaCheck!, low: 0.99, high: 1.01, decision: 'same' } } as never, keys, budget(10_000))).toBeNull();
   });
 });
+
+describe('the stop rule spends a short budget on the lone cases it can resolve, the cheapest first', () => {
+  it('takes a resolvable case before a hopeless one, and a cheap one before a dear one, whatever the plan order', async () => {
+    const { nextExtraRound, samplesWanted } = await import('../run/stop-rule.ts');
+    const { caseKey } = await import('../schema.ts');
+    const { sampleDocument } = await import('./fixtures.ts');
+    const { summarize } = await import('../stats.ts');
+    const doc = sampleDocument();
+    const base = doc.cases[0]!;
+    const make = (sizeBytes: number, samples: number[]) => ({ ...base, sizeBytes, samples, summary: summarize(samples) });
+    // One contender at every size: no claim is undecided, so only lone cases are asked for.
+    const hopeless = make(64, [40, 60, 80, 100, 120, 140, 160, 70, 130, 90, 110, 100]);
+    // Their medians' intervals reach ±8 %: 48 samples in all would bring them to ±4 %.
+    const dear = make(16384, [88, 92, 95, 100, 105, 108, 112, 90, 110, 93, 107, 100]);
+    const cheap = make(1024, [88, 92, 95, 100, 105, 108, 112, 90, 110, 93, 107, 100]);
+    doc.cases = [hopeless, dear, cheap];
+    delete (doc as { aaCheck?: unknown }).aaCheck;
+    const keys = doc.cases.map(caseKey);
+    const wanted = samplesWanted(doc);
+    // The premise: one round (at most 36 samples) resolves `dear` and `cheap`, never `hopeless`.
+    expect(wanted.get(keys[0]!)! - 12).toBeGreaterThan(36);
+    for (const k of [keys[1]!, keys[2]!]) expect(wanted.get(k)! - 12).toBeLessThanOrEqual(36);
+    const sampleMs = (k: string) => (k === keys[1] ? 5 : 2);
+    const budget = (leftMs: number) => ({ leftMs, overheadMs: 50, sampleMs, have: () => 12, samplesPerRound: 12 });
+    expect(nextExtraRound(doc as never, keys, budget(10_000))!.keys).toEqual([keys[2], keys[1], keys[0]]);
+    // Room for two: the two a round resolves, not the hopeless one first in the plan.
+    const cost = (k: string, n: number) => 50 + n * sampleMs(k);
+    const r = nextExtraRound(doc as never, keys, budget(cost(keys[2]!, 36) + cost(keys[1]!, 36)))!;
+    expect(r.keys).toEqual([keys[2], keys[1]]);
+  });
+});
