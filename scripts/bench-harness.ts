@@ -32,6 +32,8 @@ const CASES = [
 /** ns per operation of each loop, per case label: medians of batches and means (total time / total operations). */
 type Figures = Record<string, { median: number[]; mean: number[] }>;
 const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+/** MB/s of `ns` per operation on `size`-byte messages. */
+const mbps = (size: number, ns: number) => (size / ns) * 1e3;
 
 const server = await serveStatic({ dir: 'dist', port: 0, host: '127.0.0.1' });
 const { port } = server.address() as AddressInfo;
@@ -87,9 +89,8 @@ try {
       for (const size of SIZES)
         for (const c of CASES) {
           const l = label(c, size);
-          const mbps = (ns: number) => (size / ns) * 1e3;
           const [em, bm, ea, ba] = [median(engine[l]!.median), median(bare[l]!.median), median(engine[l]!.mean), median(bare[l]!.mean)];
-          console.log(l.padEnd(46) + mbps(em).toFixed(1).padStart(12) + mbps(bm).toFixed(1).padStart(11) + (bm / em).toFixed(3).padStart(13) + ' '.repeat(31) + mbps(ea).toFixed(1).padStart(9) + mbps(ba).toFixed(1).padStart(9) + (ba / ea).toFixed(3).padStart(13));
+          console.log(l.padEnd(46) + mbps(size, em).toFixed(1).padStart(12) + mbps(size, bm).toFixed(1).padStart(11) + (bm / em).toFixed(3).padStart(13) + ' '.repeat(31) + mbps(size, ea).toFixed(1).padStart(9) + mbps(size, ba).toFixed(1).padStart(9) + (ba / ea).toFixed(3).padStart(13));
         }
       console.log(`${QUICK}: ${quick.cases.length} cases, wall time ${quickWallS.toFixed(1)} s (engine's own durationMs ${(quick.durationMs / 1000).toFixed(1)} s)`);
       // The figure a visitor is shown comes from that run, whose workers ran every case's warm-up
@@ -103,9 +104,9 @@ try {
           console.log(`${QUICK}'s own ${l}: not in that run`);
           continue;
         }
-        const [bm, ba] = [median(bare[l]!.median), median(bare[l]!.mean)];
-        const mbps = (ns: number) => (size / ns) * 1e3;
-        console.log(`${QUICK}'s own ${l}: median ${(q.bytesPerSecond / 1e6).toFixed(1)} MB/s, engine/bare ${(q.bytesPerSecond / 1e6 / mbps(bm)).toFixed(3)}; all calls ${((q.totalBytesPerSecond ?? 0) / 1e6).toFixed(1)} MB/s, engine/bare ${((q.totalBytesPerSecond ?? 0) / 1e6 / mbps(ba)).toFixed(3)} (one run)`);
+        const [em, ea] = [q.bytesPerSecond / 1e6, (q.totalBytesPerSecond ?? 0) / 1e6];
+        const [bm, ba] = [mbps(size, median(bare[l]!.median)), mbps(size, median(bare[l]!.mean))];
+        console.log(`${QUICK}'s own ${l}: median ${em.toFixed(1)} MB/s, engine/bare ${(em / bm).toFixed(3)}; all calls ${ea.toFixed(1)} MB/s, engine/bare ${(ea / ba).toFixed(3)} (one run)`);
       }
     } finally {
       await page.close();
