@@ -11,6 +11,9 @@ pub mod algorithm;
 pub mod bench;
 pub mod cbc_hmac;
 pub mod error;
+// The WASM builds' allocator (wasm/heap): an arena, so that a run never grows the memory.
+#[cfg(feature = "js")]
+use aeadbench_heap as _;
 
 // The JS surface is a feature (on by default) so that a build without it (the per-algorithm
 // code-size probes in `size-probe/`) keeps nothing but what one algorithm needs.
