@@ -46,6 +46,24 @@ console.log(JSON.stringify({ ok: validateResult(doc).ok, algorithms: ALGORITHMS.
   expect(offered.filter((o: string) => o === `rustcrypto-wasm:${all}`)).toHaveLength(2);
 });
 
+test('the packed package measures in plain worker threads: started under tsx, a module of yours leaves typed arrays on their fast path', async () => {
+  // V8 prints a line when an isolate's "array buffer detaching" protector falls; once fallen,
+  // every typed-array access in that thread is checked. tsx's own start falls it in the main
+  // thread (before 'start'); the engine's workers (gate, validation, measuring) must not, though
+  // SJCL loaded through tsx's hooks did, and the WASM cores' memory growing did (wasm/heap).
+  writeFileSync(
+    join(project, 'protector.mjs'),
+    `import { runBenchmark } from 'aeadbench';
+console.log('start');
+const doc = await runBenchmark({ algorithms: ['aes-128-gcm'], implementations: ['rustcrypto-wasm', 'noble', ${JSON.stringify(resolve('examples/modules/sjcl-gcm/index.mjs'))}], sizes: [1024, 1048576], rounds: 1, maxReruns: 0, samplesPerRound: 3 });
+console.log('done ' + doc.cases.map((c) => c.implementation).filter((x, i, a) => a.indexOf(x) === i).sort().join(','));`,
+  );
+  const tsx = new URL('../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+  const out = execFileSync('node', ['--trace-protector-invalidation', '--import', tsx, 'protector.mjs'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+  const lines = out.trim().split('\n').map((l) => l.trim());
+  expect(lines.slice(lines.indexOf('start'))).toEqual(['start', 'done noble,rustcrypto-wasm,sjcl-gcm']);
+});
+
 test('the packed package exports aeadbench/playwright for a team\'s own Playwright tests', async () => {
   writeFileSync(join(project, 'pw.mjs'), `import * as pw from 'aeadbench/playwright';\nconsole.log(JSON.stringify(Object.keys(pw).sort()));`);
   const names = JSON.parse(execFileSync('node', ['pw.mjs'], { cwd: project, encoding: 'utf8', timeout: 60_000 }).trim());

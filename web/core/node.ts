@@ -51,9 +51,21 @@ function sourceWorker(): Worker {
   return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
 }
 
+/**
+ * From the package: the .js worker, started without the caller's Node options (`execArgv: []`;
+ * V8's flags are the process's and stay). A worker inherits them otherwise, and with them the
+ * module hooks of a loader the caller's script was started with: under tsx, loading SJCL,
+ * node-forge or asmcrypto.js through its hooks detached a buffer in the measuring thread, and
+ * V8 then checks every typed-array access of that thread (wasm/heap/src/lib.rs), so a module
+ * of yours ran slower than in your own code. Modules of yours are imported as JavaScript.
+ */
+function packageWorker(): Worker {
+  return new Worker(new URL('./worker/node.worker.js', import.meta.url), { execArgv: [] });
+}
+
 function nodeWorker(): WorkerHandle {
   // From the sources (tsx, tests) the worker is the .ts file; from the package, the .js one.
-  const w = import.meta.url.endsWith('.ts') ? sourceWorker() : new Worker(new URL('./worker/node.worker.js', import.meta.url));
+  const w = import.meta.url.endsWith('.ts') ? sourceWorker() : packageWorker();
   return {
     postMessage: (m) => w.postMessage(m),
     addEventListener: ((type: 'message' | 'error', l: (e: { data?: unknown; message?: string }) => void) => {
