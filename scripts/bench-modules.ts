@@ -11,13 +11,20 @@
  * what taking turns in one JavaScript heap does to a module's figure (garbage collection
  * started by one case and paid by the next, see docs/implementations.md). The engine timed is
  * the compiled one the package ships (built into target/bench-engine/ first, a few seconds).
- *   RUNS=3 SIZES=64,1k,1M npm run bench:modules
+ * Then the same in each of BROWSERS (default chromium; 'none' skips): the engine's run in the
+ * harness page against a plain loop in a browser worker (web/app/harness/plain.worker.ts).
+ *   RUNS=3 SIZES=64,1k,1M BROWSERS=chromium,firefox npm run bench:modules
  *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
  */
 import { Worker } from 'node:worker_threads';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatSize, parseSize } from '../web/core/params.ts';
 import { median } from '../web/core/stats.ts';
+import type { ResultDocument } from '../web/core/schema.ts';
+import { type BrowserName, openBrowser } from '../cli/browser-run.ts';
+import { bundleModule } from '../cli/modules.ts';
+import { serveStatic } from '../server/serve.ts';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
 
@@ -45,13 +52,14 @@ type Subject = (typeof SUBJECTS)[number];
 const plainLoop = (subjects: Subject[], interleaveMs?: number) =>
   new Promise<Record<string, { bytesPerSecond: number }>>((resolve, reject) => {
     const workerData = { subjects: subjects.map((s) => ({ module: s.module, algorithm: s.algorithm })), sizes: SIZES, ms: LOOP_MS, reps: 5, interleaveMs };
-    const w = new Worker(new URL('./plain-loop.worker.mjs', import.meta.url), { workerData });
+    // As the engine's workers start (web/core/node.ts packageWorker): without this script's tsx hooks.
+    const w = new Worker(new URL('./plain-loop.worker.mjs', import.meta.url), { workerData, execArgv: [] });
     w.once('message', (m: { out: Record<string, { bytesPerSecond: number }> }) => (resolve(m.out), void w.terminate()));
     w.once('error', reject);
   });
 const loopKey = (s: Subject, size: number) => `${s.module}|${s.algorithm}|${size}`;
 
-const ratios = new Map<string, { median: number[]; all: number[]; engine: number[]; loop: number[]; interleaved: number[]; vsInterleaved: number[] }>();
+const ratios: Ratios = new Map();
 const started = performance.now();
 for (let run = 0; run < RUNS; run++) {
   // The engine: every subject in one run, interleaved as any run is.
@@ -86,13 +94,72 @@ for (let run = 0; run < RUNS; run++) {
   }
 }
 
+type Ratios = Map<string, { median: number[]; all: number[]; engine: number[]; loop: number[]; interleaved: number[]; vsInterleaved: number[] }>;
+const f = (xs: number[]) => (xs.length ? `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]` : '–');
+function printTable(rows: Ratios) {
+  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  engine/interleaved`);
+  for (const [k, r] of rows) {
+    const [name, alg, size] = k.split('|');
+    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved)}`);
+  }
+}
+
 const gc = process.execArgv.includes('--single-threaded-gc') ? 'GC on the main thread only (--single-threaded-gc)' : 'concurrent GC';
 console.log(`\nbench:modules — Node ${process.versions.node}, ${gc}, ${RUNS} run(s), engine vs a plain loop of the same calls (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it)');
 console.log('interleaved = the plain loop with every case taking turns in batches as long as the engine\'s samples, / the plain loop alone\n');
-console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  engine/interleaved`);
-const f = (xs: number[]) => `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]`;
-for (const [k, r] of ratios) {
-  const [name, alg, size] = k.split('|');
-  console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved)}`);
+printTable(ratios);
+
+/**
+ * The same in a browser (BROWSERS, default chromium; 'none' skips): the engine's run in the
+ * harness page (harness.html), each example module bundled for the browser as the CLI bundles
+ * it and served under /m/, against a plain loop in a fresh worker of that page
+ * (web/app/harness/plain.worker.ts), alternately, RUNS times. The plain loop runs each case alone.
+ */
+for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) => b && b !== 'none') as BrowserName[]) {
+  const browserStarted = performance.now();
+  const files = new Map<string, Uint8Array>();
+  const urlOf = new Map<string, string>();
+  for (const s of SUBJECTS) {
+    if (s.module === 'noble' || urlOf.has(s.module)) continue;
+    const bundled = await bundleModule(s.module, 'browser');
+    files.set(bundled.urlPath, bundled.bytes);
+    urlOf.set(s.module, bundled.urlPath);
+  }
+  const server = await serveStatic({ dir: 'dist', port: 0, host: '127.0.0.1', files });
+  let page: Awaited<ReturnType<typeof openBrowser>> | undefined;
+  try {
+    page = await openBrowser(name);
+    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/harness.html`);
+    for (let i = 0; i < 100 && !(await page.evaluate(`document.body.dataset.ready === 'true'`)); i++) await new Promise((r) => setTimeout(r, 100));
+    const search = new URLSearchParams({ preset: 'quick', algorithms: 'aes-128-gcm,chacha20-poly1305', implementations: 'noble', sizes: SIZES.join(','), operations: 'encrypt', rounds: '2', reruns: '2', module: [...urlOf.values()].join(',') }).toString();
+    const subjects = SUBJECTS.map((s) => ({ name: s.name, module: urlOf.get(s.module) ?? 'noble', algorithm: s.algorithm }));
+    const rows: Ratios = new Map();
+    let version = '';
+    for (let run = 0; run < RUNS; run++) {
+      const doc = (await page.evaluate(`window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
+      version = `${doc.environment.browser.name} ${doc.environment.browser.version}`;
+      const loop = (await page.evaluate(`window.harness.plain(${JSON.stringify({ subjects, sizes: SIZES, ms: LOOP_MS, reps: 5 })})`)) as Record<string, number>;
+      for (const s of SUBJECTS) for (const size of SIZES) {
+        const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
+        if (!c) throw new Error(`${name}: the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
+        const plain = loop[`${s.name}|${s.algorithm}|${size}`]!;
+        const k = `${s.name}|${s.algorithm}|${size}`;
+        const r = rows.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [] };
+        r.median.push(c.bytesPerSecond / plain);
+        r.all.push(c.totalBytesPerSecond! / plain);
+        r.engine.push(c.totalBytesPerSecond!);
+        r.loop.push(plain);
+        rows.set(k, r);
+      }
+    }
+    console.log(`\nbench:modules — ${version} (${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`);
+    printTable(rows);
+  } catch (e) {
+    console.log(`\n${name}: not measured — ${(e as Error).message.split('\n')[0]}`);
+    process.exitCode = 1;
+  } finally {
+    await page?.close().catch(() => {});
+    server.close();
+  }
 }

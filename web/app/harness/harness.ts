@@ -1,32 +1,48 @@
 /**
- * Exposes `window.harness` to scripts/bench-harness.ts: run the engine with given parameters,
- * or a bare loop in a fresh worker, in this same page.
+ * Exposes `window.harness` to scripts/bench-harness.ts and bench-modules.ts: run the engine with
+ * given parameters (modules of yours by `module=`), or a bare or plain loop in a fresh worker, in
+ * this same page.
  */
 import { browserEnvironment, payloadLimitBytes } from '../../core/platform/env.ts';
 import { parseParams } from '../../core/params.ts';
 import { startRun } from '../../core/run/runner.ts';
 import type { ResultDocument } from '../../core/schema.ts';
 import type { BareSpec } from './bare.worker.ts';
+import type { PlainSpec } from './plain.worker.ts';
+
+/** One message to a fresh worker, its one answer (or its error) back. */
+function once<T>(worker: Worker, spec: unknown, pick: (data: Record<string, unknown>) => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    worker.onmessage = (e) => {
+      worker.terminate();
+      if (e.data.error) reject(new Error(e.data.error));
+      else resolve(pick(e.data));
+    };
+    worker.onerror = (e) => {
+      worker.terminate();
+      reject(new Error(e.message));
+    };
+    worker.postMessage(spec);
+  });
+}
 
 const harness = {
   engine(search: string): Promise<ResultDocument> {
-    const { params } = parseParams(search);
+    const { params, modules } = parseParams(search);
     return startRun(params, {
       createWorker: () => new Worker(new URL('../../core/worker/bench.worker.ts', import.meta.url), { type: 'module' }),
       environment: browserEnvironment,
       payloadLimitBytes: payloadLimitBytes(null, false),
+      modules: modules.map((u) => new URL(u, location.href).href),
     }).done;
   },
   bare(spec: BareSpec): Promise<number[]> {
-    const worker = new Worker(new URL('./bare.worker.ts', import.meta.url), { type: 'module' });
-    return new Promise((resolve, reject) => {
-      worker.onmessage = (e) => {
-        worker.terminate();
-        if (e.data.error) reject(new Error(e.data.error));
-        else resolve(e.data.samples);
-      };
-      worker.postMessage(spec);
-    });
+    return once(new Worker(new URL('./bare.worker.ts', import.meta.url), { type: 'module' }), spec, (d) => d.samples as number[]);
+  },
+  /** The plain loop of bench:modules: bytes per second by `name|algorithm|size`. */
+  plain(spec: PlainSpec): Promise<Record<string, number>> {
+    const subjects = spec.subjects.map((s) => ({ ...s, module: s.module === 'noble' ? s.module : new URL(s.module, location.href).href }));
+    return once(new Worker(new URL('./plain.worker.ts', import.meta.url), { type: 'module' }), { ...spec, subjects }, (d) => d.bytesPerSecond as Record<string, number>);
   },
 };
 
