@@ -6,8 +6,8 @@
 //! Node) the first detach in an isolate falls its "array buffer detaching" protector for good:
 //! from then on every typed-array access in that worker's optimised JavaScript checks for a
 //! detached buffer. The JavaScript implementations timed in the same worker (noble, modules of
-//! yours) then ran 15–20 % slower than in a plain loop (README, "Fair to JavaScript"). With the
-//! arena, a run whose payloads fit in it never grows the memory.
+//! yours) then ran 15–20 % slower than in a plain loop (README, "Is the engine fair to
+//! JavaScript?"). With the arena, a run whose payloads fit in it never grows the memory.
 //!
 //! Single-threaded wasm32 only (the cores' builds); elsewhere this crate is empty and the
 //! system allocator stays.
@@ -21,9 +21,11 @@ use talc::cell::TalcSyncCell;
 use talc::source::Source;
 use talc::wasm::WasmBinning;
 
-/// Room for the largest case a worker prepares with headroom: a 4 MiB payload (the standard
-/// preset's largest), its output, and the interleaved cases beside it. Zero-initialised, so it
-/// costs the `.wasm` file nothing, and pages the engine never touches cost no physical memory.
+/// Room for a run's 1 MiB groups of the quick preset's algorithms (a worker holds every case of a size at
+/// once: about 21 MiB for decrypt, three payloads each) and for one 4 MiB payload. A group of the
+/// standard preset at 4 MiB does not fit: the memory grows then, as before, and JavaScript
+/// measured after it pays the checks. Zero-initialised, so it costs the `.wasm` file nothing, and
+/// pages the engine never touches cost no physical memory.
 const ARENA_BYTES: usize = 32 << 20;
 static mut ARENA: [MaybeUninit<u8>; ARENA_BYTES] = [MaybeUninit::uninit(); ARENA_BYTES];
 
