@@ -210,6 +210,14 @@ pub fn clock_chain(iterations: u32, seed: u32) -> u32 {
     bench::clock_chain(iterations, seed)
 }
 
+/// Bytes the allocator's arena holds (wasm/heap): cases whose buffers fit in it never grow the
+/// memory. The engine reads it to tell, before a run, whether the run will outgrow it.
+#[cfg(feature = "js")]
+#[wasm_bindgen(js_name = arenaBytes)]
+pub fn arena_bytes() -> usize {
+    aeadbench_heap::ARENA_BYTES
+}
+
 /// Dependent single-cycle operations per iteration of `clockChain`.
 #[cfg_attr(feature = "js", wasm_bindgen(js_name = clockChainOps))]
 pub fn clock_chain_ops() -> u32 {

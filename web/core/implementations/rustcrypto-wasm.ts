@@ -58,6 +58,8 @@ export async function rustcryptoWasm(
     buildInfo: Record<string, unknown>;
     clockChain(iterations: number, seed: number): number;
     clockChainOps: number;
+    /** Bytes of the allocator's arena (wasm/heap): cases whose buffers fit in it never grow the memory. */
+    arenaBytes: number;
     /** One raw 16-byte block per call of a block cipher (`aes-128`, `twofish-128`, `serpent-128`), as a case to time. */
     blockBench(cipher: string): PreparedCase;
   }
@@ -82,6 +84,7 @@ export async function rustcryptoWasm(
     },
     clockChain: (n, seed) => cores.clockChain(n, seed),
     clockChainOps: cores.clockChainOps(),
+    arenaBytes: cores.arenaBytes(),
     algorithms: ALGORITHM_IDS.filter((id) => offered.includes(id)),
     async encrypt(alg, key, nonce, aad, pt) {
       try {
