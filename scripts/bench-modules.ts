@@ -111,6 +111,22 @@ console.log('interleaved = the plain loop with every case taking turns in batche
 printTable(ratios);
 
 /**
+ * A promise of the page, awaited by polling: an engine run of every module takes longer than
+ * WebDriver's 30 s script timeout (WebKitGTK), so the page keeps the outcome and is asked for it.
+ */
+async function settled(page: Awaited<ReturnType<typeof openBrowser>>, expression: string): Promise<unknown> {
+  await page.evaluate(`(window.__bench = { done: false }, (${expression}).then((value) => Object.assign(window.__bench, { done: true, value }), (e) => Object.assign(window.__bench, { done: true, error: String(e) })), true)`);
+  for (;;) {
+    const r = (await page.evaluate('window.__bench.done ? window.__bench : null')) as { value?: unknown; error?: string } | null;
+    if (r) {
+      if (r.error) throw new Error(r.error);
+      return r.value;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+/**
  * The same in a browser (BROWSERS, default chromium; 'none' skips): the engine's run in the
  * harness page (harness.html), each example module bundled for the browser as the CLI bundles
  * it and served under /m/, against a plain loop in a fresh worker of that page
@@ -137,9 +153,9 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
     const rows: Ratios = new Map();
     let version = '';
     for (let run = 0; run < RUNS; run++) {
-      const doc = (await page.evaluate(`window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
-      version = `${doc.environment.browser.name} ${doc.environment.browser.version}`;
-      const loop = (await page.evaluate(`window.harness.plain(${JSON.stringify({ subjects, sizes: SIZES, ms: LOOP_MS, reps: 5 })})`)) as Record<string, number>;
+      const doc = (await settled(page, `window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
+      version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
+      const loop = (await settled(page, `window.harness.plain(${JSON.stringify({ subjects, sizes: SIZES, ms: LOOP_MS, reps: 5 })})`)) as Record<string, number>;
       for (const s of SUBJECTS) for (const size of SIZES) {
         const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
         if (!c) throw new Error(`${name}: the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
