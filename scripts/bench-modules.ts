@@ -13,7 +13,7 @@
  * the compiled one the package ships (built into target/bench-engine/ first, a few seconds).
  * Then the same in each of BROWSERS (default chromium; 'none' skips): the engine's run in the
  * harness page against a plain loop in a browser worker (web/app/harness/plain.worker.ts).
- *   RUNS=3 SIZES=64,1k,1M BROWSERS=chromium,firefox npm run bench:modules
+ *   RUNS=3 SIZES=64,1k,1M BROWSERS=chromium,firefox,webkit npm run bench:modules
  *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
  */
 import { Worker } from 'node:worker_threads';
