@@ -59,6 +59,23 @@ const plainLoop = (subjects: Subject[], interleaveMs?: number) =>
   });
 const loopKey = (s: Subject, size: number) => `${s.module}|${s.algorithm}|${size}`;
 
+/** One run's ratios of a subject at a size: the engine's case against the plain loop alone (bytes/s), and interleaved where it ran. */
+function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, alone: number, interleaved?: number) {
+  const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
+  if (!c) throw new Error(`the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
+  const k = `${s.name}|${s.algorithm}|${size}`;
+  const r = rows.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [] };
+  r.median.push(c.bytesPerSecond / alone);
+  r.all.push(c.totalBytesPerSecond! / alone);
+  r.engine.push(c.totalBytesPerSecond!);
+  r.loop.push(alone);
+  if (interleaved !== undefined) {
+    r.interleaved.push(interleaved / alone);
+    r.vsInterleaved.push(c.totalBytesPerSecond! / interleaved);
+  }
+  rows.set(k, r);
+}
+
 const ratios: Ratios = new Map();
 const started = performance.now();
 for (let run = 0; run < RUNS; run++) {
@@ -77,19 +94,7 @@ for (let run = 0; run < RUNS; run++) {
   for (const s of SUBJECTS) {
     const alone = await plainLoop([s]);
     for (const size of SIZES) {
-      const loop = alone[loopKey(s, size)]!;
-      const mixed = interleaved[loopKey(s, size)]!;
-      const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
-      if (!c) throw new Error(`the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
-      const k = `${s.name}|${s.algorithm}|${size}`;
-      const r = ratios.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [] };
-      r.median.push(c.bytesPerSecond / loop.bytesPerSecond);
-      r.all.push(c.totalBytesPerSecond! / loop.bytesPerSecond);
-      r.engine.push(c.totalBytesPerSecond!);
-      r.loop.push(loop.bytesPerSecond);
-      r.interleaved.push(mixed.bytesPerSecond / loop.bytesPerSecond);
-      r.vsInterleaved.push(c.totalBytesPerSecond! / mixed.bytesPerSecond);
-      ratios.set(k, r);
+      addRatios(ratios, doc, s, size, alone[loopKey(s, size)]!.bytesPerSecond, interleaved[loopKey(s, size)]!.bytesPerSecond);
     }
   }
 }
@@ -157,16 +162,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
       const loop = (await settled(page, `window.harness.plain(${JSON.stringify({ subjects, sizes: SIZES, ms: LOOP_MS, reps: 5 })})`)) as Record<string, number>;
       for (const s of SUBJECTS) for (const size of SIZES) {
-        const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
-        if (!c) throw new Error(`${name}: the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
-        const plain = loop[`${s.name}|${s.algorithm}|${size}`]!;
-        const k = `${s.name}|${s.algorithm}|${size}`;
-        const r = rows.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [] };
-        r.median.push(c.bytesPerSecond / plain);
-        r.all.push(c.totalBytesPerSecond! / plain);
-        r.engine.push(c.totalBytesPerSecond!);
-        r.loop.push(plain);
-        rows.set(k, r);
+        addRatios(rows, doc, s, size, loop[`${s.name}|${s.algorithm}|${size}`]!);
       }
     }
     console.log(`\nbench:modules — ${version} (${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`);
