@@ -6,7 +6,10 @@
  * cases flagged unstable, wall time per run, the A/A check, and Web Crypto AES-128-GCM against AES-256-GCM at
  * the largest size (paired; an order bias showed as AES-256 20–35 % "faster" at 1 MiB).
  *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' npm run bench:verdict
+ * OUT=DIR keeps each run's result document, DIR/<engine>-<run>.json, to look into a run that disagrees.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runInBrowser } from '../cli/browser-run.ts';
 import type { BrowserName } from '../cli/browsers.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
@@ -19,6 +22,8 @@ import { median } from '../web/core/stats.ts';
 const RUNS = Number(process.env.RUNS ?? 5);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',') as BrowserName[];
 const SEARCH = process.env.SEARCH ?? 'preset=quick';
+const OUT = process.env.OUT;
+if (OUT) mkdirSync(OUT, { recursive: true });
 
 /** A run's verdict as its claims (verdict.ts Claim): an answer two runs either share or not; every undecided one reads 'undecided'. */
 function claims(doc: ResultDocument): Map<string, string> {
@@ -54,6 +59,7 @@ for (const browser of BROWSERS) {
     for (let k = 0; k < RUNS; k++) {
       const t = performance.now();
       docs.push(await runInBrowser({ browser, search: SEARCH }));
+      if (OUT) writeFileSync(join(OUT, `${browser}-${k + 1}.json`), JSON.stringify(docs.at(-1)));
       wall.push((performance.now() - t) / 1000);
       process.stderr.write(`${browser} run ${k + 1}/${RUNS}: ${wall.at(-1)!.toFixed(1)} s\n`);
     }
