@@ -1,8 +1,8 @@
 /**
  * `npm run bench:modules`: is the engine fair to JavaScript? Each example module (and the
  * built-in noble) timed by the engine (gate, then the stop rule's sampling, in its worker
- * thread) and by a plain loop written apart from it (scripts/plain-loop.worker.mjs: the same
- * calls, by hand), alternately, in Node. Prints engine / plain loop per size, for the engine's
+ * thread) and by a plain loop written apart from it (web/app/harness/plain-loop.mjs: the same
+ * calls, by hand, in scripts/plain-loop.worker.mjs), alternately, in Node. Prints engine / plain loop per size, for the engine's
  * median and for its total bytes over total time ("all calls"), which is what the loop measures.
  *
  * The plain loop runs twice: each case alone (what a developer times by hand), and every case
@@ -25,6 +25,7 @@ import type { ResultDocument } from '../web/core/schema.ts';
 import { type BrowserName, openBrowser } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
 import { serveStatic } from '../server/serve.ts';
+import type { PlainSpec } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
 
@@ -48,22 +49,22 @@ const SUBJECTS = [
 ].filter((s) => !process.env.ONLY || process.env.ONLY.split(',').includes(s.name));
 
 type Subject = (typeof SUBJECTS)[number];
-/** The plain loop's figures, by `module|algorithm|size`: alone, or interleaved with batches of `interleaveMs`. */
+/** The plain loop's figures (bytes/s) by `name|algorithm|size`: alone, or interleaved with batches of `interleaveMs`. */
 const plainLoop = (subjects: Subject[], interleaveMs?: number) =>
-  new Promise<Record<string, { bytesPerSecond: number }>>((resolve, reject) => {
-    const workerData = { subjects: subjects.map((s) => ({ module: s.module, algorithm: s.algorithm })), sizes: SIZES, ms: LOOP_MS, reps: 5, interleaveMs };
+  new Promise<Record<string, number>>((resolve, reject) => {
+    const workerData: PlainSpec = { subjects: subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })), sizes: SIZES, ms: LOOP_MS, reps: 5, interleaveMs };
     // As the engine's workers start (web/core/node.ts packageWorker): without this script's tsx hooks.
     const w = new Worker(new URL('./plain-loop.worker.mjs', import.meta.url), { workerData, execArgv: [] });
-    w.once('message', (m: { out: Record<string, { bytesPerSecond: number }> }) => (resolve(m.out), void w.terminate()));
+    w.once('message', (m: { bytesPerSecond: Record<string, number> }) => (resolve(m.bytesPerSecond), void w.terminate()));
     w.once('error', reject);
   });
-const loopKey = (s: Subject, size: number) => `${s.module}|${s.algorithm}|${size}`;
+const loopKey = (s: Pick<Subject, 'name' | 'algorithm'>, size: number) => `${s.name}|${s.algorithm}|${size}`;
 
 /** One run's ratios of a subject at a size: the engine's case against the plain loop alone (bytes/s), and interleaved where it ran. */
 function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, alone: number, interleaved?: number) {
   const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
   if (!c) throw new Error(`the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
-  const k = `${s.name}|${s.algorithm}|${size}`;
+  const k = loopKey(s, size);
   const r = rows.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [] };
   r.median.push(c.bytesPerSecond / alone);
   r.all.push(c.totalBytesPerSecond! / alone);
@@ -94,7 +95,7 @@ for (let run = 0; run < RUNS; run++) {
   for (const s of SUBJECTS) {
     const alone = await plainLoop([s]);
     for (const size of SIZES) {
-      addRatios(ratios, doc, s, size, alone[loopKey(s, size)]!.bytesPerSecond, interleaved[loopKey(s, size)]!.bytesPerSecond);
+      addRatios(ratios, doc, s, size, alone[loopKey(s, size)]!, interleaved[loopKey(s, size)]!);
     }
   }
 }
@@ -135,7 +136,8 @@ async function settled(page: Awaited<ReturnType<typeof openBrowser>>, expression
  * The same in a browser (BROWSERS, default chromium; 'none' skips): the engine's run in the
  * harness page (harness.html), each example module bundled for the browser as the CLI bundles
  * it and served under /m/, against a plain loop in a fresh worker of that page
- * (web/app/harness/plain.worker.ts), alternately, RUNS times. The plain loop runs each case alone.
+ * (web/app/harness/plain.worker.ts), alternately, RUNS times; the plain loop runs interleaved and
+ * alone as in Node.
  */
 for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) => b && b !== 'none') as BrowserName[]) {
   const browserStarted = performance.now();
@@ -154,15 +156,18 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/harness.html`);
     for (let i = 0; i < 100 && !(await page.evaluate(`document.body.dataset.ready === 'true'`)); i++) await new Promise((r) => setTimeout(r, 100));
     const search = new URLSearchParams({ preset: 'quick', algorithms: 'aes-128-gcm,chacha20-poly1305', implementations: 'noble', sizes: SIZES.join(','), operations: 'encrypt', rounds: '2', reruns: '2', module: [...urlOf.values()].join(',') }).toString();
-    const subjects = SUBJECTS.map((s) => ({ name: s.name, module: urlOf.get(s.module) ?? 'noble', algorithm: s.algorithm }));
+    const inPage = (s: Subject) => ({ name: s.name, module: urlOf.get(s.module) ?? 'noble', algorithm: s.algorithm });
+    const plain = async (subjects: Subject[], interleaveMs?: number) => (await settled(page!, `window.harness.plain(${JSON.stringify({ subjects: subjects.map(inPage), sizes: SIZES, ms: LOOP_MS, reps: 5, interleaveMs })})`)) as Record<string, number>;
     const rows: Ratios = new Map();
     let version = '';
     for (let run = 0; run < RUNS; run++) {
       const doc = (await settled(page, `window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
       version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
-      const loop = (await settled(page, `window.harness.plain(${JSON.stringify({ subjects, sizes: SIZES, ms: LOOP_MS, reps: 5 })})`)) as Record<string, number>;
-      for (const s of SUBJECTS) for (const size of SIZES) {
-        addRatios(rows, doc, s, size, loop[`${s.name}|${s.algorithm}|${size}`]!);
+      // As in Node: every case taking turns in one worker, then each subject alone in a worker of its own.
+      const interleaved = await plain(SUBJECTS, doc.params.minSampleMs);
+      for (const s of SUBJECTS) {
+        const alone = await plain([s]);
+        for (const size of SIZES) addRatios(rows, doc, s, size, alone[loopKey(s, size)]!, interleaved[loopKey(s, size)]!);
       }
     }
     console.log(`\nbench:modules — ${version} (${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`);

@@ -1,0 +1,19 @@
+/** Types of plain-loop.mjs (plain JavaScript, so that Node runs it without a loader). */
+export interface PlainSpec {
+  /** `module`: a module's path or URL (what `load` takes), or 'noble'; `name` keys its figures. */
+  subjects: { name: string; module: string; algorithm: string }[];
+  sizes: number[];
+  /** One stretch of calls, ms; a third of one warms the case up first. */
+  ms: number;
+  /** Stretches per case (alone: the median one is its figure). */
+  reps: number;
+  /** Cases take turns in batches of about this long, ms; absent: each runs alone. */
+  interleaveMs?: number;
+}
+
+export interface ImplementationModule {
+  prepare?(algorithm: string, key: Uint8Array): unknown;
+  encrypt(algorithm: string, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, state?: unknown): Uint8Array;
+}
+
+export function plainLoop(spec: PlainSpec, load: (module: string) => Promise<ImplementationModule>): Promise<{ bytesPerSecond: Record<string, number>; sink: number }>;

@@ -1,0 +1,89 @@
+// The plain loop `npm run bench:modules` holds the engine against, written apart from it (no
+// backend, no sampler, no statistics module): the calls a module of yours gets, timed as a
+// developer times code by hand. One file for both its homes, a Node worker thread
+// (scripts/plain-loop.worker.mjs) and a browser worker (plain.worker.ts); plain JavaScript, so
+// that Node runs it without a loader (the engine's workers start without one too).
+import { gcm } from '@noble/ciphers/aes.js';
+import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
+
+const fill = (n, seed) => Uint8Array.from({ length: n }, (_, i) => (Math.imul(i & 0xff, 31) + seed) & 0xff);
+const keyBytes = (algorithm) => (algorithm === 'aes-128-gcm' ? 16 : 32);
+
+/** A subject's encrypt: noble as the built-in backend calls it (a cipher object per message), or a module's, prepared once. */
+async function encryptOf({ module, algorithm }, load) {
+  if (module === 'noble') {
+    const f = algorithm === 'chacha20-poly1305' ? chacha20poly1305 : gcm;
+    return (key, nonce, aad, pt) => f(key, nonce, aad).encrypt(pt);
+  }
+  const impl = await load(module);
+  const state = impl.prepare ? await impl.prepare(algorithm, fill(keyBytes(algorithm), 1)) : undefined;
+  return (key, nonce, aad, pt) => impl.encrypt(algorithm, key, nonce, aad, pt, state);
+}
+
+let sink = 0;
+/** Calls `call` for at least `forMs`, eight at a time: [calls, ms]. */
+function loop(call, forMs) {
+  let n = 0;
+  const t0 = performance.now();
+  let t = t0;
+  while (t - t0 < forMs) {
+    for (let i = 0; i < 8; i++) sink ^= call()[0];
+    n += 8;
+    t = performance.now();
+  }
+  return [n, t - t0];
+}
+
+/**
+ * Every subject at every size, keyed `name|algorithm|size`, in bytes per second. Without
+ * `interleaveMs` each case runs alone, one after the other: a third of a stretch to warm up,
+ * then `reps` stretches of `ms`, the median stretch its figure. With it every case takes turns,
+ * one batch of about `interleaveMs` at a time in a shuffled order, for `ms` × `reps` in all — how
+ * the engine samples — and a case's figure is its bytes over its time.
+ */
+export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, load) {
+  const cases = [];
+  for (const s of subjects) {
+    const encrypt = await encryptOf(s, load);
+    for (const size of sizes) {
+      const [key, nonce, aad, pt] = [fill(keyBytes(s.algorithm), 1), fill(12, 2), new Uint8Array(0), fill(size, 4)];
+      cases.push({ key: `${s.name}|${s.algorithm}|${size}`, size, call: () => encrypt(key, nonce, aad, pt), batch: 1, calls: 0, ms: 0 });
+    }
+  }
+  const bytesPerSecond = {};
+  if (!interleaveMs) {
+    for (const c of cases) {
+      loop(c.call, ms / 3);
+      const rates = [];
+      for (let r = 0; r < reps; r++) {
+        const [n, t] = loop(c.call, ms);
+        rates.push((n * c.size) / (t / 1000));
+      }
+      rates.sort((a, b) => a - b);
+      bytesPerSecond[c.key] = rates[rates.length >> 1];
+    }
+    return { bytesPerSecond, sink };
+  }
+  // Warm every case, then size its batch to about interleaveMs.
+  for (const c of cases) {
+    loop(c.call, ms / 3);
+    const [n, t] = loop(c.call, interleaveMs);
+    c.batch = Math.max(1, Math.round((n * interleaveMs) / t));
+  }
+  const order = cases.map((_, i) => i);
+  for (const end = performance.now() + ms * reps; performance.now() < end; ) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(Math.random() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    for (const i of order) {
+      const c = cases[i];
+      const t0 = performance.now();
+      for (let k = 0; k < c.batch; k++) sink ^= c.call()[0];
+      c.ms += performance.now() - t0;
+      c.calls += c.batch;
+    }
+  }
+  for (const c of cases) bytesPerSecond[c.key] = (c.calls * c.size) / (c.ms / 1000);
+  return { bytesPerSecond, sink };
+}
