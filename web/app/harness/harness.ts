@@ -8,7 +8,7 @@ import { parseParams } from '../../core/params.ts';
 import { startRun } from '../../core/run/runner.ts';
 import type { ResultDocument } from '../../core/schema.ts';
 import type { BareSpec } from './bare.worker.ts';
-import type { PlainSpec } from './plain.worker.ts';
+import type { PlainFigures, PlainSpec } from './plain-loop.mjs';
 
 /** One message to a fresh worker, its one answer (or its error) back. */
 function once<T>(worker: Worker, spec: unknown, pick: (data: Record<string, unknown>) => T): Promise<T> {
@@ -39,10 +39,10 @@ const harness = {
   bare(spec: BareSpec): Promise<number[]> {
     return once(new Worker(new URL('./bare.worker.ts', import.meta.url), { type: 'module' }), spec, (d) => d.samples as number[]);
   },
-  /** The plain loop of bench:modules: bytes per second by `name|algorithm|size`. */
-  plain(spec: PlainSpec): Promise<Record<string, number>> {
+  /** The plain loop of bench:modules: bytes per second by `name|algorithm|size` (plain-loop.mjs). */
+  plain(spec: PlainSpec): Promise<PlainFigures> {
     const subjects = spec.subjects.map((s) => ({ ...s, module: s.module === 'noble' ? s.module : new URL(s.module, location.href).href }));
-    return once(new Worker(new URL('./plain.worker.ts', import.meta.url), { type: 'module' }), { ...spec, subjects }, (d) => d.bytesPerSecond as Record<string, number>);
+    return once(new Worker(new URL('./plain.worker.ts', import.meta.url), { type: 'module' }), { ...spec, subjects }, (d) => ({ bytesPerSecond: d.bytesPerSecond, medianStretch: d.medianStretch }) as PlainFigures);
   },
 };
 

@@ -16,4 +16,10 @@ export interface ImplementationModule {
   encrypt(algorithm: string, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, state?: unknown): Uint8Array;
 }
 
-export function plainLoop(spec: PlainSpec, load: (module: string) => Promise<ImplementationModule>): Promise<{ bytesPerSecond: Record<string, number>; sink: number }>;
+/** By `name|algorithm|size`, bytes per second: every call's bytes over their time, and the median stretch's. */
+export interface PlainFigures {
+  bytesPerSecond: Record<string, number>;
+  medianStretch: Record<string, number>;
+}
+
+export function plainLoop(spec: PlainSpec, load: (module: string) => Promise<ImplementationModule>): Promise<PlainFigures & { sink: number }>;

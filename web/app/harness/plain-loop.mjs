@@ -35,11 +35,13 @@ function loop(call, forMs) {
 }
 
 /**
- * Every subject at every size, keyed `name|algorithm|size`, in bytes per second. Without
- * `interleaveMs` each case runs alone, one after the other: a third of a stretch to warm up,
- * then `reps` stretches of `ms`, the median stretch its figure. With it every case takes turns,
- * one batch of about `interleaveMs` at a time in a shuffled order, for `ms` × `reps` in all — how
- * the engine samples — and a case's figure is its bytes over its time.
+ * Every subject at every size, keyed `name|algorithm|size`, in bytes per second: `bytesPerSecond`
+ * is its bytes over its time, every call counted (what a caller gets, and what the engine's
+ * "all calls" figure is); `medianStretch` the median of its stretches. Without `interleaveMs`
+ * each case runs alone, one after the other: a third of a stretch to warm up, then `reps`
+ * stretches of `ms`. With it every case takes turns, one batch of about `interleaveMs` at a time
+ * in a shuffled order, for `ms` × `reps` in all — how the engine samples — and has no stretches
+ * of its own (`medianStretch` is then its bytes over its time too).
  */
 export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, load) {
   const cases = [];
@@ -51,6 +53,7 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, loa
     }
   }
   const bytesPerSecond = {};
+  const medianStretch = {};
   if (!interleaveMs) {
     for (const c of cases) {
       loop(c.call, ms / 3);
@@ -58,11 +61,14 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, loa
       for (let r = 0; r < reps; r++) {
         const [n, t] = loop(c.call, ms);
         rates.push((n * c.size) / (t / 1000));
+        c.calls += n;
+        c.ms += t;
       }
       rates.sort((a, b) => a - b);
-      bytesPerSecond[c.key] = rates[rates.length >> 1];
+      bytesPerSecond[c.key] = (c.calls * c.size) / (c.ms / 1000);
+      medianStretch[c.key] = rates[rates.length >> 1];
     }
-    return { bytesPerSecond, sink };
+    return { bytesPerSecond, medianStretch, sink };
   }
   // Warm every case, then size its batch to about interleaveMs.
   for (const c of cases) {
@@ -84,6 +90,6 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, loa
       c.calls += c.batch;
     }
   }
-  for (const c of cases) bytesPerSecond[c.key] = (c.calls * c.size) / (c.ms / 1000);
-  return { bytesPerSecond, sink };
+  for (const c of cases) bytesPerSecond[c.key] = medianStretch[c.key] = (c.calls * c.size) / (c.ms / 1000);
+  return { bytesPerSecond, medianStretch, sink };
 }

@@ -4,8 +4,6 @@
  */
 import { plainLoop, type PlainSpec } from './plain-loop.mjs';
 
-export type { PlainSpec };
-
 self.onmessage = async (e: MessageEvent<PlainSpec>) => {
   try {
     self.postMessage(await plainLoop(e.data, async (url) => (await import(/* @vite-ignore */ url)).default));
