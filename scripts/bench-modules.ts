@@ -69,13 +69,13 @@ const loopKey = (s: Pick<Subject, 'name' | 'algorithm'>, size: number) => `${s.n
  * stretch — and against the plain loop interleaved, every call against every call.
  */
 function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, plainAlone: PlainFigures, plainInterleaved: PlainFigures) {
-  const alone = plainAlone.bytesPerSecond[loopKey(s, size)]!;
-  const interleaved = plainInterleaved.bytesPerSecond[loopKey(s, size)]!;
+  const k = loopKey(s, size);
+  const alone = plainAlone.bytesPerSecond[k]!;
+  const interleaved = plainInterleaved.bytesPerSecond[k]!;
   const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
   if (!c) throw new Error(`the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
-  const k = loopKey(s, size);
   const r = rows.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [] };
-  r.median.push(c.bytesPerSecond / plainAlone.medianStretch[loopKey(s, size)]!);
+  r.median.push(c.bytesPerSecond / plainAlone.medianStretch[k]!);
   r.all.push(c.totalBytesPerSecond! / alone);
   r.engine.push(c.totalBytesPerSecond!);
   r.loop.push(alone);

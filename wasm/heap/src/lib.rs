@@ -15,7 +15,7 @@
 #![no_std]
 
 /// Room for a run's 1 MiB groups of the quick preset's algorithms (a worker holds every case of a size at
-/// once: about 21 MiB for decrypt, three payloads each) and for one 4 MiB payload. A group of the
+/// once, the A/A twin too: about 25 MiB for decrypt, three payloads each) and for one 4 MiB payload. A group of the
 /// standard preset at 4 MiB does not fit: the memory grows then, as before, so the engine
 /// (worker/api.ts outgrowsArena) detaches a buffer before such a run times anything, and all its
 /// cases pay the checks alike rather than only those after the grow. Zero-initialised, so it costs the `.wasm` file nothing, and

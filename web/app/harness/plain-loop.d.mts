@@ -1,4 +1,6 @@
 /** Types of plain-loop.mjs (plain JavaScript, so that Node runs it without a loader). */
+import type { CustomImplementation } from '../../core/implementations/custom.ts';
+
 export interface PlainSpec {
   /** `module`: a module's path or URL (what `load` takes), or 'noble'; `name` keys its figures. */
   subjects: { name: string; module: string; algorithm: string }[];
@@ -11,15 +13,10 @@ export interface PlainSpec {
   interleaveMs?: number;
 }
 
-export interface ImplementationModule {
-  prepare?(algorithm: string, key: Uint8Array): unknown;
-  encrypt(algorithm: string, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array, state?: unknown): Uint8Array;
-}
-
 /** By `name|algorithm|size`, bytes per second: every call's bytes over their time, and the median stretch's. */
 export interface PlainFigures {
   bytesPerSecond: Record<string, number>;
   medianStretch: Record<string, number>;
 }
 
-export function plainLoop(spec: PlainSpec, load: (module: string) => Promise<ImplementationModule>): Promise<PlainFigures & { sink: number }>;
+export function plainLoop(spec: PlainSpec, load: (module: string) => Promise<CustomImplementation>): Promise<PlainFigures & { sink: number }>;
