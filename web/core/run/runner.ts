@@ -15,7 +15,7 @@ import { CYCLES_PER_ROUND, median } from '../stats.ts';
 import { isAaTwin, nextExtraRound } from './stop-rule.ts';
 import type { PlannedCase, WorkerApi } from '../worker/api.ts';
 import { type WorkerHandle, connect } from '../worker/rpc.ts';
-import { type Available, aaTwin, planCases, roundOrder } from './plan.ts';
+import { type Available, aaTwin, firstRoundOrder, planCases, roundOrder } from './plan.ts';
 import { gateModules } from './gate.ts';
 import { RunSession, type RunPlatform } from './session.ts';
 
@@ -113,14 +113,14 @@ interface FirstRounds {
   measureMs: number;
 }
 
-/** Every case in every round, each round in a fresh worker and its own order (run/plan.ts roundOrder). */
+/** Every case in every round, each round in a fresh worker and its own order (run/plan.ts firstRoundOrder, roundOrder). */
 async function firstRounds(s: RunSession, measured: PlannedCase[]): Promise<FirstRounds> {
   const { rounds, samplesPerRound } = s.params;
   s.beginPass('measuring', s.plan.length * rounds, s.plan.length);
   const cost = { startMs: 0, measureMs: 0 };
   for (let r = 0; r < rounds; r++) {
     s.progress.round = r + 1;
-    const pass = await s.measure(roundOrder(measured, r), { samples: samplesPerRound, firstCycle: r * CYCLES_PER_ROUND }, false);
+    const pass = await s.measure(r === 0 ? firstRoundOrder(measured) : roundOrder(measured, r), { samples: samplesPerRound, firstCycle: r * CYCLES_PER_ROUND }, false);
     cost.startMs = Math.max(cost.startMs, pass.startMs);
     cost.measureMs += pass.measureMs;
   }

@@ -184,6 +184,20 @@ describe('startRun (the scheduler) with a fake worker', () => {
     }
   });
 
+  it('the first round takes its groups smallest payload first, so the first figures come in seconds; each group stays shuffled, and later rounds shuffle the groups too', async () => {
+    const f = fakeWorkers();
+    await startRun(params({ sizes: [1 << 20, 64, 16384, 1024], rounds: 3 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    const rounds = f.calls.filter((c) => c.method === 'measure').map((r) => r.keys!);
+    const sizeOf = (k: string) => Number(k.split('/')[4]);
+    const sizes = rounds.map((keys) => keys.map(sizeOf));
+    expect(sizes[0]).toEqual([...sizes[0]!].sort((a, b) => a - b));
+    // Within the first round's 64 B group, the plan's order is shuffled, not kept.
+    const plan64 = rounds[1]!.filter((k) => sizeOf(k) === 64).sort();
+    expect(rounds[0]!.filter((k) => sizeOf(k) === 64)).not.toEqual(plan64);
+    // Later rounds: payload sizes in another order than ascending.
+    expect(sizes.slice(1).some((s) => s.join() !== [...s].sort((a, b) => a - b).join())).toBe(true);
+  });
+
   it('re-runs only what is unresolved — the noisy case and the other side of the claim it leaves undecided — at most maxReruns times, and flags what stays so', async () => {
     const noisy = 'webcrypto/sequential/aes-128-gcm/encrypt/64/0';
     // Web Crypto 15 % slower than WASM: with 40 % noise, the crossover's claim at 64 B is undecided.
