@@ -11,10 +11,21 @@ const add = (name, p, f, s) => {
   console.log(`  ${name.padEnd(8)} ${p} passed, ${f} failed, ${s} skipped`);
 };
 const skipReasons = new Map();
+/** Every failed test by name, with its error's first line: CI keeps only the log's tail. */
+const failures = [];
+const failed = (suite, name, message) => failures.push(`${suite} ${name}: ${String(message ?? '').replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n')[0].slice(0, 300)}`);
 const skipped = (suite, why) => skipReasons.set(`${suite} ${why}`, (skipReasons.get(`${suite} ${why}`) ?? 0) + 1);
 /** Vitest's JSON names a skipped test but not why: the test's own name is the reason we give. */
 const vitestSkips = (suite, v) => {
-  for (const file of v.testResults ?? []) for (const a of file.assertionResults ?? []) if (a.status === 'skipped' || a.status === 'pending' || a.status === 'todo') skipped(suite, `${a.fullName ?? a.title} (${file.name.replace(/^.*?\/(?=(web|e2e|collector|scripts|cli)\/)/, '')})`);
+  for (const file of v.testResults ?? []) {
+    const where = file.name.replace(/^.*?\/(?=(web|e2e|collector|scripts|cli)\/)/, '');
+    for (const a of file.assertionResults ?? []) {
+      if (a.status === 'skipped' || a.status === 'pending' || a.status === 'todo') skipped(suite, `${a.fullName ?? a.title} (${where})`);
+      if (a.status === 'failed') failed(suite, `${a.fullName ?? a.title} (${where})`, a.failureMessages?.[0]);
+    }
+    // A file that failed to load has no tests to name.
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((a) => a.status === 'failed')) failed(suite, where, file.message);
+  }
 };
 const read = (f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : null);
 
@@ -55,11 +66,15 @@ if (e2e) {
         if (t.status === 'skipped') {
           const note = [...(t.annotations ?? []), ...(t.results ?? []).flatMap((r) => r.annotations ?? [])].find((a) => a.type === 'skip' || a.type === 'fixme');
           skipped('e2e', `${t.projectName}: ${note?.description || 'no reason given'}`);
+        } else if (t.status === 'unexpected' || t.status === 'flaky') {
+          const last = (t.results ?? []).at(-1);
+          failed('e2e', `${t.projectName} ${spec.file ?? ''} › ${spec.title}${t.status === 'flaky' ? ' (passed on retry)' : ''}`, last?.error?.message ?? last?.status);
         }
     for (const child of suite.suites ?? []) walk(child);
   };
   for (const suite of report.suites ?? []) walk(suite);
 }
 console.log(`tests: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+for (const f of failures) console.log(`  FAILED  ${f}`);
 // No skip is silent: each one's reason, counted, under the closing line.
 for (const [why, n] of skipReasons) console.log(`  skipped ${String(n).padStart(3)} × ${why}`);
