@@ -16,6 +16,7 @@ import { BROWSER_ARGS, type BrowserName, BrowserNotFoundError, findBrowser } fro
 import { serveStatic } from '../server/serve.ts';
 import type { Progress } from '../web/core/run/runner.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
+import type { ShownClaim } from '../web/core/report/verdict.ts';
 import type {} from '../web/core/automation.ts';
 import { WebKitError, startWebKit } from './webkit.ts';
 
@@ -111,6 +112,8 @@ export async function runInBrowser(o: {
   browserArgs?: string[];
   /** Files the page may fetch beside the site (modules of yours, bundled, under /m/). */
   files?: ReadonlyMap<string, Uint8Array>;
+  /** The verdict's claims as the page showed them during the run (automation.ts claimsShown). */
+  onClaimsShown?: (shown: ShownClaim[]) => void;
 }): Promise<ResultDocument> {
   let page: BrowserPage | undefined;
   try {
@@ -128,7 +131,7 @@ export async function runInBrowser(o: {
  */
 export async function runOnPage(
   page: Pick<BrowserPage, 'goto' | 'evaluate' | 'driverBrowserVersion'>,
-  o: { search: string; distDir?: string; onProgress?: (p: Progress) => void; timeoutMs?: number; readyTimeoutMs?: number; files?: ReadonlyMap<string, Uint8Array> },
+  o: { search: string; distDir?: string; onProgress?: (p: Progress) => void; timeoutMs?: number; readyTimeoutMs?: number; files?: ReadonlyMap<string, Uint8Array>; onClaimsShown?: (shown: ShownClaim[]) => void },
 ): Promise<ResultDocument> {
   const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1', files: o.files });
   const { port } = server.address() as AddressInfo;
@@ -150,6 +153,7 @@ export async function runOnPage(
       await new Promise((r) => setTimeout(r, 250));
     }
     const doc = await page.evaluate<ResultDocument>('window.aeadbench.result');
+    if (o.onClaimsShown) o.onClaimsShown(await page.evaluate<ShownClaim[]>('window.aeadbench.claimsShown || []'));
     // WebKitGTK's page cannot know its own version (its user agent says Version/60.5); the driver does.
     if (page.driverBrowserVersion && doc.environment.browser.name === 'WebKitGTK') {
       doc.environment.browser.version = page.driverBrowserVersion;

@@ -6,6 +6,7 @@
  * cases flagged unstable, wall time per run, the A/A check, and Web Crypto AES-128-GCM against AES-256-GCM at
  * the largest size (paired; an order bias showed as AES-256 20–35 % "faster" at 1 MiB).
  *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' npm run bench:verdict
+ * Also per engine: how many claims the page showed resolved and then reversed within the same run.
  * OUT=DIR keeps each run's result document, DIR/<engine>-<run>.json, to look into a run that disagrees.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,7 +17,7 @@ import type { ResultDocument } from '../web/core/schema.ts';
 import { formatSize } from '../web/core/params.ts';
 import { decide } from '../web/core/decision.ts';
 import { ratioOf } from '../web/core/report/ratio.ts';
-import { verdict } from '../web/core/report/verdict.ts';
+import { type ShownClaim, verdict } from '../web/core/report/verdict.ts';
 import { median } from '../web/core/stats.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -55,10 +56,11 @@ console.log(`bench:verdict — ${RUNS} fresh-browser runs per engine of ${SEARCH
 for (const browser of BROWSERS) {
   const docs: ResultDocument[] = [];
   const wall: number[] = [];
+  const shown: ShownClaim[][] = [];
   try {
     for (let k = 0; k < RUNS; k++) {
       const t = performance.now();
-      docs.push(await runInBrowser({ browser, search: SEARCH }));
+      docs.push(await runInBrowser({ browser, search: SEARCH, onClaimsShown: (c) => shown.push(c) }));
       if (OUT) writeFileSync(join(OUT, `${browser}-${k + 1}.json`), JSON.stringify(docs.at(-1)));
       wall.push((performance.now() - t) / 1000);
       process.stderr.write(`${browser} run ${k + 1}/${RUNS}: ${wall.at(-1)!.toFixed(1)} s\n`);
@@ -84,6 +86,9 @@ for (const browser of BROWSERS) {
     if (counts.size > 1) console.log(`    ratios: ${docs.map((d) => ratioForClaim(d, name)).join(', ')}`);
   }
   console.log(`  claims identical in every run: ${steady} of ${names.length}`);
+  // Once the page shows a claim resolved, it must not read otherwise later in the same run.
+  const reversed = shown.flatMap((run, k) => run.filter((c) => c.reversedTo !== null).map((c) => `run ${k + 1} ${c.id}: ${c.answer} → ${c.reversedTo}`));
+  console.log(`  claims shown resolved, then reversed in the same run: ${reversed.length} of ${shown.reduce((n, r) => n + r.length, 0)} shown in ${shown.length} runs${reversed.length ? ` (${reversed.join('; ')})` : ''}`);
   const flagged = docs.map((d) => d.cases.filter((c) => c.unstable).length / Math.max(1, d.cases.length));
   console.log(`  cases flagged unstable: median ${(median(flagged) * 100).toFixed(0)} % (${flagged.map((f) => `${(f * 100).toFixed(0)} %`).join(', ')})`);
   const aa = docs.map((d) => d.aaCheck);

@@ -6,6 +6,7 @@
  */
 import type { Progress } from './run/runner.ts';
 import type { ResultDocument, RunParams, Validation } from './schema.ts';
+import type { ShownClaim } from './report/verdict.ts';
 
 export type Status = 'idle' | 'running' | 'done' | 'cancelled' | 'error';
 
@@ -16,6 +17,8 @@ export interface Automation {
   error: string | null;
   validation: Validation[];
   progress: Progress | null;
+  /** The verdict's claims as the page showed them during the run, with any reversal (report/verdict.ts noteShown). */
+  claimsShown: ShownClaim[];
 }
 
 declare global {

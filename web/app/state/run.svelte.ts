@@ -10,6 +10,7 @@ import { toHex } from '../../core/implementations/validate.ts';
 import type { ScalingCase, ScalingPoint } from '../../core/run/scaling.ts';
 import type { PartialDocument, Progress } from '../../core/run/runner.ts';
 import type { Status } from '../../core/automation.ts';
+import { type ShownClaim, noteShown, verdict } from '../../core/report/verdict.ts';
 import { type ResultDocument, type RunParams, type Validation, validateResult } from '../../core/schema.ts';
 
 export type { Automation, Status } from '../../core/automation.ts';
@@ -25,6 +26,8 @@ export class RunState {
   error = $state<string | null>(null);
   warnings = $state.raw<string[]>([]);
   hiddenDuringRun = $state(false);
+  /** The verdict's claims as shown during the run, each with any reversal: published for scripts (bench:verdict counts them). */
+  claimsShown: ShownClaim[] = [];
 
   #abort: AbortController | null = null;
   #wakeLock: { release(): Promise<void> } | null = null;
@@ -63,6 +66,7 @@ export class RunState {
     this.warnings = [];
     this.hiddenDuringRun = false;
     this.progress = null;
+    this.claimsShown = [];
     this.publish();
     document.addEventListener('visibilitychange', this.#onVisibility);
     if (params.preset !== 'quick') void this.#keepAwake();
@@ -79,10 +83,15 @@ export class RunState {
         },
         onValidation: (v) => (this.validation = v),
         onWarning: (w) => (this.warnings = [...this.warnings, w]),
-        onPartial: (d) => (this.partial = d),
+        onPartial: (d) => {
+          this.partial = d;
+          // What the page shows of the verdict, claim by claim, as Verdict.svelte derives it.
+          this.claimsShown = noteShown(this.claimsShown, verdict(d, { live: true }).claims);
+        },
       });
       const checked = validateResult(doc);
       if (!checked.ok) throw new Error(`result failed its own schema: ${checked.issues.slice(0, 3).join('; ')}`);
+      if (doc.status === 'complete') this.claimsShown = noteShown(this.claimsShown, verdict(doc).claims);
       this.result = doc;
       this.status = doc.status === 'cancelled' ? 'cancelled' : 'done';
     } catch (e) {
@@ -171,7 +180,7 @@ export class RunState {
   }
 
   publish() {
-    window.aeadbench = { status: this.status, params: this.params, result: this.result, error: this.error, validation: this.validation, progress: this.progress };
+    window.aeadbench = { status: this.status, params: this.params, result: this.result, error: this.error, validation: this.validation, progress: this.progress, claimsShown: this.claimsShown };
     const event = this.status === 'done' || this.status === 'cancelled' ? 'aeadbench:done' : this.status === 'error' ? 'aeadbench:error' : null;
     if (event) window.dispatchEvent(new CustomEvent(event, { detail: window.aeadbench }));
   }

@@ -231,14 +231,20 @@ const times = (r: Ratio) => `${r.value.toFixed(2)}× [${r.low.toFixed(2)}–${r.
 
 /**
  * `live`: the run is still measuring — an undecided statement says so ("measuring…") rather than
- * "too close to call", since the stop rule is still sampling it.
+ * "too close to call", since the stop rule is still sampling it; and a statement that rests on a
+ * payload size not measured yet (the live document's `awaiting`) is not made at all, only
+ * "measuring…": made from the sizes so far, it could read otherwise a second later (the
+ * hardware-AES call said "not enough evidence" until 1 MiB arrived; the crossover "never" until
+ * the size where Web Crypto overtakes).
  */
-export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'aaCheck' | 'environment'>>, o: { live?: boolean } = {}): Verdict {
+export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'aaCheck' | 'environment'>> & { awaiting?: readonly number[] }, o: { live?: boolean } = {}): Verdict {
   const words = (c: Certainty) => (o.live && (c === 'too-close' || c === 'noisy') ? ' (measuring…)' : SURE_WORDS[c]);
+  const awaiting = o.live ? (doc.awaiting ?? []) : [];
   const { operation, cases } = casesOf(doc);
+  const waitingFor = new Set(SIZE_CLASSES.filter((cls) => awaiting.some(cls.holds)).map((cls) => cls.id));
   const fastest = fastestBySize(cases);
   const large = fastest.find((f) => f.sizeClass === 'large') ?? fastest[fastest.length - 1];
-  const cost = large ? costOf(cases, large.winner) : null;
+  const cost = large && !awaiting.length ? costOf(cases, large.winner) : null;
   const crossover = webCryptoCrossover(cases);
   const hw = hardwareAes(crossover);
   const sentences: string[] = [];
@@ -246,8 +252,13 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
   if (mode === 'wasm-off') sentences.push('Measured with WebAssembly off: only implementations without it ran (Web Crypto, pure JavaScript), and these answers hold for this setting only.');
   if (mode === 'wasm-interpreted') sentences.push('Measured without a JIT (a security setting or flag): WebAssembly and JavaScript were interpreted, many times slower than this device can do, and these answers hold for this setting only.');
   if (mode === 'no-js-optimizer') sentences.push('Measured without the optimising JavaScript compiler (a security setting or flag): pure-JavaScript figures are several times slower than this device can do, and these answers hold for this setting only.');
-  for (const f of fastest) {
-    const cls = SIZE_CLASSES.find((c) => c.id === f.sizeClass)!;
+  for (const cls of SIZE_CLASSES) {
+    if (waitingFor.has(cls.id)) {
+      sentences.push(`Fastest for ${cls.label}: measuring…`);
+      continue;
+    }
+    const f = fastest.find((x) => x.sizeClass === cls.id);
+    if (!f) continue;
     const at = formatSize(f.margin?.sizeBytes ?? f.sizes[0]!);
     const mbps = `${f.winner.mbps.toFixed(f.winner.mbps < 10 ? 2 : 0)} MB/s (median) at ${at}`;
     const twoModes = cases.some((c) => key(c) === key(f.winner) && c.modes && f.sizes.includes(c.sizeBytes));
@@ -261,7 +272,8 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
     );
   }
   if (cost) sentences.push(`One message with ${cost.contender.label} costs about ${cost.fixedUs.toFixed(cost.fixedUs < 10 ? 2 : 0)} µs plus ${cost.perByteNs.toFixed(2)} ns per byte.`);
-  if (crossover) {
+  if (crossover && awaiting.length) sentences.push(`Where Web Crypto overtakes WASM for ${algorithm(crossover.algorithm).label}: measuring…`);
+  else if (crossover) {
     const name = algorithm(crossover.algorithm).label;
     const text =
       crossover.kind === 'overtakes'
@@ -273,13 +285,49 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
             : `Web Crypto and WASM trade places for ${name} from size to size`;
     sentences.push(`${text}${words(crossover.certainty)}.`);
   }
-  sentences.push(hw.why);
+  sentences.push(awaiting.length ? 'AES instructions: measuring…' : hw.why);
   const aa = doc.aaCheck;
   if (aa?.decision === 'different')
     sentences.push(
       `Caution: the A/A check failed — ${contenderLabel(aa)} at ${formatSize(aa.sizeBytes)}, measured twice side by side, differed by ${Math.abs((aa.ratio - 1) * 100).toFixed(1)} % [${aa.low.toFixed(3)}–${aa.high.toFixed(3)}]; differences this small elsewhere in this run may come from the device, not the code.`,
     );
-  return { operation, claims: claimsOf(fastest, crossover, hw), fastest, cost, crossover, hardwareAes: hw, sentences };
+  const decided = claimsOf(fastest, crossover, hw);
+  const measuring = (id: string): Claim => ({ id, decision: 'unknown', answer: 'measuring', cases: [] });
+  const claims = [
+    ...SIZE_CLASSES.flatMap((cls) => {
+      const c = decided.find((x) => x.id === `fastest/${cls.id}`);
+      return waitingFor.has(cls.id) ? [measuring(`fastest/${cls.id}`)] : c ? [c] : [];
+    }),
+    ...decided.filter((c) => !c.id.startsWith('fastest/')).map((c) => (awaiting.length ? measuring(c.id) : c)),
+  ];
+  return { operation, claims, fastest, cost, crossover, hardwareAes: hw, sentences };
+}
+
+/**
+ * A claim as the page showed it while its run measured: the first resolved answer (SAME or
+ * DIFFERENT), and the first other answer shown after it — a reversal — if any.
+ */
+export interface ShownClaim {
+  id: string;
+  answer: string;
+  reversedTo: string | null;
+}
+
+/**
+ * What a run has shown, with one more view's claims added (live views, then the final verdict):
+ * a claim joins when first shown resolved; any later answer other than that one — another
+ * winner, a tie, "measuring", "undecided" — is its reversal. The run state keeps this, and
+ * bench:verdict counts the runs that reversed a claim.
+ */
+export function noteShown(shown: readonly ShownClaim[], claims: readonly Claim[]): ShownClaim[] {
+  const out = shown.map((s) => ({ ...s }));
+  for (const c of claims) {
+    const before = out.find((s) => s.id === c.id);
+    if (!before) {
+      if (c.decision !== 'unknown') out.push({ id: c.id, answer: c.answer, reversedTo: null });
+    } else if (before.reversedTo === null && c.answer !== before.answer) before.reversedTo = c.answer;
+  }
+  return out;
 }
 
 const decisionOf = (c: Certainty): Decision => (c === 'sure' ? 'different' : c === 'tie' ? 'same' : 'unknown');
@@ -299,7 +347,8 @@ function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareA
     out.push({ id: 'crossover', decision, answer, cases: undecided.flatMap((r) => r.cases) });
   }
   const undecided = hw.likely === null && hw.ratio !== null && hw.ratio.sizeBytes >= HARDWARE_AES_MIN_BYTES;
-  out.push({ id: 'hardware-aes', decision: undecided ? 'unknown' : 'different', answer: hw.likely === null ? (undecided ? 'undecided' : 'not enough evidence') : hw.likely ? 'AES instructions' : 'no AES instructions', cases: undecided ? [...hw.ratio!.cases] : [] });
+  // "Not enough evidence" decides nothing: UNKNOWN, with no case that more samples would settle.
+  out.push({ id: 'hardware-aes', decision: hw.likely === null ? 'unknown' : 'different', answer: hw.likely === null ? (undecided ? 'undecided' : 'not enough evidence') : hw.likely ? 'AES instructions' : 'no AES instructions', cases: undecided ? [...hw.ratio!.cases] : [] });
   return out;
 }
 

@@ -39,8 +39,12 @@ export interface RunHooks {
   onPartial?(doc: PartialDocument): void;
 }
 
-/** A run's document while it runs: for display only, never exported or submitted. */
-export type PartialDocument = Omit<ResultDocument, 'status'> & { status: 'running' };
+/**
+ * A run's document while it runs: for display only, never exported or submitted. `awaiting`:
+ * the payload sizes of planned cases with nothing measured yet (the live verdict makes no
+ * statement that rests on them).
+ */
+export type PartialDocument = Omit<ResultDocument, 'status'> & { status: 'running'; awaiting: number[] };
 
 /** What a run runs on: its workers, its environment, its clocks (given by browser.ts and node.ts); the run's own choices are RunParams. */
 export interface RunPlatform {
@@ -268,6 +272,7 @@ export class RunSession {
     // summarising and drawing stay a small share of the page's time.
     if (m && t - this.#lastPartial < (this.platform.liveEveryMs ?? Math.max(1000, this.plan.length))) return;
     this.#lastPartial = t;
-    this.hooks.onPartial({ ...this.document('complete', this.samples.sofar), status: 'running' });
+    const awaiting = [...new Set(this.plan.filter((c) => !this.samples.sofar(c.key)).map((c) => c.sizeBytes))].sort((a, b) => a - b);
+    this.hooks.onPartial({ ...this.document('complete', this.samples.sofar), status: 'running', awaiting });
   }
 }

@@ -141,13 +141,13 @@ describe('startRun (the scheduler) with a fake worker', () => {
 
   it('live results: cases appear as they finish, each with the samples measured so far', async () => {
     const f = fakeWorkers();
-    const partials: { status: string; cases: number; samples: number[] }[] = [];
+    const partials: { status: string; cases: number; samples: number[]; awaiting: number[] }[] = [];
     const doc = await startRun(params(), {
       createWorker: f.createWorker,
       environment,
       payloadLimitBytes: 1 << 20,
       liveEveryMs: 0,
-      hooks: { onPartial: (d) => partials.push({ status: d.status, cases: d.cases.length, samples: d.cases.map((c) => c.samples.length) }) },
+      hooks: { onPartial: (d) => partials.push({ status: d.status, cases: d.cases.length, samples: d.cases.map((c) => c.samples.length), awaiting: d.awaiting }) },
     }).done;
     const n = doc.cases.length;
     expect(partials.every((p) => p.status === 'running')).toBe(true);
@@ -156,6 +156,13 @@ describe('startRun (the scheduler) with a fake worker', () => {
     const samplesPerRound = params().samplesPerRound;
     expect(partials[n - 1]!.samples.every((k) => k === samplesPerRound)).toBe(true);
     expect(partials.at(-1)!.samples.every((k) => k === 2 * samplesPerRound)).toBe(true);
+    // The sizes with a case not measured yet (the live verdict waits for them): smallest first, each until its last case is in.
+    const at64 = doc.cases.filter((c) => c.sizeBytes === 64).length;
+    expect(partials[0]!.awaiting).toEqual([64, 1024]);
+    expect(partials[at64 - 2]!.awaiting).toEqual([64, 1024]);
+    expect(partials[at64 - 1]!.awaiting).toEqual([1024]);
+    expect(partials[n - 2]!.awaiting).toEqual([1024]);
+    expect(partials.slice(n - 1).every((p) => p.awaiting.length === 0)).toBe(true);
     // And the finished document holds the same samples as the last live view.
     expect(doc.cases.map((c) => c.samples.length)).toEqual(partials.at(-1)!.samples);
   });

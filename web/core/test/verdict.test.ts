@@ -6,7 +6,7 @@ import { toCaseResult } from '../run/document.ts';
 import type { CaseResult } from '../schema.ts';
 import { CYCLES_PER_ROUND, pairedRatio, workerAwareRatio } from '../stats.ts';
 import { VERDICT_MARGIN } from '../report/ratio.ts';
-import { verdict } from '../report/verdict.ts';
+import { noteShown, verdict } from '../report/verdict.ts';
 
 const SIZES = [64, KiB, 16 * KiB, MiB];
 type Model = { impl: CaseResult['implementation']; variant: string; alg: CaseResult['algorithm']; fixedNs: number; perByteNs: number };
@@ -133,6 +133,45 @@ describe('verdict', () => {
     const v = verdict({ cases: small.cases.filter((c) => c.sizeBytes <= KiB) });
     expect(v.hardwareAes.likely).toBeNull();
     expect(v.hardwareAes.why).toContain('Not enough evidence about AES instructions: the largest size measured is 1 KiB');
+    // A claim that decides nothing, and that no more samples of these cases would settle.
+    expect(v.claims.find((c) => c.id === 'hardware-aes')).toEqual({ id: 'hardware-aes', decision: 'unknown', answer: 'not enough evidence', cases: [] });
+  });
+
+  it('live, it makes no statement that rests on a size not measured yet: "measuring…" until that size is in', () => {
+    const web: Model = { impl: 'webcrypto', variant: 'sequential', alg: 'aes-128-gcm', fixedNs: 25_000, perByteNs: 0.6 };
+    const full = run([wasmGcm, wasmChacha, web], { workers: 4 });
+    // The first groups are in, 1 MiB is not: from 64 B–16 KiB alone the hardware-AES call would
+    // say "not enough evidence", and the large class would have no winner yet.
+    const sofar = { cases: full.cases.filter((c) => c.sizeBytes < MiB), awaiting: [MiB] };
+    const live = verdict(sofar, { live: true });
+    expect(live.sentences).toContain('Fastest for large messages (≥ 1 MiB): measuring…');
+    expect(live.sentences).toContain('Where Web Crypto overtakes WASM for AES-128-GCM: measuring…');
+    expect(live.sentences).toContain('AES instructions: measuring…');
+    expect(live.sentences.some((x) => x.startsWith('Fastest for small messages (≤ 1 KiB): ChaCha20-Poly1305'))).toBe(true);
+    expect(live.sentences.join(' ')).not.toContain('Not enough evidence');
+    expect(Object.fromEntries(live.claims.map((c) => [c.id, c.answer]))).toMatchObject({ 'fastest/large': 'measuring', crossover: 'measuring', 'hardware-aes': 'measuring' });
+    expect(live.claims.find((c) => c.id === 'fastest/small')!.decision).toBe('different');
+    // Once every size is in, the same live view decides them, as the final verdict does.
+    const done = verdict({ cases: full.cases, awaiting: [] }, { live: true });
+    expect(done.claims).toEqual(verdict(full).claims);
+    // The finished document's verdict never reads `awaiting`.
+    expect(verdict(sofar).sentences.join(' ')).toContain('Not enough evidence about AES instructions');
+  });
+
+  it('records each claim as first shown resolved, and a later other answer as its reversal', () => {
+    const claim = (id: string, decision: 'same' | 'different' | 'unknown', answer: string) => ({ id, decision, answer, cases: [] });
+    let shown = noteShown([], [claim('fastest/small', 'unknown', 'measuring'), claim('crossover', 'different', 'aes-128-gcm overtakes at 16 KiB')]);
+    // Undecided claims are not shown resolved, so nothing of them is recorded yet.
+    expect(shown).toEqual([{ id: 'crossover', answer: 'aes-128-gcm overtakes at 16 KiB', reversedTo: null }]);
+    shown = noteShown(shown, [claim('fastest/small', 'different', 'ChaCha20-Poly1305'), claim('crossover', 'different', 'aes-128-gcm overtakes at 16 KiB')]);
+    expect(shown.every((c) => c.reversedTo === null)).toBe(true);
+    shown = noteShown(shown, [claim('fastest/small', 'unknown', 'undecided'), claim('crossover', 'different', 'aes-128-gcm overtakes at 1 KiB')]);
+    expect(shown).toEqual([
+      { id: 'crossover', answer: 'aes-128-gcm overtakes at 16 KiB', reversedTo: 'aes-128-gcm overtakes at 1 KiB' },
+      { id: 'fastest/small', answer: 'ChaCha20-Poly1305', reversedTo: 'undecided' },
+    ]);
+    // The first reversal is what is kept.
+    expect(noteShown(shown, [claim('fastest/small', 'different', 'AES-128-GCM')]).find((c) => c.id === 'fastest/small')!.reversedTo).toBe('undecided');
   });
 
   it('a run without Web Crypto says it cannot tell about AES instructions, and names no crossover', () => {
