@@ -125,6 +125,10 @@ test('the package README documents every result field, and its Node example runs
   const lines = out.trim().split('\n').filter((l) => / MB\/s \[/.test(l));
   expect(lines, out).toHaveLength(4);
   for (const alg of ['aes-128-gcm', 'chacha20-poly1305']) for (const size of ['64 B', '16384 B']) expect(lines.some((l) => l.startsWith(`${alg} ${size}:`)), out).toBe(true);
+  // The verdict, exported: a sentence for small messages, and a decided or undecided claim for each class measured.
+  expect(out).toMatch(/^Fastest for small messages \(≤ 1 KiB\): /m);
+  expect(out).toMatch(/^claim fastest\/small: .+ \((different|same|unknown)\)$/m);
+  expect(out).toMatch(/^claim fastest\/medium: .+ \((different|same|unknown)\)$/m);
 });
 
 test('the package README\'s browser example runs as written in a Vite page, one line per case', async ({ page }) => {

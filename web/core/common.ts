@@ -4,6 +4,7 @@ export { SCHEMA_VERSION, validateResult, type CaseResult, type Environment, type
 export { summarize, derived, type Summary } from './stats.ts';
 export { parseParams, presetParams, toSearch, formatSize, parseSize, ParamError } from './params.ts';
 export { summarizeResult } from './report/summary.ts';
+export { SIZE_CLASSES, noteShown, verdict, type Claim, type ShownClaim, type Verdict } from './report/verdict.ts';
 export { defineImplementation, ContractError, type CustomImplementation, type ModuleInfo, type ModuleRef } from './implementations/custom.ts';
 export { toCsv } from './report/csv.ts';
 export { DEVICE_CLASSES, SubmitError, submissionBody, submitResult, type DeviceClass } from './submit.ts';
