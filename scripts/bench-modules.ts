@@ -20,14 +20,13 @@
  *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
  */
 import { Worker } from 'node:worker_threads';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatSize, parseSize } from '../web/core/params.ts';
 import { median } from '../web/core/stats.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
-import { type BrowserName, openBrowser } from '../cli/browser-run.ts';
+import type { BrowserName, BrowserPage } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
-import { serveStatic } from '../server/serve.ts';
+import { openHarness } from './harness-page.ts';
 import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
@@ -128,7 +127,7 @@ printTable(ratios);
  * A promise of the page, awaited by polling: an engine run of every module takes longer than
  * WebDriver's 30 s script timeout (WebKitGTK), so the page keeps the outcome and is asked for it.
  */
-async function settled(page: Awaited<ReturnType<typeof openBrowser>>, expression: string): Promise<unknown> {
+async function settled(page: BrowserPage, expression: string): Promise<unknown> {
   await page.evaluate(`(window.__bench = { done: false }, (${expression}).then((value) => Object.assign(window.__bench, { done: true, value }), (e) => Object.assign(window.__bench, { done: true, error: String(e) })), true)`);
   for (;;) {
     const r = (await page.evaluate('window.__bench.done ? window.__bench : null')) as { value?: unknown; error?: string } | null;
@@ -157,12 +156,9 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
     files.set(bundled.urlPath, bundled.bytes);
     urlOf.set(s.module, bundled.urlPath);
   }
-  const server = await serveStatic({ dir: 'dist', port: 0, host: '127.0.0.1', files });
-  let page: Awaited<ReturnType<typeof openBrowser>> | undefined;
+  let page: Awaited<ReturnType<typeof openHarness>> | undefined;
   try {
-    page = await openBrowser(name);
-    await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/harness.html`);
-    for (let i = 0; i < 100 && !(await page.evaluate(`document.body.dataset.ready === 'true'`)); i++) await new Promise((r) => setTimeout(r, 100));
+    page = await openHarness(name, files);
     const search = new URLSearchParams({ preset: 'quick', algorithms: 'aes-128-gcm,chacha20-poly1305', implementations: 'noble', sizes: SIZES.join(','), operations: 'encrypt', rounds: '2', reruns: '2', module: [...urlOf.values()].join(',') }).toString();
     const inPage = (s: Subject) => ({ name: s.name, module: urlOf.get(s.module) ?? 'noble', algorithm: s.algorithm });
     const plain = async (subjects: Subject[], interleaveMs?: number) => (await settled(page!, `window.harness.plain(${JSON.stringify({ subjects: subjects.map(inPage), sizes: SIZES, ms: LOOP_MS, reps: 5, interleaveMs })})`)) as PlainFigures;
@@ -184,7 +180,6 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
     console.log(`\n${name}: not measured — ${(e as Error).message.split('\n')[0]}`);
     process.exitCode = 1;
   } finally {
-    await page?.close().catch(() => {});
-    server.close();
+    await page?.close();
   }
 }

@@ -6,7 +6,8 @@
  * cases flagged unstable, wall time per run, the A/A check, and Web Crypto AES-128-GCM against AES-256-GCM at
  * the largest size (paired; an order bias showed as AES-256 20–35 % "faster" at 1 MiB).
  *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' npm run bench:verdict
- * Also per engine: how many claims the page showed resolved and then reversed within the same run.
+ * Also per engine: how many claims the page showed resolved and then reversed within the same run,
+ * and each run's Web Crypto AES-128-GCM figure over a plain await loop written apart from the engine.
  * OUT=DIR keeps each run's result document, DIR/<engine>-<run>.json, to look into a run that disagrees.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -19,6 +20,7 @@ import { decide } from '../web/core/decision.ts';
 import { ratioOf } from '../web/core/report/ratio.ts';
 import { type ShownClaim, verdict } from '../web/core/report/verdict.ts';
 import { median } from '../web/core/stats.ts';
+import { bareLoop, openHarness } from './harness-page.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',') as BrowserName[];
@@ -103,5 +105,34 @@ for (const browser of BROWSERS) {
         aes.map((x) => `${x!.ratio.value.toFixed(3)} [${x!.ratio.low.toFixed(3)}–${x!.ratio.high.toFixed(3)}] ${x!.decision.toUpperCase()}`).join(', '),
     );
   else console.log('  Web Crypto AES-128-GCM and AES-256-GCM were not both measured');
+  await againstPlainLoop(browser, docs);
+}
+
+/**
+ * Each run's Web Crypto AES-128-GCM figure (all calls: total bytes over total time, what a caller
+ * encrypting many messages gets) over a plain `await` loop written apart from the engine
+ * (web/app/harness/bare.worker.ts), in a fresh browser of the same engine after the runs, at
+ * 1 KiB, 16 KiB and 1 MiB where the runs measured them.
+ */
+async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[]) {
+  const web = (d: ResultDocument, size: number) => d.cases.find((c) => c.implementation === 'webcrypto' && c.variant === 'sequential' && c.algorithm === 'aes-128-gcm' && c.operation === 'encrypt' && c.aadBytes === 0 && c.sizeBytes === size);
+  const sizes = [1024, 16384, 1 << 20].filter((s) => docs.some((d) => web(d, s)));
+  if (!sizes.length) return console.log('  Web Crypto AES-128-GCM against a plain loop: not measured at 1 KiB, 16 KiB or 1 MiB');
+  let page: Awaited<ReturnType<typeof openHarness>> | undefined;
+  try {
+    page = await openHarness(browser);
+    const parts: string[] = [];
+    for (const size of sizes) {
+      const ns = await bareLoop(page, 'webcrypto', 'aes-128-gcm', size);
+      const plain = (size * ns.length) / ns.reduce((a, x) => a + x, 0); // bytes per ns, all calls
+      const ratios = docs.flatMap((d) => { const c = web(d, size); return c?.totalBytesPerSecond ? [c.totalBytesPerSecond / 1e9 / plain] : []; });
+      parts.push(`${formatSize(size)} median ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`);
+    }
+    console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop (target 0.97–1.03): ${parts.join('; ')}`);
+  } catch (e) {
+    console.log(`  Web Crypto AES-128-GCM against a plain loop: not measured — ${(e as Error).message.split('\n')[0]}`);
+  } finally {
+    await page?.close();
+  }
 }
 console.log('\ntargets: every claim identical in ≥ 9 of 10 runs (Chromium, Firefox), ≥ 8 of 10 (WebKit); ≤ 10 % flagged; AES-128 time ≤ AES-256 time × 1.05 at 1 MiB');

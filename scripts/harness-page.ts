@@ -1,0 +1,42 @@
+/**
+ * The harness page (web/app/harness) in a browser, for the benchmarks that hold the engine
+ * against loops written apart from it (bench:harness, bench:modules, bench:verdict): dist/
+ * served with COOP/COEP on a free loopback port, the page open and `window.harness` ready.
+ */
+import type { AddressInfo } from 'node:net';
+import { type BrowserName, type BrowserPage, openBrowser } from '../cli/browser-run.ts';
+import { serveStatic } from '../server/serve.ts';
+import type { BareSpec } from '../web/app/harness/bare.worker.ts';
+
+export async function openHarness(name: BrowserName, files?: ReadonlyMap<string, Uint8Array>): Promise<BrowserPage> {
+  const server = await serveStatic({ dir: 'dist', port: 0, host: '127.0.0.1', files });
+  let page: BrowserPage;
+  try {
+    page = await openBrowser(name);
+  } catch (e) {
+    server.close();
+    throw e;
+  }
+  const close = page.close.bind(page);
+  const opened: BrowserPage = {
+    ...page,
+    close: async () => {
+      await close().catch(() => {});
+      server.close();
+    },
+  };
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/harness.html`);
+  for (let i = 0; i < 100 && !(await page.evaluate(`document.body.dataset.ready === 'true'`)); i++) await new Promise((r) => setTimeout(r, 100));
+  return opened;
+}
+
+/**
+ * A bare loop of one case in a fresh worker of the page (bare.worker.ts): ns per operation of
+ * each of 30 batches after 300 ms of warm-up, a batch being the engine's sample shape (≥ 20 ms
+ * of work: 3 MiB of WASM AES-GCM, 10 of ChaCha20-Poly1305, 12 of Web Crypto).
+ */
+export function bareLoop(page: BrowserPage, kind: BareSpec['kind'], algorithm: string, sizeBytes: number): Promise<number[]> {
+  const atOneMiB = kind === 'wasm' ? (algorithm === 'aes-128-gcm' ? 3 : 10) : 12;
+  const spec: BareSpec = { kind, algorithm, sizeBytes, iterations: Math.max(1, Math.round((atOneMiB * (1 << 20)) / sizeBytes)), samples: 30, warmupMs: 300 };
+  return page.evaluate<number[]>(`window.harness.bare(${JSON.stringify(spec)})`);
+}
