@@ -12,7 +12,7 @@
  *   RUNS=3 SIZES=1k,16k,1M BROWSERS=chromium,firefox,webkit ROUNDS=3 QUICK='preset=quick' npm run bench:harness
  */
 import type { BrowserName } from '../cli/browser-run.ts';
-import { bareLoop, openHarness } from './harness-page.ts';
+import { bareLoop, openHarness, settled } from './harness-page.ts';
 import { median } from '../web/core/stats.ts';
 import { formatSize, parseSize } from '../web/core/params.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
@@ -56,7 +56,7 @@ for (const name of BROWSERS) {
       for (let run = 0; run < RUNS; run++) {
         for (const order of run % 2 ? ['engine', 'bare'] : ['bare', 'engine']) {
           if (order === 'engine') {
-            const doc = (await page.evaluate(`window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
+            const doc = (await settled(page, `window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
             for (const c of CASES) {
               const r = doc.cases.find((x) => x.algorithm === c.algorithm && x.implementation === c.impl)!;
               add(engine, label(c, size), { median: r.summary.median, mean: r.summary.mean });
@@ -72,7 +72,7 @@ for (const name of BROWSERS) {
       process.stderr.write(`${name} ${formatSize(size)} done\n`);
     }
     const t0 = Date.now();
-    const quick = (await page.evaluate(`window.harness.engine(${JSON.stringify(QUICK)})`)) as ResultDocument;
+    const quick = (await settled(page, `window.harness.engine(${JSON.stringify(QUICK)})`)) as ResultDocument;
     const quickWallS = (Date.now() - t0) / 1000;
     console.log(`\n${name} (${quick.environment.browser.name} ${quick.environment.browser.version})`);
     console.log('case'.padEnd(46) + 'engine MB/s'.padStart(12) + 'bare MB/s'.padStart(11) + 'engine/bare'.padStart(13) + '   as total bytes / total time:' + 'engine'.padStart(9) + 'bare'.padStart(9) + 'engine/bare'.padStart(13));

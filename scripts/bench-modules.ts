@@ -24,9 +24,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatSize, parseSize } from '../web/core/params.ts';
 import { median } from '../web/core/stats.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
-import type { BrowserName, BrowserPage } from '../cli/browser-run.ts';
+import type { BrowserName } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
-import { openHarness } from './harness-page.ts';
+import { openHarness, settled } from './harness-page.ts';
 import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
@@ -123,21 +123,6 @@ console.log('  all calls: every call\'s bytes over their time, on both sides; me
 console.log('interleaved = the plain loop with every case taking turns in batches as long as the engine\'s samples, / the plain loop alone\n');
 printTable(ratios);
 
-/**
- * A promise of the page, awaited by polling: an engine run of every module takes longer than
- * WebDriver's 30 s script timeout (WebKitGTK), so the page keeps the outcome and is asked for it.
- */
-async function settled(page: BrowserPage, expression: string): Promise<unknown> {
-  await page.evaluate(`(window.__bench = { done: false }, (${expression}).then((value) => Object.assign(window.__bench, { done: true, value }), (e) => Object.assign(window.__bench, { done: true, error: String(e) })), true)`);
-  for (;;) {
-    const r = (await page.evaluate('window.__bench.done ? window.__bench : null')) as { value?: unknown; error?: string } | null;
-    if (r) {
-      if (r.error) throw new Error(r.error);
-      return r.value;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
 
 /**
  * The same in a browser (BROWSERS, default chromium; 'none' skips): the engine's run in the

@@ -38,5 +38,21 @@ export async function openHarness(name: BrowserName, files?: ReadonlyMap<string,
 export function bareLoop(page: BrowserPage, kind: BareSpec['kind'], algorithm: string, sizeBytes: number): Promise<number[]> {
   const atOneMiB = kind === 'wasm' ? (algorithm === 'aes-128-gcm' ? 3 : 10) : 12;
   const spec: BareSpec = { kind, algorithm, sizeBytes, iterations: Math.max(1, Math.round((atOneMiB * (1 << 20)) / sizeBytes)), samples: 30, warmupMs: 300 };
-  return page.evaluate<number[]>(`window.harness.bare(${JSON.stringify(spec)})`);
+  return settled(page, `window.harness.bare(${JSON.stringify(spec)})`) as Promise<number[]>;
+}
+
+/**
+ * A promise of the page, awaited by polling: an engine run of every module takes longer than
+ * WebDriver's 30 s script timeout (WebKitGTK), so the page keeps the outcome and is asked for it.
+ */
+export async function settled(page: BrowserPage, expression: string): Promise<unknown> {
+  await page.evaluate(`(window.__bench = { done: false }, (${expression}).then((value) => Object.assign(window.__bench, { done: true, value }), (e) => Object.assign(window.__bench, { done: true, error: String(e) })), true)`);
+  for (;;) {
+    const r = (await page.evaluate('window.__bench.done ? window.__bench : null')) as { value?: unknown; error?: string } | null;
+    if (r) {
+      if (r.error) throw new Error(r.error);
+      return r.value;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
