@@ -82,7 +82,7 @@ export function roundOrder<T>(xs: readonly T[], r: number): T[] {
  * The first round's order: roundOrder's, with its groups taken smallest payload first (a stable
  * sort, so each group's members keep their shuffled places). The first group of a pass also warms
  * every code path, so when a 1 MiB group came first the page showed nothing for 6–8 s; small
- * payloads first put the first figures, and the live verdict, on screen in about two. Compared
+ * payloads first put the first figures, and the live verdict, on screen in about three. Compared
  * cases share a group, so the order of groups moves no comparison; later rounds shuffle them.
  */
 export function firstRoundOrder<T extends { sizeBytes: number }>(xs: readonly T[]): T[] {

@@ -5,7 +5,7 @@
  * (runner.ts) decides what to measure and in which order; the session knows how.
  * @module
  */
-import type { CaseResult, Environment, ResultDocument, RunParams, Validation } from '../schema.ts';
+import { type CaseResult, type Environment, type ResultDocument, type RunParams, type Validation, caseKey } from '../schema.ts';
 import { summarize } from '../stats.ts';
 import { caseResolved, isAaTwin } from './stop-rule.ts';
 import type { InterferenceRecord, MeasuredCase, PlannedCase, WorkerApi, WorkerEvent } from '../worker/api.ts';
@@ -272,7 +272,9 @@ export class RunSession {
     // summarising and drawing stay a small share of the page's time.
     if (m && t - this.#lastPartial < (this.platform.liveEveryMs ?? Math.max(1000, this.plan.length))) return;
     this.#lastPartial = t;
-    const awaiting = [...new Set(this.plan.filter((c) => !this.samples.sofar(c.key)).map((c) => c.sizeBytes))].sort((a, b) => a - b);
-    this.hooks.onPartial({ ...this.document('complete', this.samples.sofar), status: 'running', awaiting });
+    const doc = this.document('complete', this.samples.sofar);
+    const shown = new Set(doc.cases.map(caseKey));
+    const awaiting = [...new Set(this.plan.filter((c) => !shown.has(c.key)).map((c) => c.sizeBytes))].sort((a, b) => a - b);
+    this.hooks.onPartial({ ...doc, status: 'running', awaiting });
   }
 }
