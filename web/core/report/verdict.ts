@@ -240,11 +240,15 @@ const times = (r: Ratio) => `${r.value.toFixed(2)}× [${r.low.toFixed(2)}–${r.
 export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'aaCheck' | 'environment'>> & { awaiting?: readonly number[] }, o: { live?: boolean } = {}): Verdict {
   const words = (c: Certainty) => (o.live && (c === 'too-close' || c === 'noisy') ? ' (measuring…)' : SURE_WORDS[c]);
   const awaiting = o.live ? (doc.awaiting ?? []) : [];
+  // A class's winner waits for the class's own sizes; the crossover, the cost and the hardware-AES call for every size.
+  const pending = (claimId: string) => {
+    const cls = SIZE_CLASSES.find((c) => claimId === `fastest/${c.id}`);
+    return cls ? awaiting.some(cls.holds) : awaiting.length > 0;
+  };
   const { operation, cases } = casesOf(doc);
-  const waitingFor = new Set(SIZE_CLASSES.filter((cls) => awaiting.some(cls.holds)).map((cls) => cls.id));
   const fastest = fastestBySize(cases);
   const large = fastest.find((f) => f.sizeClass === 'large') ?? fastest[fastest.length - 1];
-  const cost = large && !awaiting.length ? costOf(cases, large.winner) : null;
+  const cost = large && !pending('cost') ? costOf(cases, large.winner) : null;
   const crossover = webCryptoCrossover(cases);
   const hw = hardwareAes(crossover);
   const sentences: string[] = [];
@@ -253,7 +257,7 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
   if (mode === 'wasm-interpreted') sentences.push('Measured without a JIT (a security setting or flag): WebAssembly and JavaScript were interpreted, many times slower than this device can do, and these answers hold for this setting only.');
   if (mode === 'no-js-optimizer') sentences.push('Measured without the optimising JavaScript compiler (a security setting or flag): pure-JavaScript figures are several times slower than this device can do, and these answers hold for this setting only.');
   for (const cls of SIZE_CLASSES) {
-    if (waitingFor.has(cls.id)) {
+    if (pending(`fastest/${cls.id}`)) {
       sentences.push(`Fastest for ${cls.label}: measuring…`);
       continue;
     }
@@ -272,7 +276,7 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
     );
   }
   if (cost) sentences.push(`One message with ${cost.contender.label} costs about ${cost.fixedUs.toFixed(cost.fixedUs < 10 ? 2 : 0)} µs plus ${cost.perByteNs.toFixed(2)} ns per byte.`);
-  if (crossover && awaiting.length) sentences.push(`Where Web Crypto overtakes WASM for ${algorithm(crossover.algorithm).label}: measuring…`);
+  if (crossover && pending('crossover')) sentences.push(`Where Web Crypto overtakes WASM for ${algorithm(crossover.algorithm).label}: measuring…`);
   else if (crossover) {
     const name = algorithm(crossover.algorithm).label;
     const text =
@@ -285,21 +289,18 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
             : `Web Crypto and WASM trade places for ${name} from size to size`;
     sentences.push(`${text}${words(crossover.certainty)}.`);
   }
-  sentences.push(awaiting.length ? 'AES instructions: measuring…' : hw.why);
+  sentences.push(pending('hardware-aes') ? 'AES instructions: measuring…' : hw.why);
   const aa = doc.aaCheck;
   if (aa?.decision === 'different')
     sentences.push(
       `Caution: the A/A check failed — ${contenderLabel(aa)} at ${formatSize(aa.sizeBytes)}, measured twice side by side, differed by ${Math.abs((aa.ratio - 1) * 100).toFixed(1)} % [${aa.low.toFixed(3)}–${aa.high.toFixed(3)}]; differences this small elsewhere in this run may come from the device, not the code.`,
     );
   const decided = claimsOf(fastest, crossover, hw);
-  const measuring = (id: string): Claim => ({ id, decision: 'unknown', answer: 'measuring', cases: [] });
-  const claims = [
-    ...SIZE_CLASSES.flatMap((cls) => {
-      const c = decided.find((x) => x.id === `fastest/${cls.id}`);
-      return waitingFor.has(cls.id) ? [measuring(`fastest/${cls.id}`)] : c ? [c] : [];
-    }),
-    ...decided.filter((c) => !c.id.startsWith('fastest/')).map((c) => (awaiting.length ? measuring(c.id) : c)),
-  ];
+  // A claim that waits for a size says so, even a size class with no case yet.
+  const claims = CLAIM_IDS.flatMap((id): Claim[] => {
+    const c = decided.find((x) => x.id === id);
+    return pending(id) && (c || id.startsWith('fastest/')) ? [{ id, decision: 'unknown', answer: 'measuring', cases: [] }] : c ? [c] : [];
+  });
   return { operation, claims, fastest, cost, crossover, hardwareAes: hw, sentences };
 }
 
@@ -329,6 +330,9 @@ export function noteShown(shown: readonly ShownClaim[], claims: readonly Claim[]
   }
   return out;
 }
+
+/** Every claim the verdict can make, in the order the page states them. */
+const CLAIM_IDS = [...SIZE_CLASSES.map((c) => `fastest/${c.id}`), 'crossover', 'hardware-aes'];
 
 const decisionOf = (c: Certainty): Decision => (c === 'sure' ? 'different' : c === 'tie' ? 'same' : 'unknown');
 
