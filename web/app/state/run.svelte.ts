@@ -10,7 +10,7 @@ import { toHex } from '../../core/implementations/validate.ts';
 import type { ScalingCase, ScalingPoint } from '../../core/run/scaling.ts';
 import type { PartialDocument, Progress } from '../../core/run/runner.ts';
 import type { Status } from '../../core/automation.ts';
-import { type ShownClaim, noteShown, verdict } from '../../core/report/verdict.ts';
+import { type ShownClaim, type Verdict, noteShown, verdict } from '../../core/report/verdict.ts';
 import { type ResultDocument, type RunParams, type Validation, validateResult } from '../../core/schema.ts';
 
 export type { Automation, Status } from '../../core/automation.ts';
@@ -28,6 +28,8 @@ export class RunState {
   hiddenDuringRun = $state(false);
   /** The verdict's claims as shown during the run, each with any reversal: published for scripts (bench:verdict counts them). */
   claimsShown: ShownClaim[] = [];
+  /** The verdict of the live document, computed once per live view (Verdict.svelte shows it). */
+  liveVerdict = $state.raw<Verdict | null>(null);
 
   #abort: AbortController | null = null;
   #wakeLock: { release(): Promise<void> } | null = null;
@@ -67,6 +69,7 @@ export class RunState {
     this.hiddenDuringRun = false;
     this.progress = null;
     this.claimsShown = [];
+    this.liveVerdict = null;
     this.publish();
     document.addEventListener('visibilitychange', this.#onVisibility);
     if (params.preset !== 'quick') void this.#keepAwake();
@@ -84,9 +87,9 @@ export class RunState {
         onValidation: (v) => (this.validation = v),
         onWarning: (w) => (this.warnings = [...this.warnings, w]),
         onPartial: (d) => {
+          this.liveVerdict = verdict(d, { live: true });
           this.partial = d;
-          // What the page shows of the verdict, claim by claim, as Verdict.svelte derives it.
-          this.claimsShown = noteShown(this.claimsShown, verdict(d, { live: true }).claims);
+          this.claimsShown = noteShown(this.claimsShown, this.liveVerdict.claims);
         },
       });
       const checked = validateResult(doc);
@@ -99,6 +102,7 @@ export class RunState {
       this.status = this.status === 'running' && (e as Error).message === 'cancelled' ? 'cancelled' : 'error';
     } finally {
       this.partial = null;
+      this.liveVerdict = null;
       this.#abort = null;
       document.removeEventListener('visibilitychange', this.#onVisibility);
       void this.#wakeLock?.release().catch(() => {});
