@@ -9,7 +9,7 @@ import { nodeCrypto } from '../implementations/node-crypto.ts';
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { webcrypto } from '../implementations/webcrypto.ts';
 import type { Backend } from '../implementations/backend.ts';
-import { calibrate, measureCase, measureInterleaved, timerResolutionMs } from '../worker/measure.ts';
+import { calibrate, measureCase, measureInterleaved, timerResolutionMs, turnCostMs } from '../worker/measure.ts';
 import { pairedRatio } from '../stats.ts';
 import { validateBackends } from '../implementations/validate.ts';
 import { ALGORITHM_IDS } from '../tables/algorithms.ts';
@@ -173,6 +173,31 @@ describe('timing core', () => {
     expect(Math.abs(n / 2000 - 1)).toBeLessThan(0.01); // 2 ms of 1 µs calls, not 1 call
   });
 
+  it('sizes its batch by the fastest of three timings: a slow stretch over the batch that crossed the mark and its check does not shrink every sample', async () => {
+    // 1 µs per call, but calls 500–1300 take 10 µs (the device busy for about 8 ms).
+    let t = 0;
+    let calls = 0;
+    const prepared = {
+      run: (n: number) => {
+        for (let i = 0; i < n; i++, calls++) t += calls >= 500 && calls < 1300 ? 0.01 : 0.001;
+      },
+      stateBytes: null,
+      dispose() {},
+    };
+    const n = await calibrate(prepared, 2, () => t);
+    expect(Math.abs(n / 2000 - 1)).toBeLessThan(0.01); // 2 ms of 1 µs calls; one timing of the crossing batch gave 201
+  });
+
+  it('a slow first call read on a coarse clock is no mark: the batch keeps doubling', async () => {
+    // WebKitGTK's 20 µs clock; the first call compiles (0.78 ms), then 1 µs per call. Timed
+    // again, one call reads 0 ms: sized on that, a batch was 2 million calls, 2 s per sample.
+    let t = 0;
+    let first = true;
+    const prepared = { run: (n: number) => void ((t += n * 0.001 + (first ? 0.779 : 0)), (first = false)), stateBytes: null, dispose() {} };
+    const n = await calibrate(prepared, 2, () => Math.floor(t / 0.02) * 0.02);
+    expect(Math.abs(n / 2000 - 1)).toBeLessThan(0.05);
+  });
+
   it('every sample lasts at least 100× the timer resolution', async () => {
     const f = fake(0.0001);
     const m = await measureCase(f.prepared, { samples: 5, minSampleMs: 0.1, timerResolutionMs: 0.02, now: f.now });
@@ -247,11 +272,16 @@ describe('timing core', () => {
       stateBytes: null,
       dispose() {},
     });
-    const yieldNow = async () => void ((t += owed), (owed = 0));
+    // The turn itself costs 0.2 ms (a message through a channel in WebKitGTK), whoever asks for it.
+    const yieldNow = async () => void ((t += 0.2 + owed), (owed = 0));
     const o = { samples: 4, minSampleMs: 2, timerResolutionMs: 0.005, now: () => t, warmupMinMs: 0, warmupMaxMs: 0, iterations: 2000, yieldNow };
-    const [asyncCase, syncCase] = await measureInterleaved([mk(true), mk(false)], o);
-    for (const s of asyncCase!.samples) expect(s).toBeCloseTo(1250, 6); // (2 ms + 0.5 ms) / 2000 calls
+    expect(await turnCostMs(yieldNow, () => t)).toBeCloseTo(0.2, 9);
+    const [asyncCase, syncCase] = await measureInterleaved([mk(true), mk(false)], { ...o, turnMs: 0.2 });
+    for (const s of asyncCase!.samples) expect(s).toBeCloseTo(1250, 6); // (2 ms + 0.5 ms) / 2000 calls: the calls' leftovers, not the turn
     for (const s of syncCase!.samples) expect(s).toBeCloseTo(1000, 6);
+    // Without the turn's cost known, the turn is counted as the calls'.
+    const [unknownTurn] = await measureInterleaved([mk(true)], o);
+    for (const s of unknownTurn!.samples) expect(s).toBeCloseTo(1350, 6);
   });
 
   it('code already warm in this worker is calibrated, or run once at its known batch size, and then sampled: no warm-up on top', async () => {
@@ -264,9 +294,10 @@ describe('timing core', () => {
     batches.length = 0;
     t = 0;
     const m = await measureCase(prepared, o);
-    // Calibration doubles up to a quarter of the 2 ms target, checks its proposal once, then samples.
+    // Calibration doubles up to a quarter of the 2 ms target, times that batch twice more,
+    // checks its proposal once, then samples.
     expect(batches.slice(-3)).toEqual([m.iterations, m.iterations, m.iterations]);
-    expect(batches.length - 3).toBeLessThanOrEqual(11);
+    expect(batches.length - 3).toBeLessThanOrEqual(13);
     expect(t).toBeLessThan(12); // a full warm-up lasts at least 50 ms
   });
 
