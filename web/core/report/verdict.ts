@@ -52,6 +52,12 @@ export interface Fastest {
   runnerUp: (Contender & { mbps: number }) | null;
   /** The runner-up's time over the winner's, at the class's representative size. */
   margin: Ratio | null;
+  /**
+   * Contenders after the runner-up not shown slower than the winner (their ratio to it is SAME
+   * or undecided), each with that ratio: the winner, the runner-up (unless shown slower) and
+   * these are the class's leading group, and the certainty is the group's.
+   */
+  alsoLeading: (Contender & { mbps: number; margin: Ratio })[];
   certainty: Certainty;
 }
 
@@ -137,21 +143,36 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
       .filter((cs) => cs.length === sizes.length)
       .map((cs) => ({ cs, mbps: cs.find((c) => c.sizeBytes === at)!.bytesPerSecond / 1e6 }))
       .sort((a, b) => b.mbps - a.mbps);
-    const [first, second] = scored;
+    const [first, second, ...rest] = scored;
     if (!first) continue;
     // The figure shown is the median's MB/s at that size, a row of the table (the ranking
     // above uses every size of the class; a mean over sizes would match no row).
     const contender = (cs: CaseResult[]) => ({ implementation: cs[0]!.implementation, variant: cs[0]!.variant, algorithm: cs[0]!.algorithm, label: contenderLabel(cs[0]!), mbps: cs.find((c) => c.sizeBytes === at)!.bytesPerSecond / 1e6 });
     const w = first.cs.find((c) => c.sizeBytes === at)!;
-    const r = second?.cs.find((c) => c.sizeBytes === at);
-    const margin = r ? ratioOf(w, r) : null;
+    const against = ({ cs }: { cs: CaseResult[] }) => {
+      const c = cs.find((x) => x.sizeBytes === at)!;
+      const m = ratioOf(w, c);
+      return { cs, c, m, decision: decide(m, VERDICT_MARGIN) };
+    };
+    const runnerUp = second ? against(second) : null;
+    // Three contenders within a few per cent (Chromium at 1 MiB: Web Crypto AES-128 and AES-256,
+    // WASM Ascon) were named as a tie of whichever two ranked first: "AES-128 = AES-256" in six
+    // runs of ten, "AES-256 = Ascon" in four, the third undecided against the winner each time.
+    // A claim of the fastest is the leading group's: everyone not shown slower than the winner.
+    const alsoLeading = rest.map(against).filter((x) => x.decision !== 'different');
+    const others = [...(runnerUp ? [runnerUp] : []), ...alsoLeading];
+    // The group's certainty: every other contender shown slower, the winner is sure; none
+    // undecided and some equal within the margin, a tie; else undecided (noisy if a case is flagged).
+    const open = others.filter((o) => o.decision === 'unknown');
+    const certainty: Certainty = open.length ? certaintyOf(open[0]!.m, [w, ...open.map((o) => o.c)]) : others.some((o) => o.decision === 'same') ? 'tie' : 'sure';
     out.push({
       sizeClass: cls.id,
       sizes,
       winner: contender(first.cs),
       runnerUp: second ? contender(second.cs) : null,
-      margin,
-      certainty: second ? certaintyOf(margin, [w, r!]) : 'sure',
+      margin: runnerUp?.m ?? null,
+      alsoLeading: alsoLeading.map((x) => ({ ...contender(x.cs), margin: x.m })),
+      certainty,
     });
   }
   return out;
@@ -267,12 +288,16 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
     const mbps = `${f.winner.mbps.toFixed(f.winner.mbps < 10 ? 2 : 0)} MB/s (median) at ${at}`;
     const twoModes = cases.some((c) => key(c) === key(f.winner) && c.modes && f.sizes.includes(c.sizeBytes));
     const caveat = twoModes ? ' Its samples fall in two modes at some sizes: its speed there is not one figure.' : '';
+    const tied = tiedWith(f);
+    // Contenders after the runner-up that the run could not tell from the winner yet.
+    const open = f.alsoLeading.filter((x) => decide(x.margin, VERDICT_MARGIN) === 'unknown');
+    const notApart = open.length && f.certainty !== 'tie' ? ` Not told apart from ${listed(open.map((x) => `${x.label} (${times(x.margin)})`))} either.` : '';
     sentences.push(
-      f.certainty === 'tie' && f.runnerUp && f.margin
-        ? `Tie for ${cls.label}: ${f.winner.label} and ${f.runnerUp.label}, within ±${VERDICT_MARGIN * 100} % at ${at} (${times(f.margin)}); ${mbps}.${caveat}`
+      f.certainty === 'tie' && tied.length
+        ? `Tie for ${cls.label}: ${listed([f.winner.label, ...tied.map((x) => x.label)])}, within ±${VERDICT_MARGIN * 100} % at ${at} (${tied.map((x) => (tied.length > 1 ? `${x.label} ${times(x.margin)}` : times(x.margin))).join(', ')}); ${mbps}.${caveat}`
         : `Fastest for ${cls.label}: ${f.winner.label}, ${mbps}` +
             (f.runnerUp && f.margin ? `, ${times(f.margin)} ahead of ${f.runnerUp.label}` : '') +
-            `${words(f.certainty)}.${caveat}`,
+            `${words(f.certainty)}.${notApart}${caveat}`,
     );
   }
   if (cost) sentences.push(`One message with ${cost.contender.label} costs about ${cost.fixedUs.toFixed(cost.fixedUs < 10 ? 2 : 0)} µs plus ${cost.perByteNs.toFixed(2)} ns per byte.`);
@@ -334,15 +359,26 @@ export function noteShown(shown: readonly ShownClaim[], claims: readonly Claim[]
 /** Every claim the verdict can make, in the order the page states them. */
 const CLAIM_IDS = [...SIZE_CLASSES.map((c) => `fastest/${c.id}`), 'crossover', 'hardware-aes'];
 
+/** The contenders a tie for the fastest holds beside the winner: the runner-up and the others SAME with it, each with its ratio. */
+function tiedWith(f: Fastest): (Contender & { margin: Ratio })[] {
+  const all = [...(f.runnerUp && f.margin ? [{ ...f.runnerUp, margin: f.margin }] : []), ...f.alsoLeading];
+  return all.filter((x) => decide(x.margin, VERDICT_MARGIN) === 'same');
+}
+
+/** "A", "A and B", "A, B and C". */
+const listed = (xs: string[]) => (xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+
 const decisionOf = (c: Certainty): Decision => (c === 'sure' ? 'different' : c === 'tie' ? 'same' : 'unknown');
 
 /** The verdict's statements as claims (see Claim): what bench:verdict counts and the stop rule decides. */
 function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareAes): Claim[] {
   const out: Claim[] = [];
   for (const f of fastest) {
-    const decision = f.runnerUp ? decisionOf(f.certainty) : 'different';
-    const answer = decision === 'different' ? f.winner.label : decision === 'same' ? [f.winner.label, f.runnerUp!.label].sort().join(' = ') : 'undecided';
-    out.push({ id: `fastest/${f.sizeClass}`, decision, answer, cases: f.margin ? [...f.margin.cases] : [] });
+    const decision = decisionOf(f.certainty);
+    const answer = decision === 'different' ? f.winner.label : decision === 'same' ? [f.winner.label, ...tiedWith(f).map((x) => x.label)].sort().join(' = ') : 'undecided';
+    // What would decide it: each pair of the leading group still undecided (the stop rule measures these).
+    const open = [...(f.runnerUp && f.margin ? [f.margin] : []), ...f.alsoLeading.map((x) => x.margin)].filter((m) => decide(m, VERDICT_MARGIN) === 'unknown');
+    out.push({ id: `fastest/${f.sizeClass}`, decision, answer, cases: decision === 'unknown' ? [...new Set(open.flatMap((m) => m.cases))] : f.margin ? [...f.margin.cases] : [] });
   }
   if (crossover) {
     const decision = decisionOf(crossover.certainty);

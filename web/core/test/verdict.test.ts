@@ -88,6 +88,30 @@ describe('verdict', () => {
     expect(v.sentences[0]).toMatch(/^Tie for small messages \(≤ 1 KiB\): /);
   });
 
+  it('a tie for the fastest names everyone tied with the winner, in an order no ranking moves; one still undecided against it leaves the claim undecided', () => {
+    // Three contenders within 1 % of one another: whichever ranks first, the claim is the same three.
+    const x: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 303, perByteNs: 2.323 };
+    const ascon: Model = { ...wasmChacha, alg: 'ascon-aead128', fixedNs: 301, perByteNs: 2.312 };
+    const claimOf = (v: ReturnType<typeof verdict>) => v.claims.find((c) => c.id === 'fastest/large')!;
+    const a = verdict(run([wasmChacha, x, ascon], { jitter: 0.002, workers: 4 }));
+    const b = verdict(run([{ ...wasmChacha, fixedNs: 306, perByteNs: 2.34 }, x, ascon], { jitter: 0.002, workers: 4 }));
+    expect(a.fastest.find((f) => f.sizeClass === 'large')!.winner.algorithm).not.toBe(b.fastest.find((f) => f.sizeClass === 'large')!.winner.algorithm);
+    for (const v of [a, b]) {
+      expect(claimOf(v).decision).toBe('same');
+      expect(claimOf(v).answer.split(' = ')).toHaveLength(3);
+      expect(v.sentences.find((t) => t.startsWith('Tie for large'))).toMatch(/: [^,]+, [^,]+ and [^,]+, within ±5 %/);
+    }
+    expect(claimOf(a).answer).toBe(claimOf(b).answer);
+    // The third 5 % behind, on the margin's edge: not shown slower, not shown equal.
+    const edge = verdict(run([wasmChacha, x, { ...ascon, fixedNs: 315, perByteNs: 2.415 }], { jitter: 0.002, workers: 4 }));
+    const f = edge.fastest.find((g) => g.sizeClass === 'large')!;
+    expect(f.alsoLeading.map((g) => g.algorithm)).toEqual(['ascon-aead128']);
+    expect(claimOf(edge)).toMatchObject({ decision: 'unknown', answer: 'undecided' });
+    // The stop rule is pointed at the undecided pair.
+    expect(claimOf(edge).cases.some((k) => k.includes('ascon-aead128'))).toBe(true);
+    expect(edge.sentences.find((t) => t.startsWith('Fastest for large'))).toContain('Not told apart from');
+  });
+
   it('one worker decides a large difference but never a small one or a tie: its own level may be a few per cent off', () => {
     const twin: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 303, perByteNs: 2.323 };
     const close = verdict(run([wasmChacha, twin], { jitter: 0.002 }));
