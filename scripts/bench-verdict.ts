@@ -6,7 +6,8 @@
  * cases flagged unstable, wall time per run, the A/A check, and Web Crypto AES-128-GCM against AES-256-GCM at
  * the largest size (paired; an order bias showed as AES-256 20–35 % "faster" at 1 MiB).
  *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' npm run bench:verdict
- * Also per engine: how many claims the page showed resolved and then reversed within the same run,
+ * Also per engine: where the flags fall (implementation and size, summed over the runs), how many
+ * claims the page showed resolved and then reversed within the same run,
  * and each run's Web Crypto AES-128-GCM figure over a plain await loop written apart from the engine.
  * OUT=DIR keeps each run's result document, DIR/<engine>-<run>.json, to look into a run that disagrees.
  */
@@ -93,6 +94,14 @@ for (const browser of BROWSERS) {
   console.log(`  claims shown resolved, then reversed in the same run: ${reversed.length} of ${shown.reduce((n, r) => n + r.length, 0)} shown in ${shown.length} runs${reversed.length ? ` (${reversed.join('; ')})` : ''}`);
   const flagged = docs.map((d) => d.cases.filter((c) => c.unstable).length / Math.max(1, d.cases.length));
   console.log(`  cases flagged unstable: median ${(median(flagged) * 100).toFixed(0)} % (${flagged.map((f) => `${(f * 100).toFixed(0)} %`).join(', ')})`);
+  // Where the flags fall, summed over the runs: which implementation, at which size.
+  const where = new Map<string, number>();
+  for (const c of docs.flatMap((d) => d.cases.filter((x) => x.unstable))) {
+    const k = `${c.implementation} ${formatSize(c.sizeBytes)}`;
+    where.set(k, (where.get(k) ?? 0) + 1);
+  }
+  const total = [...where.values()].reduce((a, n) => a + n, 0);
+  console.log(`  flags by implementation and size, over ${docs.length} runs: ${total ? [...where].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') : 'none'}`);
   const aa = docs.map((d) => d.aaCheck);
   console.log(
     `  A/A check (the same case twice, must be SAME): ${aa.filter((x) => x?.decision === 'same').length}/${docs.length} SAME` +
