@@ -100,8 +100,7 @@ for (const browser of BROWSERS) {
     const k = `${c.implementation} ${formatSize(c.sizeBytes)}`;
     where.set(k, (where.get(k) ?? 0) + 1);
   }
-  const total = [...where.values()].reduce((a, n) => a + n, 0);
-  console.log(`  flags by implementation and size, over ${docs.length} runs: ${total ? [...where].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') : 'none'}`);
+  console.log(`  flags by implementation and size, over ${docs.length} runs: ${where.size ? [...where].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') : 'none'}`);
   const aa = docs.map((d) => d.aaCheck);
   console.log(
     `  A/A check (the same case twice, must be SAME): ${aa.filter((x) => x?.decision === 'same').length}/${docs.length} SAME` +
@@ -138,10 +137,10 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[]) {
       // any comparison with it (a target tighter than that cannot be read on this device).
       const [first, second] = [await bareLoop(page, 'webcrypto', 'aes-128-gcm', size), await bareLoop(page, 'webcrypto', 'aes-128-gcm', size)];
       const rate = (ns: number[]) => (size * ns.length) / ns.reduce((a, x) => a + x, 0); // bytes per ns, all calls
-      const plain = rate([...first!, ...second!]);
+      const plain = rate([...first, ...second]);
       const ratios = docs.flatMap((d) => { const c = web(d, size); return c?.totalBytesPerSecond ? [c.totalBytesPerSecond / 1e9 / plain] : []; });
       parts.push(`${formatSize(size)} median ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`);
-      itself.push(`${formatSize(size)} ${(rate(second!) / rate(first!)).toFixed(3)}`);
+      itself.push(`${formatSize(size)} ${(rate(second) / rate(first)).toFixed(3)}`);
     }
     console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop (target 0.97–1.03): ${parts.join('; ')}`);
     console.log(`  the plain loop against itself, measured twice in a row: ${itself.join('; ')}`);

@@ -288,9 +288,10 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
     const mbps = `${f.winner.mbps.toFixed(f.winner.mbps < 10 ? 2 : 0)} MB/s (median) at ${at}`;
     const twoModes = cases.some((c) => key(c) === key(f.winner) && c.modes && f.sizes.includes(c.sizeBytes));
     const caveat = twoModes ? ' Its samples fall in two modes at some sizes: its speed there is not one figure.' : '';
-    const tied = tiedWith(f);
+    const rs = rivals(f);
+    const tied = rs.filter((x) => x.decision === 'same');
     // Contenders after the runner-up that the run could not tell from the winner yet.
-    const open = f.alsoLeading.filter((x) => decide(x.margin, VERDICT_MARGIN) === 'unknown');
+    const open = rs.slice(f.margin ? 1 : 0).filter((x) => x.decision === 'unknown');
     const notApart = open.length && f.certainty !== 'tie' ? ` Not told apart from ${listed(open.map((x) => `${x.label} (${times(x.margin)})`))} either.` : '';
     sentences.push(
       f.certainty === 'tie' && tied.length
@@ -359,10 +360,10 @@ export function noteShown(shown: readonly ShownClaim[], claims: readonly Claim[]
 /** Every claim the verdict can make, in the order the page states them. */
 const CLAIM_IDS = [...SIZE_CLASSES.map((c) => `fastest/${c.id}`), 'crossover', 'hardware-aes'];
 
-/** The contenders a tie for the fastest holds beside the winner: the runner-up and the others SAME with it, each with its ratio. */
-function tiedWith(f: Fastest): (Contender & { margin: Ratio })[] {
+/** The winner's rivals in its leading group — the runner-up, then `alsoLeading` — each with its ratio to the winner and what that decides. */
+function rivals(f: Fastest): (Contender & { margin: Ratio; decision: Decision })[] {
   const all = [...(f.runnerUp && f.margin ? [{ ...f.runnerUp, margin: f.margin }] : []), ...f.alsoLeading];
-  return all.filter((x) => decide(x.margin, VERDICT_MARGIN) === 'same');
+  return all.map((x) => ({ ...x, decision: decide(x.margin, VERDICT_MARGIN) }));
 }
 
 /** "A", "A and B", "A, B and C". */
@@ -375,10 +376,11 @@ function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareA
   const out: Claim[] = [];
   for (const f of fastest) {
     const decision = decisionOf(f.certainty);
-    const answer = decision === 'different' ? f.winner.label : decision === 'same' ? [f.winner.label, ...tiedWith(f).map((x) => x.label)].sort().join(' = ') : 'undecided';
+    const rs = rivals(f);
+    const answer = decision === 'different' ? f.winner.label : decision === 'same' ? [f.winner.label, ...rs.filter((x) => x.decision === 'same').map((x) => x.label)].sort().join(' = ') : 'undecided';
     // What would decide it: each pair of the leading group still undecided (the stop rule measures these).
-    const open = [...(f.runnerUp && f.margin ? [f.margin] : []), ...f.alsoLeading.map((x) => x.margin)].filter((m) => decide(m, VERDICT_MARGIN) === 'unknown');
-    out.push({ id: `fastest/${f.sizeClass}`, decision, answer, cases: decision === 'unknown' ? [...new Set(open.flatMap((m) => m.cases))] : f.margin ? [...f.margin.cases] : [] });
+    const open = rs.filter((x) => x.decision === 'unknown');
+    out.push({ id: `fastest/${f.sizeClass}`, decision, answer, cases: decision === 'unknown' ? [...new Set(open.flatMap((x) => x.margin.cases))] : f.margin ? [...f.margin.cases] : [] });
   }
   if (crossover) {
     const decision = decisionOf(crossover.certainty);

@@ -3,6 +3,7 @@
  * @module
  */
 import type { PreparedCase } from '../implementations/backend.ts';
+import { median } from '../stats.ts';
 
 export type Clock = () => number;
 
@@ -54,8 +55,7 @@ export async function turnCostMs(yieldNow: () => Promise<void>, now: Clock = () 
     await yieldNow();
     xs.push(now() - t);
   }
-  xs.sort((a, b) => a - b);
-  return xs[k >> 1]!;
+  return median(xs);
 }
 
 /**
