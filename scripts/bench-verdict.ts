@@ -5,7 +5,7 @@
  * each claim how many runs agree with the most common answer. Also per engine: the share of
  * cases flagged unstable, wall time per run, the A/A check, and Web Crypto AES-128-GCM against AES-256-GCM at
  * the largest size (paired; an order bias showed as AES-256 20–35 % "faster" at 1 MiB).
- *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' npm run bench:verdict
+ *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' PAIRS=3 npm run bench:verdict
  * Also per engine: where the flags fall (implementation and size, summed over the runs), how many
  * claims the page showed resolved and then reversed within the same run,
  * and each run's Web Crypto AES-128-GCM figure over a plain await loop written apart from the engine.
@@ -21,12 +21,15 @@ import { decide } from '../web/core/decision.ts';
 import { ratioOf } from '../web/core/report/ratio.ts';
 import { type ShownClaim, verdict } from '../web/core/report/verdict.ts';
 import { median } from '../web/core/stats.ts';
-import { bareLoop, openHarness } from './harness-page.ts';
+import { bareLoop, openHarness, settled } from './harness-page.ts';
+import type { BrowserPage } from '../cli/browser-run.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',') as BrowserName[];
 const SEARCH = process.env.SEARCH ?? 'preset=quick';
 const OUT = process.env.OUT;
+/** Side-by-side pairs of the engine (one case alone) and the plain loop, per size (againstPlainLoop). */
+const PAIRS = Number(process.env.PAIRS ?? 3);
 if (OUT) mkdirSync(OUT, { recursive: true });
 
 /** A run's verdict as its claims (verdict.ts Claim): an answer two runs either share or not; every undecided one reads 'undecided'. */
@@ -117,11 +120,17 @@ for (const browser of BROWSERS) {
 }
 
 /**
- * Each run's Web Crypto AES-128-GCM figure (all calls: total bytes over total time, what a caller
- * encrypting many messages gets) over a plain `await` loop written apart from the engine
- * (web/app/harness/bare.worker.ts), in a fresh browser of the same engine after the runs, at
- * 1 KiB, 16 KiB and 1 MiB where the runs measured them; and the plain loop's second measurement over
- * its first, the comparison's own floor.
+ * Our Web Crypto AES-128-GCM figure (all calls: total bytes over total time, what a caller
+ * encrypting many messages gets) against a plain `await` loop written apart from the engine
+ * (web/app/harness/bare.worker.ts), at 1 KiB, 16 KiB and 1 MiB where the runs measured them, two
+ * ways, in a fresh browser of the same engine after the runs:
+ *  - each run's figure over the plain loop timed once after them (the run's neighbours and the
+ *    minutes between are in it);
+ *  - side by side: PAIRS times (default 3), the engine measuring that one case alone (SEARCH with
+ *    only it) and the plain loop one right after the other in the same page, the order swapped
+ *    every pair; the median of the pairs' ratios. A slow minute of the machine falls on both
+ *    sides of a pair, so this reads the engine's own loop, to about what the plain loop holds
+ *    against itself (its second timing over its first, also printed).
  */
 async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[]) {
   const web = (d: ResultDocument, size: number) => d.cases.find((c) => c.implementation === 'webcrypto' && c.variant === 'sequential' && c.algorithm === 'aes-128-gcm' && c.operation === 'encrypt' && c.aadBytes === 0 && c.sizeBytes === size);
@@ -131,23 +140,45 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[]) {
   try {
     page = await openHarness(browser);
     const parts: string[] = [];
+    const sideBySide: string[] = [];
     const itself: string[] = [];
     for (const size of sizes) {
-      // Twice, one after the other: how far the plain loop moves from itself is the floor under
-      // any comparison with it (a target tighter than that cannot be read on this device).
-      const [first, second] = [await bareLoop(page, 'webcrypto', 'aes-128-gcm', size), await bareLoop(page, 'webcrypto', 'aes-128-gcm', size)];
       const rate = (ns: number[]) => (size * ns.length) / ns.reduce((a, x) => a + x, 0); // bytes per ns, all calls
-      const plain = rate([...first, ...second]);
+      const plainRates: number[] = [];
+      const pairs: number[] = [];
+      for (let k = 0; k < PAIRS; k++) {
+        const engineFirst = k % 2 === 0;
+        const plainNow = async () => rate(await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size));
+        const before = engineFirst ? 0 : await plainNow();
+        const alone = await engineAlone(page!, size);
+        const after = engineFirst ? await plainNow() : 0;
+        const plain = before || after;
+        plainRates.push(plain);
+        if (alone) pairs.push(alone / 1e9 / plain);
+      }
+      // The plain loop twice in a row: how far it moves from itself is the floor under any comparison with it.
+      const [first, second] = [await bareLoop(page, 'webcrypto', 'aes-128-gcm', size), await bareLoop(page, 'webcrypto', 'aes-128-gcm', size)];
+      itself.push(`${formatSize(size)} ${(rate(second) / rate(first)).toFixed(3)}`);
+      const plain = median([...plainRates, rate(first), rate(second)]);
       const ratios = docs.flatMap((d) => { const c = web(d, size); return c?.totalBytesPerSecond ? [c.totalBytesPerSecond / 1e9 / plain] : []; });
       parts.push(`${formatSize(size)} median ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`);
-      itself.push(`${formatSize(size)} ${(rate(second) / rate(first)).toFixed(3)}`);
+      sideBySide.push(pairs.length ? `${formatSize(size)} ${median(pairs).toFixed(3)} (${pairs.map((x) => x.toFixed(3)).join(', ')})` : `${formatSize(size)} not measured`);
     }
     console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop (target 0.97–1.03): ${parts.join('; ')}`);
+    console.log(`  the same, side by side (the engine with that case alone, then the plain loop, ${PAIRS} pairs): ${sideBySide.join('; ')}`);
     console.log(`  the plain loop against itself, measured twice in a row: ${itself.join('; ')}`);
   } catch (e) {
     console.log(`  Web Crypto AES-128-GCM against a plain loop: not measured — ${(e as Error).message.split('\n')[0]}`);
   } finally {
     await page?.close();
   }
+}
+
+/** The engine's all-calls figure (bytes/s) for Web Crypto AES-128-GCM at `size`, measured alone: SEARCH's run with only that case. */
+async function engineAlone(page: BrowserPage, size: number): Promise<number | undefined> {
+  const q = new URLSearchParams(SEARCH);
+  for (const [k, v] of Object.entries({ implementations: 'webcrypto', algorithms: 'aes-128-gcm', sizes: String(size), operations: 'encrypt', aad: '0', webcrypto: 'sequential' })) q.set(k, v);
+  const doc = (await settled(page, `window.harness.engine(${JSON.stringify(q.toString())})`)) as ResultDocument;
+  return doc.cases.find((c) => c.implementation === 'webcrypto' && c.sizeBytes === size)?.totalBytesPerSecond;
 }
 console.log('\ntargets: every claim identical in ≥ 9 of 10 runs (Chromium, Firefox), ≥ 8 of 10 (WebKit); ≤ 10 % flagged; AES-128 time ≤ AES-256 time × 1.05 at 1 MiB');
