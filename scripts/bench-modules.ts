@@ -67,21 +67,37 @@ const loopKey = (s: Pick<Subject, 'name' | 'algorithm'>, size: number) => `${s.n
  * every call against every call (its total bytes over its total time), median against median
  * stretch — and against the plain loop interleaved, every call against every call.
  */
-function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, plainAlone: PlainFigures, plainInterleaved: PlainFigures) {
+function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, plainAlone: PlainFigures, plainInterleaved: PlainFigures, engineAlone: ResultDocument) {
   const k = loopKey(s, size);
   const alone = plainAlone.bytesPerSecond[k]!;
   const interleaved = plainInterleaved.bytesPerSecond[k]!;
   const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
   if (!c) throw new Error(`the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
-  const r = rows.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [] };
+  const solo = engineAlone.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
+  if (!solo) throw new Error(`the engine measured no ${s.name} ${s.algorithm} ${size} alone: ${engineAlone.warnings.join('; ')}`);
+  const r = rows.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [], sideBySide: [] };
   r.median.push(c.bytesPerSecond / plainAlone.medianStretch[k]!);
   r.all.push(c.totalBytesPerSecond! / alone);
   r.engine.push(c.totalBytesPerSecond!);
   r.loop.push(alone);
   r.interleaved.push(interleaved / alone);
   r.vsInterleaved.push(c.totalBytesPerSecond! / interleaved);
+  r.sideBySide.push(solo.totalBytesPerSecond! / alone);
   rows.set(k, r);
 }
+
+/** Both, one right after the other: the engine first when `engineFirst`, else the plain loop. */
+async function inTurn<E, P>(engineFirst: boolean, engine: () => Promise<E>, plain: () => Promise<P>): Promise<[E, P]> {
+  if (engineFirst) {
+    const e = await engine();
+    return [e, await plain()];
+  }
+  const p = await plain();
+  return [await engine(), p];
+}
+
+/** The engine's run of one subject alone: its algorithm, every size, the same rounds as the full run. */
+const soloOptions = (s: Subject) => ({ algorithms: [s.algorithm] as never, sizes: SIZES, operations: ['encrypt'] as never, aadBytes: [0], rounds: 2, maxReruns: 2 });
 
 const ratios: Ratios = new Map();
 const started = performance.now();
@@ -99,20 +115,23 @@ for (let run = 0; run < RUNS; run++) {
   // The same subjects and sizes taking turns as the engine's samples do (its sample length).
   const interleaved = await plainLoop(SUBJECTS, doc.params.minSampleMs);
   for (const s of SUBJECTS) {
-    const alone = await plainLoop([s]);
+    // Side by side: the engine with this subject alone and the plain loop alone, one right after
+    // the other, the order swapped every run, so that a slow minute falls on both.
+    const soloRun = () => runBenchmark({ ...soloOptions(s), implementations: [s.module === 'noble' ? 'noble' : s.module] as never });
+    const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => plainLoop([s]));
     for (const size of SIZES) {
-      addRatios(ratios, doc, s, size, alone, interleaved);
+      addRatios(ratios, doc, s, size, alone, interleaved, engineAlone);
     }
   }
 }
 
-type Ratios = Map<string, { median: number[]; all: number[]; engine: number[]; loop: number[]; interleaved: number[]; vsInterleaved: number[] }>;
+type Ratios = Map<string, { median: number[]; all: number[]; engine: number[]; loop: number[]; interleaved: number[]; vsInterleaved: number[]; sideBySide: number[] }>;
 const f = (xs: number[]) => (xs.length ? `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]` : '–');
 function printTable(rows: Ratios) {
-  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  engine/interleaved`);
+  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  ${'engine/interleaved'.padStart(18)}  alone, side by side`);
   for (const [k, r] of rows) {
     const [name, alg, size] = k.split('|');
-    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved)}`);
+    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved).padStart(18)}  ${f(r.sideBySide)}`);
   }
 }
 
@@ -120,7 +139,8 @@ const gc = process.execArgv.includes('--single-threaded-gc') ? 'GC on the main t
 console.log(`\nbench:modules — Node ${process.versions.node}, ${gc}, ${RUNS} run(s), engine vs a plain loop of the same calls (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it);');
 console.log('  all calls: every call\'s bytes over their time, on both sides; median: the engine\'s median sample over the plain loop\'s median stretch');
-console.log('interleaved = the plain loop with every case taking turns in batches as long as the engine\'s samples, / the plain loop alone\n');
+console.log('interleaved = the plain loop with every case taking turns in batches as long as the engine\'s samples, / the plain loop alone');
+console.log('alone, side by side = the engine with that module alone / the plain loop alone, one right after the other (all calls): the engine\'s own loop\n');
 printTable(ratios);
 
 
@@ -155,8 +175,14 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       // As in Node: every case taking turns in one worker, then each subject alone in a worker of its own.
       const interleaved = await plain(SUBJECTS, doc.params.minSampleMs);
       for (const s of SUBJECTS) {
-        const alone = await plain([s]);
-        for (const size of SIZES) addRatios(rows, doc, s, size, alone, interleaved);
+        // Noble alone is the built-in alone; a module of yours alone is its module with no built-in beside it.
+        const solo = new URLSearchParams(search);
+        solo.set('algorithms', s.algorithm);
+        if (s.module === 'noble') solo.delete('module');
+        else solo.set('module', urlOf.get(s.module)!);
+        const soloRun = async () => (await settled(page!, `window.harness.engine(${JSON.stringify(solo.toString())}, ${s.module !== 'noble'})`)) as ResultDocument;
+        const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => plain([s]));
+        for (const size of SIZES) addRatios(rows, doc, s, size, alone, interleaved, engineAlone);
       }
     }
     console.log(`\nbench:modules — ${version} (${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`);

@@ -8,7 +8,8 @@
  *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' PAIRS=3 npm run bench:verdict
  * Also per engine: where the flags fall (implementation and size, summed over the runs), how many
  * claims the page showed resolved and then reversed within the same run,
- * and each run's Web Crypto AES-128-GCM figure over a plain await loop written apart from the engine.
+ * and each run's Web Crypto AES-128-GCM figure over a plain await loop written apart from the engine,
+ * timed right after that run, and beside it the engine with that one case alone (againstPlainLoop).
  * OUT=DIR keeps each run's result document, DIR/<engine>-<run>.json, to look into a run that disagrees.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,12 @@ const OUT = process.env.OUT;
 /** Side-by-side pairs of the engine (one case alone) and the plain loop, per size (againstPlainLoop). */
 const PAIRS = Number(process.env.PAIRS ?? 3);
 if (OUT) mkdirSync(OUT, { recursive: true });
+
+/** Our Web Crypto AES-128-GCM sequential encrypt case at `size` in a run's document. */
+const webCase = (d: ResultDocument, size: number) => d.cases.find((c) => c.implementation === 'webcrypto' && c.variant === 'sequential' && c.algorithm === 'aes-128-gcm' && c.operation === 'encrypt' && c.aadBytes === 0 && c.sizeBytes === size);
+const PLAIN_SIZES = [1024, 16384, 1 << 20];
+/** A plain loop's all-calls figure: its bytes over its time, bytes per ns. */
+const rateOf = (size: number, ns: number[]) => (size * ns.length) / ns.reduce((a, x) => a + x, 0);
 
 /** A run's verdict as its claims (verdict.ts Claim): an answer two runs either share or not; every undecided one reads 'undecided'. */
 function claims(doc: ResultDocument): Map<string, string> {
@@ -63,12 +70,15 @@ for (const browser of BROWSERS) {
   const docs: ResultDocument[] = [];
   const wall: number[] = [];
   const shown: ShownClaim[][] = [];
+  /** The plain loop timed right after each run, bytes per ns by size (plainAfter). */
+  const plainAfterRun: Map<number, number>[] = [];
   try {
     for (let k = 0; k < RUNS; k++) {
       const t = performance.now();
       docs.push(await runInBrowser({ browser, search: SEARCH, onClaimsShown: (c) => shown.push(c) }));
       if (OUT) writeFileSync(join(OUT, `${browser}-${k + 1}.json`), JSON.stringify(docs.at(-1)));
       wall.push((performance.now() - t) / 1000);
+      plainAfterRun.push(await plainAfter(browser, docs.at(-1)!));
       process.stderr.write(`${browser} run ${k + 1}/${RUNS}: ${wall.at(-1)!.toFixed(1)} s\n`);
     }
   } catch (e) {
@@ -116,59 +126,75 @@ for (const browser of BROWSERS) {
         aes.map((x) => `${x!.ratio.value.toFixed(3)} [${x!.ratio.low.toFixed(3)}–${x!.ratio.high.toFixed(3)}] ${x!.decision.toUpperCase()}`).join(', '),
     );
   else console.log('  Web Crypto AES-128-GCM and AES-256-GCM were not both measured');
-  await againstPlainLoop(browser, docs);
+  await againstPlainLoop(browser, docs, plainAfterRun);
+}
+
+/**
+ * The plain await loop (web/app/harness/bare.worker.ts) at each of 1 KiB, 16 KiB and 1 MiB the
+ * run measured, in a fresh browser of the same engine right after the run: bytes per ns by size.
+ * A run's figure held against a loop timed seconds after it, not minutes: this machine's level
+ * moves 15–20 % from one minute to the next. Empty if the page could not be opened.
+ */
+async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  const sizes = PLAIN_SIZES.filter((s) => webCase(doc, s));
+  if (!sizes.length) return out;
+  let page: BrowserPage | undefined;
+  try {
+    page = await openHarness(browser);
+    for (const size of sizes) out.set(size, rateOf(size, await bareLoop(page, 'webcrypto', 'aes-128-gcm', size)));
+  } catch (e) {
+    process.stderr.write(`${browser}: the plain loop after the run was not timed — ${(e as Error).message.split('\n')[0]}\n`);
+  } finally {
+    await page?.close();
+  }
+  return out;
 }
 
 /**
  * Our Web Crypto AES-128-GCM figure (all calls: total bytes over total time, what a caller
  * encrypting many messages gets) against a plain `await` loop written apart from the engine
- * (web/app/harness/bare.worker.ts), at 1 KiB, 16 KiB and 1 MiB where the runs measured them, two
- * ways, in a fresh browser of the same engine after the runs:
- *  - each run's figure over the plain loop timed once after them (the run's neighbours and the
- *    minutes between are in it);
+ * (web/app/harness/bare.worker.ts), at 1 KiB, 16 KiB and 1 MiB where the runs measured them:
+ *  - each run's figure over the plain loop timed right after that run (plainAfter), the median
+ *    and range over the runs: the figure a visitor gets, neighbours and fresh workers included;
  *  - side by side: PAIRS times (default 3), the engine measuring that one case alone (SEARCH with
- *    only it) and the plain loop one right after the other in the same page, the order swapped
- *    every pair; the median of the pairs' ratios. A slow minute of the machine falls on both
- *    sides of a pair, so this reads the engine's own loop, to about what the plain loop holds
- *    against itself (its second timing over its first, also printed).
+ *    only it) and the plain loop one right after the other in one page, the order swapped every
+ *    pair; the median of the pairs' ratios: the engine's own loop, without the run's neighbours;
+ *  - the plain loop twice in a row, the second over the first: how far it moves from itself is
+ *    the floor under any comparison with it.
  */
-async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[]) {
-  const web = (d: ResultDocument, size: number) => d.cases.find((c) => c.implementation === 'webcrypto' && c.variant === 'sequential' && c.algorithm === 'aes-128-gcm' && c.operation === 'encrypt' && c.aadBytes === 0 && c.sizeBytes === size);
-  const sizes = [1024, 16384, 1 << 20].filter((s) => docs.some((d) => web(d, s)));
+async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], plainAfterRun: Map<number, number>[]) {
+  const sizes = PLAIN_SIZES.filter((s) => docs.some((d) => webCase(d, s)));
   if (!sizes.length) return console.log('  Web Crypto AES-128-GCM against a plain loop: not measured at 1 KiB, 16 KiB or 1 MiB');
-  let page: Awaited<ReturnType<typeof openHarness>> | undefined;
+  const range = (xs: number[]) => (xs.length ? `${median(xs).toFixed(3)} (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})` : 'not measured');
+  const perRun = sizes.map((size) => {
+    const ratios = docs.flatMap((d, k) => { const c = webCase(d, size); const plain = plainAfterRun[k]?.get(size); return c?.totalBytesPerSecond && plain ? [c.totalBytesPerSecond / 1e9 / plain] : []; });
+    return `${formatSize(size)} median ${range(ratios)}`;
+  });
+  console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run (target 0.97–1.03): ${perRun.join('; ')}`);
+  let page: BrowserPage | undefined;
   try {
     page = await openHarness(browser);
-    const parts: string[] = [];
     const sideBySide: string[] = [];
     const itself: string[] = [];
     for (const size of sizes) {
-      const rate = (ns: number[]) => (size * ns.length) / ns.reduce((a, x) => a + x, 0); // bytes per ns, all calls
-      const plainRates: number[] = [];
       const pairs: number[] = [];
       for (let k = 0; k < PAIRS; k++) {
+        const plainNow = async () => rateOf(size, await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size));
         const engineFirst = k % 2 === 0;
-        const plainNow = async () => rate(await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size));
         const before = engineFirst ? 0 : await plainNow();
-        const alone = await engineAlone(page!, size);
-        const after = engineFirst ? await plainNow() : 0;
-        const plain = before || after;
-        plainRates.push(plain);
+        const alone = await engineAlone(page, size);
+        const plain = engineFirst ? await plainNow() : before;
         if (alone) pairs.push(alone / 1e9 / plain);
       }
-      // The plain loop twice in a row: how far it moves from itself is the floor under any comparison with it.
+      sideBySide.push(`${formatSize(size)} ${pairs.length ? `${median(pairs).toFixed(3)} (${pairs.map((x) => x.toFixed(3)).join(', ')})` : 'not measured'}`);
       const [first, second] = [await bareLoop(page, 'webcrypto', 'aes-128-gcm', size), await bareLoop(page, 'webcrypto', 'aes-128-gcm', size)];
-      itself.push(`${formatSize(size)} ${(rate(second) / rate(first)).toFixed(3)}`);
-      const plain = median([...plainRates, rate(first), rate(second)]);
-      const ratios = docs.flatMap((d) => { const c = web(d, size); return c?.totalBytesPerSecond ? [c.totalBytesPerSecond / 1e9 / plain] : []; });
-      parts.push(`${formatSize(size)} median ${median(ratios).toFixed(3)} (${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)})`);
-      sideBySide.push(pairs.length ? `${formatSize(size)} ${median(pairs).toFixed(3)} (${pairs.map((x) => x.toFixed(3)).join(', ')})` : `${formatSize(size)} not measured`);
+      itself.push(`${formatSize(size)} ${(rateOf(size, second) / rateOf(size, first)).toFixed(3)}`);
     }
-    console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop (target 0.97–1.03): ${parts.join('; ')}`);
-    console.log(`  the same, side by side (the engine with that case alone, then the plain loop, ${PAIRS} pairs): ${sideBySide.join('; ')}`);
+    if (PAIRS > 0) console.log(`  the same, side by side (the engine with that case alone, then the plain loop, ${PAIRS} pairs): ${sideBySide.join('; ')}`);
     console.log(`  the plain loop against itself, measured twice in a row: ${itself.join('; ')}`);
   } catch (e) {
-    console.log(`  Web Crypto AES-128-GCM against a plain loop: not measured — ${(e as Error).message.split('\n')[0]}`);
+    console.log(`  Web Crypto AES-128-GCM against a plain loop side by side: not measured — ${(e as Error).message.split('\n')[0]}`);
   } finally {
     await page?.close();
   }

@@ -27,9 +27,10 @@ function once<T>(worker: Worker, spec: unknown, pick: (data: Record<string, unkn
 }
 
 const harness = {
-  engine(search: string): Promise<ResultDocument> {
+  /** The engine's run of `search`; with `modulesOnly`, of its modules alone (no built-in beside them). */
+  engine(search: string, modulesOnly = false): Promise<ResultDocument> {
     const { params, modules } = parseParams(search);
-    return startRun(params, {
+    return startRun(modulesOnly ? { ...params, implementations: [] } : params, {
       createWorker: () => new Worker(new URL('../../core/worker/bench.worker.ts', import.meta.url), { type: 'module' }),
       environment: browserEnvironment,
       payloadLimitBytes: payloadLimitBytes(null, false),
