@@ -117,7 +117,7 @@ for (let run = 0; run < RUNS; run++) {
   for (const s of SUBJECTS) {
     // Side by side: the engine with this subject alone and the plain loop alone, one right after
     // the other, the order swapped every run, so that a slow minute falls on both.
-    const soloRun = () => runBenchmark({ ...soloOptions(s), implementations: [s.module === 'noble' ? 'noble' : s.module] as never });
+    const soloRun = () => runBenchmark({ ...soloOptions(s), implementations: [s.module === 'noble' ? 'noble' : s.module] as never, modulesAlone: true });
     const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => plainLoop([s]));
     for (const size of SIZES) {
       addRatios(ratios, doc, s, size, alone, interleaved, engineAlone);

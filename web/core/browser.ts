@@ -8,7 +8,7 @@
  * @module
  */
 import { browserEnvironment, payloadLimitBytes } from './platform/env.ts';
-import { type RunOptions, hooksOf, modulesOf, resolveParams } from './options.ts';
+import { type RunOptions, builtInsOf, hooksOf, modulesOf, resolveParams } from './options.ts';
 import { type Available, detectAvailable, startRun } from './run/runner.ts';
 import { type ScalingCase, type ScalingPoint, measureScaling } from './run/scaling.ts';
 import { type BlockTiming, measureBlocks } from './run/blocks.ts';
@@ -46,6 +46,7 @@ export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> 
     // The worker imports each module: a relative URL is the page's, made absolute here.
     gateTimeoutMs: options.gateTimeoutMs,
     modules: modulesOf(options, (u) => new URL(u, location.href).href).modules,
+    builtIns: builtInsOf(options),
   });
   options.signal?.addEventListener('abort', () => handle.cancel());
   const onVisibility = () => handle.visibility(document.hidden);

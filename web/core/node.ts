@@ -12,7 +12,7 @@ import { availableParallelism, release, totalmem } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { IMPLEMENTATION_IDS } from './tables/algorithms.ts';
 import { NODE_ARCHES, NODE_OS_NAMES, coresInfo, type WorkerFacts } from './platform/env.ts';
-import { type RunOptions, hooksOf, modulesOf, resolveParams } from './options.ts';
+import { type RunOptions, builtInsOf, hooksOf, modulesOf, resolveParams } from './options.ts';
 import { type Available, type WorkerHandle, detectAvailable, startRun } from './run/runner.ts';
 import type { Environment, ResultDocument } from './schema.ts';
 import { ENGINE_VERSION } from './version.ts';
@@ -96,6 +96,7 @@ export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> 
     hooks: hooksOf(options),
     gateTimeoutMs: options.gateTimeoutMs,
     modules: modulesOf(options).modules,
+    builtIns: builtInsOf(options),
   });
   options.signal?.addEventListener('abort', () => handle.cancel());
   return handle.done;

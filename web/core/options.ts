@@ -12,9 +12,15 @@ export interface RunOptions extends Partial<Omit<RunParams, 'preset' | 'implemen
   /**
    * Built-in ids, and modules of yours (custom.ts): a module's URL (a path in Node), or its
    * export made with `defineImplementation({...}, import.meta.url)`. Each module is validated
-   * by the gate before it is timed; with none of the built-ins named, the defaults run beside it.
+   * by the gate before it is timed; with none of the built-ins named, the defaults run beside it
+   * (unless `modulesAlone`).
    */
   implementations?: readonly (ImplementationId | ModuleRef)[];
+  /**
+   * Your modules without the default built-ins beside them: only the built-ins `implementations`
+   * names run with them (none named: your modules alone, as a CI job of your own code wants).
+   */
+  modulesAlone?: boolean;
   onProgress?: (p: Progress) => void;
   onValidation?: (v: Validation[]) => void;
   onCase?: (c: CaseResult) => void;
@@ -50,7 +56,7 @@ export function modulesOf(o: RunOptions, resolve: (url: string) => string = (u) 
 
 /** Merges options over the preset and validates; throws naming the offending field. */
 export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}): RunParams {
-  const { preset = 'quick', onProgress: _p, onValidation: _v, onCase: _c, onWarning: _w, onPartial: _l, signal: _s, implementations: _i, gateTimeoutMs: _g, ...opts } = o;
+  const { preset = 'quick', onProgress: _p, onValidation: _v, onCase: _c, onWarning: _w, onPartial: _l, signal: _s, implementations: _i, gateTimeoutMs: _g, modulesAlone: _a, ...opts } = o;
   // An A/B run's two modules are the run; built-ins run beside them only when named.
   const ids = modulesOf(o).ids;
   const rest = { ...opts, implementations: opts.ab ? [...(ids ?? []), opts.ab.base, opts.ab.head] : ids };
@@ -58,6 +64,15 @@ export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}):
   const r = v.safeParse(RunParamsSchema, merged);
   if (!r.success) throw new Error(`Invalid options: ${r.issues.map(formatIssue).join('; ')}`);
   return r.output;
+}
+
+/**
+ * With `modulesAlone` and modules given, the built-ins that run beside them: exactly those
+ * `implementations` names (RunPlatform builtIns); otherwise undefined, and the run's own.
+ */
+export function builtInsOf(o: RunOptions): ImplementationId[] | undefined {
+  const { ids, modules } = modulesOf(o);
+  return o.modulesAlone && modules.length ? ((ids ?? []) as ImplementationId[]) : undefined;
 }
 
 /** The run's hooks from the options: one path for the browser and Node entries. */

@@ -30,7 +30,8 @@ const harness = {
   /** The engine's run of `search`; with `modulesOnly`, of its modules alone (no built-in beside them). */
   engine(search: string, modulesOnly = false): Promise<ResultDocument> {
     const { params, modules } = parseParams(search);
-    return startRun(modulesOnly ? { ...params, implementations: [] } : params, {
+    return startRun(params, {
+      builtIns: modulesOnly ? [] : undefined,
       createWorker: () => new Worker(new URL('../../core/worker/bench.worker.ts', import.meta.url), { type: 'module' }),
       environment: browserEnvironment,
       payloadLimitBytes: payloadLimitBytes(null, false),

@@ -65,8 +65,9 @@ async function gate(s: RunSession): Promise<Validation[]> {
   s.report();
   const gated = await s.guard(gateModules(createWorker, s.params, modules, gateTimeoutMs));
   s.modules = gated.passed;
-  // An A/B run names its two modules among the implementations already: each once.
-  s.params = { ...s.params, implementations: [...new Set([...s.params.implementations, ...s.modules.map((m) => m.info.id)])] };
+  // An A/B run names its two modules among the implementations already: each once. Modules run
+  // alone (builtIns) replace the preset's built-ins with only those named.
+  s.params = { ...s.params, implementations: [...new Set([...(s.platform.builtIns ?? s.params.implementations), ...s.modules.map((m) => m.info.id)])] };
   for (const r of gated.refused) {
     s.skipped.push(r);
     s.warn(`${r.what} refused: ${r.reason}`);

@@ -11,6 +11,7 @@ import { caseResolved, isAaTwin } from './stop-rule.ts';
 import type { InterferenceRecord, MeasuredCase, PlannedCase, WorkerApi, WorkerEvent } from '../worker/api.ts';
 import { type Remote, type WorkerHandle, connect } from '../worker/rpc.ts';
 import type { WorkerFacts } from '../platform/env.ts';
+import type { ImplementationId } from '../tables/algorithms.ts';
 import { RunSamples } from './samples.ts';
 import { type PassHistory, remainingMs } from './estimate.ts';
 import { assembleDocument, toCaseResult } from './document.ts';
@@ -61,6 +62,11 @@ export interface RunPlatform {
   modules?: readonly string[];
   /** How long one module's gate may take before its worker is stopped (a call that never returns). */
   gateTimeoutMs?: number;
+  /**
+   * When given, exactly these built-ins run beside the modules that pass the gate (none: the
+   * modules alone), whatever the parameters' implementations say (options.ts builtInsOf).
+   */
+  builtIns?: readonly ImplementationId[];
 }
 
 /** What one pass asks of its worker beyond what the session fills in itself. */

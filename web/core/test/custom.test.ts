@@ -169,6 +169,20 @@ describe('a run with modules of yours (Node)', () => {
     expect(doc.validation.find((v) => v.implementation === 'test-hangs')!.excluded).toBe(true);
   });
 
+  it('runs modules alone when asked (modulesAlone): no default built-ins beside them, only those named', { timeout: 120_000 }, async () => {
+    const base = { algorithms: ['aes-128-gcm'] as const, sizes: [64], operations: ['encrypt'] as const, rounds: 1, samplesPerRound: 3, maxReruns: 0, modulesAlone: true };
+    const alone = await runBenchmark({ ...base, algorithms: [...base.algorithms], operations: [...base.operations], implementations: [modulePath('good-gcm.mjs')] });
+    expect(alone.cases.map((c) => c.implementation)).toEqual(['test-good-gcm']);
+    expect(alone.params.implementations).toEqual(['test-good-gcm']);
+    const named = await runBenchmark({ ...base, algorithms: [...base.algorithms], operations: [...base.operations], implementations: ['noble', modulePath('good-gcm.mjs')] });
+    expect(named.cases.map((c) => c.implementation).sort()).toEqual(['noble', 'test-good-gcm']);
+    // A module refused at the gate leaves an alone run with nothing to time: it completes empty, saying why.
+    const warnings: string[] = [];
+    const refused = await runBenchmark({ ...base, algorithms: [...base.algorithms], operations: [...base.operations], implementations: [modulePath('missing.mjs')], onWarning: (w) => warnings.push(w) });
+    expect(refused.cases).toEqual([]);
+    expect(warnings.some((w) => w.includes('missing.mjs refused:'))).toBe(true);
+  });
+
   it('names an implementation that is neither built in nor a module', () => {
     expect(() => runBenchmark({ implementations: ['nope'] })).toThrow("implementations: 'nope' is neither a built-in implementation");
   });
