@@ -29,7 +29,7 @@ const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webki
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
                      [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
                      [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
-                     [--format table|bmf|github-action-benchmark] [--implementation FILE]…
+                     [--format table|bmf|github-action-benchmark] [--implementation FILE]… [--modules-alone]
        aeadbench compare A.json B.json [--margin 3%] [--junit FILE]
                      throughput of B over A per case, FASTER / SAME / SLOWER / UNKNOWN against the margin
        aeadbench compare --base A.mjs --head B.mjs [--browser chromium|firefox|webkit|node[,…]] [--margin 3%]
@@ -41,6 +41,8 @@ const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webki
 --implementation FILE (repeatable) adds a module of yours (docs/custom-implementations.md):
 bundled with its own node_modules, checked by the gate, then timed beside the built-ins;
 a module that fails the gate is not timed, is named with its first failure, and the run exits 1.
+--modules-alone times the modules without the preset's built-ins: only those --implementations
+names run beside them (none named: the modules alone; a CI job watching its own code).
 
 --format bmf prints Bencher Metric Format on stdout (bencher run --adapter json reads it);
 --format github-action-benchmark prints its customBiggerIsBetter JSON (MB/s per case); with
@@ -87,6 +89,7 @@ async function run(argv: string[]): Promise<number> {
       algorithms: { type: 'string' },
       implementations: { type: 'string' },
       implementation: { type: 'string', multiple: true },
+      'modules-alone': { type: 'boolean', default: false },
       sizes: { type: 'string' },
       operations: { type: 'string' },
       rounds: { type: 'string' },
@@ -121,6 +124,8 @@ async function run(argv: string[]): Promise<number> {
     if (!values.out) throw new CliError('several engines need --out DIR: the result of each is written to DIR/<engine>.json, with DIR/summary.md beside them');
     if (values.json || values.csv || values.submit || values.executable) throw new CliError('with several engines, use --out DIR (not --json, --csv, --submit or --executable)');
   }
+  const alone = values['modules-alone']!;
+  if (alone && !values.implementation?.length) throw new CliError('--modules-alone times modules of yours alone: give them with --implementation FILE');
   const q = new URLSearchParams();
   for (const k of ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'rounds'] as const) if (values[k] !== undefined) q.set(k, values[k]!);
   let params;
@@ -148,10 +153,18 @@ async function run(argv: string[]): Promise<number> {
       // Without --implementations, Node's defaults (node:crypto too), and the modules beside them.
       const ids = values.implementations ? params.implementations : [];
       const implementations = ids.length || bundles.length ? [...ids, ...bundles.map((b) => b.path)] : undefined;
-      doc = await runBenchmark({ ...params, implementations, onProgress });
+      doc = await runBenchmark({ ...params, implementations, modulesAlone: alone, onProgress });
     } else {
       const files = new Map(bundles.map((b) => [b.urlPath, b.bytes]));
-      const search = toSearch(params) + (bundles.length ? `&module=${bundles.map((b) => b.urlPath).join(',')}` : '');
+      const q = new URLSearchParams(toSearch(params));
+      if (bundles.length) q.set('module', bundles.map((b) => b.urlPath).join(','));
+      if (alone) {
+        // Alone, the page keeps only the built-ins --implementations names (toSearch leaves out a list equal to the preset's).
+        q.delete('implementations');
+        if (values.implementations) q.set('implementations', params.implementations.join(','));
+        q.set('alone', '1');
+      }
+      const search = q.toString();
       doc = await runInBrowser({ browser: engine as BrowserName, executable: values.executable, search, files, onProgress });
     }
     for (const m of doc.modules ?? []) say(`module ${m.id} (${m.label}${m.version ? ` ${m.version}` : ''}): passed the gate; sha256 of the bundle timed ${m.sha256}`);

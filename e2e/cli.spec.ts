@@ -54,6 +54,29 @@ for (const target of ['chromium', 'firefox'] as const) {
   });
 }
 
+for (const target of ['chromium', 'node'] as const) {
+  test(`aeadbench run --modules-alone times a module of yours without the preset's built-ins (${target})`, async ({ browserName }) => {
+    test.skip(browserName !== 'chromium', `runs once, in the chromium project`);
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-cli-'));
+    const args = ['--browser', target, '--algorithms', 'chacha20-poly1305', '--sizes', '64', '--operations', 'encrypt', '--rounds', '1', '--implementation', 'examples/modules/stablelib-chacha20poly1305/index.mjs'];
+    const r = cli('run', ...args, '--modules-alone', '--json', join(dir, 'alone.json'));
+    expect(r.status, r.stderr).toBe(0);
+    const implementations = (f: string) => [...new Set(JSON.parse(readFileSync(join(dir, f), 'utf8')).cases.map((c: { implementation: string }) => c.implementation))].sort();
+    expect(implementations('alone.json')).toEqual(['stablelib-chacha20poly1305']);
+    // The built-ins named with it run beside it, and only those.
+    const named = cli('run', ...args, '--modules-alone', '--implementations', 'noble', '--json', join(dir, 'named.json'));
+    expect(named.status, named.stderr).toBe(0);
+    expect(implementations('named.json')).toEqual(['noble', 'stablelib-chacha20poly1305']);
+  });
+}
+
+test('--modules-alone without a module of yours is a clear error', async ({ browserName }) => {
+  test.skip(browserName !== 'chromium', 'CLI error paths are checked once');
+  const r = cli('run', '--browser', 'node', '--modules-alone');
+  expect(r.status).toBe(3);
+  expect(r.stderr).toContain('--modules-alone times modules of yours alone: give them with --implementation FILE');
+});
+
 test('a missing browser is a clear error with a non-zero exit', async ({ browserName }) => {
   test.skip(browserName !== 'chromium', 'CLI error paths are checked once');
   const r = cli('run', '--browser', 'firefox', '--executable', '/nonexistent/firefox');

@@ -179,8 +179,8 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
         const solo = new URLSearchParams(search);
         solo.set('algorithms', s.algorithm);
         if (s.module === 'noble') solo.delete('module');
-        else solo.set('module', urlOf.get(s.module)!);
-        const soloRun = async () => (await settled(page!, `window.harness.engine(${JSON.stringify(solo.toString())}, ${s.module !== 'noble'})`)) as ResultDocument;
+        else (solo.set('module', urlOf.get(s.module)!), solo.delete('implementations'), solo.set('alone', '1'));
+        const soloRun = async () => (await settled(page!, `window.harness.engine(${JSON.stringify(solo.toString())})`)) as ResultDocument;
         const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => plain([s]));
         for (const size of SIZES) addRatios(rows, doc, s, size, alone, interleaved, engineAlone);
       }

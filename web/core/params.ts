@@ -9,6 +9,7 @@ import {
   BROWSER_IMPLEMENTATIONS,
   GENERAL_ALGORITHM_IDS,
   IMPLEMENTATION_IDS,
+  type ImplementationId,
   MAX_SIZE_BYTES,
   OPERATIONS,
   PRESETS,
@@ -32,7 +33,7 @@ export class ParamError extends Error {
 }
 
 /** Parameters the URL may carry; anything else is reported, not silently ignored. */
-export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'autorun', 'module', 'ab'] as const;
+export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'autorun', 'module', 'alone', 'ab'] as const;
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1 << 20, mb: 1 << 20, mib: 1 << 20 };
 
@@ -109,6 +110,11 @@ export interface ParsedUrl {
    * origin: a link must not make this site run someone else's code.
    */
   modules: string[];
+  /**
+   * With `alone=1`: the built-ins that run beside the modules, only those `implementations=`
+   * names (none: the modules alone; options.ts modulesAlone). Undefined otherwise.
+   */
+  builtIns?: ImplementationId[];
 }
 
 /** A module path a link may name: on this origin, plain path characters, a JavaScript file. */
@@ -160,9 +166,11 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
   const autorun = raw.autorun !== undefined && raw.autorun !== '0' && raw.autorun !== 'false';
   const modules = raw.module ? raw.module.split(',') : [];
   for (const m of modules) if (!MODULE_PATH.test(m) || m.split('/').includes('..')) throw new ParamError('module', m, 'expected a path on this site to a .js or .mjs file, like /m/my-gcm.mjs');
+  const alone = raw.alone !== undefined && raw.alone !== '0' && raw.alone !== 'false';
+  if (alone && !modules.length) throw new ParamError('alone', raw.alone!, 'runs modules of yours alone: give them with module=');
   const checked = v.safeParse(RunParamsSchema, p);
   if (!checked.success) throw new Error(`Invalid parameters: ${checked.issues.map(formatIssue).join('; ')}`);
-  return { params: Object.freeze(checked.output), autorun, modules };
+  return { params: Object.freeze(checked.output), autorun, modules, ...(alone ? { builtIns: raw.implementations ? [...checked.output.implementations] as ImplementationId[] : [] } : {}) };
 }
 
 /** The query string that reproduces `params`: only what differs from the preset is written. */

@@ -27,11 +27,11 @@ function once<T>(worker: Worker, spec: unknown, pick: (data: Record<string, unkn
 }
 
 const harness = {
-  /** The engine's run of `search`; with `modulesOnly`, of its modules alone (no built-in beside them). */
-  engine(search: string, modulesOnly = false): Promise<ResultDocument> {
-    const { params, modules } = parseParams(search);
+  /** The engine's run of `search` (with `alone=1`, its modules without the preset's built-ins). */
+  engine(search: string): Promise<ResultDocument> {
+    const { params, modules, builtIns } = parseParams(search);
     return startRun(params, {
-      builtIns: modulesOnly ? [] : undefined,
+      builtIns,
       createWorker: () => new Worker(new URL('../../core/worker/bench.worker.ts', import.meta.url), { type: 'module' }),
       environment: browserEnvironment,
       payloadLimitBytes: payloadLimitBytes(null, false),

@@ -12,6 +12,7 @@ import type { PartialDocument, Progress } from '../../core/run/runner.ts';
 import type { Status } from '../../core/automation.ts';
 import { type ShownClaim, type Verdict, noteShown, verdict } from '../../core/report/verdict.ts';
 import { type ResultDocument, type RunParams, type Validation, validateResult } from '../../core/schema.ts';
+import type { ImplementationId } from '../../core/tables/algorithms.ts';
 
 export type { Automation, Status } from '../../core/automation.ts';
 
@@ -56,8 +57,11 @@ export class RunState {
     }
   }
 
-  /** `modules`: modules of yours by URL (custom.ts), gated and timed beside `params`' implementations. */
-  async start(params: RunParams, modules: readonly string[] = []) {
+  /**
+   * `modules`: modules of yours by URL (custom.ts), gated and timed beside `params`'
+   * implementations, or beside only `builtIns` when given (a link's `alone=1`).
+   */
+  async start(params: RunParams, modules: readonly string[] = [], builtIns?: readonly ImplementationId[]) {
     if (this.running) return;
     this.params = params;
     this.status = 'running';
@@ -78,7 +82,8 @@ export class RunState {
       // The same entry the npm package ships: one payload limit, one mobile guess, one visibility wiring.
       const doc = await runBenchmark({
         ...params,
-        implementations: [...params.implementations, ...modules],
+        implementations: [...(builtIns ?? params.implementations), ...modules],
+        modulesAlone: builtIns !== undefined,
         signal: this.#abort.signal,
         onProgress: (p) => {
           this.progress = p;

@@ -44,6 +44,15 @@ describe('URL parameters', () => {
     expect(parseSize('8')).toBe(8);
   });
 
+  it('alone=1 runs the modules of a link without the preset\'s built-ins: only those implementations= names, and only with module=', () => {
+    expect(parseParams('module=/m/my-gcm.mjs').builtIns).toBeUndefined();
+    expect(parseParams('module=/m/my-gcm.mjs&alone=1').builtIns).toEqual([]);
+    expect(parseParams('module=/m/my-gcm.mjs&alone=1&implementations=webcrypto,noble').builtIns).toEqual(['webcrypto', 'noble']);
+    expect(parseParams('module=/m/my-gcm.mjs&alone=0').builtIns).toBeUndefined();
+    expect(() => parseParams('alone=1')).toThrow(ParamError);
+    expect(() => parseParams('alone=1')).toThrow(/alone.*'1'.*module=/);
+  });
+
   it('toSearch round-trips: the shared URL reproduces the parameters', () => {
     const { params } = parseParams('preset=standard&algorithms=chacha20-poly1305&sizes=64,4096&operations=decrypt&aad=16');
     const again = parseParams(toSearch(params)).params;
