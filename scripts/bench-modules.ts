@@ -26,7 +26,7 @@ import { median } from '../web/core/stats.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import type { BrowserName } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
-import { openHarness, settled } from './harness-page.ts';
+import { inTurn, openHarness, settled } from './harness-page.ts';
 import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
@@ -84,16 +84,6 @@ function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, 
   r.vsInterleaved.push(c.totalBytesPerSecond! / interleaved);
   r.sideBySide.push(solo.totalBytesPerSecond! / alone);
   rows.set(k, r);
-}
-
-/** Both, one right after the other: the engine first when `engineFirst`, else the plain loop. */
-async function inTurn<E, P>(engineFirst: boolean, engine: () => Promise<E>, plain: () => Promise<P>): Promise<[E, P]> {
-  if (engineFirst) {
-    const e = await engine();
-    return [e, await plain()];
-  }
-  const p = await plain();
-  return [await engine(), p];
 }
 
 /** The engine's run of one subject alone: its algorithm, every size, the same rounds as the full run. */

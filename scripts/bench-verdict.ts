@@ -21,8 +21,8 @@ import { formatSize } from '../web/core/params.ts';
 import { decide } from '../web/core/decision.ts';
 import { ratioOf } from '../web/core/report/ratio.ts';
 import { type ShownClaim, verdict } from '../web/core/report/verdict.ts';
-import { median } from '../web/core/stats.ts';
-import { bareLoop, openHarness, settled } from './harness-page.ts';
+import { mean, median } from '../web/core/stats.ts';
+import { bareLoop, inTurn, openHarness, settled } from './harness-page.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
 
 const RUNS = Number(process.env.RUNS ?? 5);
@@ -37,7 +37,7 @@ if (OUT) mkdirSync(OUT, { recursive: true });
 const webCase = (d: ResultDocument, size: number) => d.cases.find((c) => c.implementation === 'webcrypto' && c.variant === 'sequential' && c.algorithm === 'aes-128-gcm' && c.operation === 'encrypt' && c.aadBytes === 0 && c.sizeBytes === size);
 const PLAIN_SIZES = [1024, 16384, 1 << 20];
 /** A plain loop's all-calls figure: its bytes over its time, bytes per ns. */
-const rateOf = (size: number, ns: number[]) => (size * ns.length) / ns.reduce((a, x) => a + x, 0);
+const rateOf = (size: number, ns: number[]) => size / mean(ns);
 
 /** A run's verdict as its claims (verdict.ts Claim): an answer two runs either share or not; every undecided one reads 'undecided'. */
 function claims(doc: ResultDocument): Map<string, string> {
@@ -180,11 +180,7 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
     for (const size of sizes) {
       const pairs: number[] = [];
       for (let k = 0; k < PAIRS; k++) {
-        const plainNow = async () => rateOf(size, await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size));
-        const engineFirst = k % 2 === 0;
-        const before = engineFirst ? 0 : await plainNow();
-        const alone = await engineAlone(page, size);
-        const plain = engineFirst ? await plainNow() : before;
+        const [alone, plain] = await inTurn(k % 2 === 0, () => engineAlone(page!, size), async () => rateOf(size, await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size)));
         if (alone) pairs.push(alone / 1e9 / plain);
       }
       sideBySide.push(`${formatSize(size)} ${pairs.length ? `${median(pairs).toFixed(3)} (${pairs.map((x) => x.toFixed(3)).join(', ')})` : 'not measured'}`);
@@ -205,6 +201,6 @@ async function engineAlone(page: BrowserPage, size: number): Promise<number | un
   const q = new URLSearchParams(SEARCH);
   for (const [k, v] of Object.entries({ implementations: 'webcrypto', algorithms: 'aes-128-gcm', sizes: String(size), operations: 'encrypt', aad: '0', webcrypto: 'sequential' })) q.set(k, v);
   const doc = (await settled(page, `window.harness.engine(${JSON.stringify(q.toString())})`)) as ResultDocument;
-  return doc.cases.find((c) => c.implementation === 'webcrypto' && c.sizeBytes === size)?.totalBytesPerSecond;
+  return webCase(doc, size)?.totalBytesPerSecond;
 }
 console.log('\ntargets: every claim identical in ≥ 9 of 10 runs (Chromium, Firefox), ≥ 8 of 10 (WebKit); ≤ 10 % flagged; AES-128 time ≤ AES-256 time × 1.05 at 1 MiB');

@@ -42,6 +42,20 @@ export function bareLoop(page: BrowserPage, kind: BareSpec['kind'], algorithm: s
 }
 
 /**
+ * The engine's figure and a plain loop's, one right after the other (the engine first when
+ * `engineFirst`): a bench swaps the order from pair to pair, so that neither always runs on the
+ * warmer or the quieter side of the pair.
+ */
+export async function inTurn<E, P>(engineFirst: boolean, engine: () => Promise<E>, plain: () => Promise<P>): Promise<[E, P]> {
+  if (engineFirst) {
+    const e = await engine();
+    return [e, await plain()];
+  }
+  const p = await plain();
+  return [await engine(), p];
+}
+
+/**
  * A promise of the page, awaited by polling: an engine run of every module takes longer than
  * WebDriver's 30 s script timeout (WebKitGTK), so the page keeps the outcome and is asked for it.
  */

@@ -120,6 +120,9 @@ export interface ParsedUrl {
 /** A module path a link may name: on this origin, plain path characters, a JavaScript file. */
 const MODULE_PATH = /^\/(?!\/)[A-Za-z0-9._~\/-]{1,200}\.m?js$/;
 
+/** A switch of the URL (`autorun`, `alone`): on when present, unless '0' or 'false'. */
+const flag = (raw: string | undefined): boolean => raw !== undefined && raw !== '0' && raw !== 'false';
+
 /** Parses and validates run parameters from a query string; throws ParamError naming the value. */
 export function parseParams(search: string | URLSearchParams): ParsedUrl {
   const q = typeof search === 'string' ? new URLSearchParams(search) : search;
@@ -163,10 +166,10 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
     // The two modules are the run: nothing else is timed unless asked for.
     p.implementations = [...(raw.implementations ? p.implementations : []), base, head] as RunParams['implementations'];
   }
-  const autorun = raw.autorun !== undefined && raw.autorun !== '0' && raw.autorun !== 'false';
+  const autorun = flag(raw.autorun);
   const modules = raw.module ? raw.module.split(',') : [];
   for (const m of modules) if (!MODULE_PATH.test(m) || m.split('/').includes('..')) throw new ParamError('module', m, 'expected a path on this site to a .js or .mjs file, like /m/my-gcm.mjs');
-  const alone = raw.alone !== undefined && raw.alone !== '0' && raw.alone !== 'false';
+  const alone = flag(raw.alone);
   if (alone && !modules.length) throw new ParamError('alone', raw.alone!, 'runs modules of yours alone: give them with module=');
   const checked = v.safeParse(RunParamsSchema, p);
   if (!checked.success) throw new Error(`Invalid parameters: ${checked.issues.map(formatIssue).join('; ')}`);
