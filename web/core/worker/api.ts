@@ -15,7 +15,7 @@ import type { Backend } from '../implementations/backend.ts';
 import { noble } from '../implementations/noble.ts';
 import { webcrypto } from '../implementations/webcrypto.ts';
 import { estimateClock } from './clock.ts';
-import { makeProbe, measureCase, measureInterleaved, timerResolutionMs, turnCostMs } from './measure.ts';
+import { makeProbe, measureCase, measureInterleaved, timerResolutionMs } from './measure.ts';
 import type { RunParams } from '../schema.ts';
 import { type WycheproofVector, toHex, validateBackends } from '../implementations/validate.ts';
 
@@ -173,8 +173,6 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let hiddenNow = false;
   let visibleWaiters: (() => void)[] = [];
   const yieldNow = makeYield();
-  /** What one yieldNow costs in this worker, measured at its first measure (measure.ts turnCostMs). */
-  let turnMs: number | undefined;
 
   let reference: Awaited<ReturnType<typeof rustcryptoWasm>> | null = null;
   const customs = new Map<string, Backend>();
@@ -288,7 +286,6 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      */
     async measure(cases: PlannedCase[], o: { samples: number; samplesFor?: Record<string, number>; minSampleMs: number; iterations: Record<string, number>; warmNsPerOp?: Record<string, number>; firstCycle?: number; groupBytes?: number; warmOnce?: boolean }) {
       const out: MeasuredCase[] = [];
-      turnMs ??= await turnCostMs(yieldNow);
       // warmOnce (every run since the stop rule; first the dense preset's thousands of lengths):
       // each implementation × algorithm × operation runs one code path whatever the length, so
       // it is warmed up fully once, in its first group; later groups only calibrate their batch
@@ -318,7 +315,6 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             firstCycle,
             probe: probe?.run,
             yieldNow,
-            turnMs,
             wasHidden: (from, to) => {
               const [a, b] = [performance.timeOrigin + from, performance.timeOrigin + to];
               return hiddenNow || hidden.some(([h0, h1]) => h0 <= b && h1 >= a);

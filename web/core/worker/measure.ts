@@ -28,34 +28,17 @@ export function timerResolutionMs(now: Clock = () => performance.now(), budgetMs
 }
 
 /**
- * Times one batch: [start, duration ms, asynchronous?]. An asynchronous batch may be settled (one
- * turn of the event loop, see measureInterleaved); the turn's own cost, `turnMs`, is the
- * harness's and is left out, what the calls left for that turn stays in.
+ * Times one batch: [start, duration ms, asynchronous?]. An asynchronous batch is timed as a
+ * caller's loop of awaited calls is, from its first call to its last call's answer: what each
+ * call leaves behind is paid inside the batch by the call after it, and what the last one leaves
+ * runs in the untimed turn before the next sample (measureInterleaved), not in another case's.
  */
-async function timed(prepared: PreparedCase, n: number, now: Clock, settle?: () => Promise<void>, turnMs = 0): Promise<[number, number, boolean]> {
+async function timed(prepared: PreparedCase, n: number, now: Clock): Promise<[number, number, boolean]> {
   const t0 = now();
   const pending = prepared.run(n);
   if (!pending) return [t0, now() - t0, false];
   await pending;
-  if (!settle) return [t0, now() - t0, true];
-  const t1 = now();
-  await settle();
-  return [t0, t1 - t0 + Math.max(0, now() - t1 - turnMs), true];
-}
-
-/**
- * What one turn of the event loop costs by itself (`yieldNow` with nothing queued), the median
- * of `k`: measured in this project's workers, 4–5 µs in Chromium and Firefox, 200–260 µs in
- * WebKitGTK — a tenth of a 2 ms sample there, which a caller's loop of awaited calls never pays.
- */
-export async function turnCostMs(yieldNow: () => Promise<void>, now: Clock = () => performance.now(), k = 21): Promise<number> {
-  const xs: number[] = [];
-  for (let i = 0; i < k; i++) {
-    const t = now();
-    await yieldNow();
-    xs.push(now() - t);
-  }
-  return median(xs);
+  return [t0, now() - t0, true];
 }
 
 /**
@@ -83,10 +66,11 @@ export interface MeasureOptions {
   warmupMinMs?: number;
   warmupMaxMs?: number;
   now?: Clock;
-  /** Lets other events in (pause messages) between samples. */
+  /**
+   * Lets other events in (pause messages) between samples, untimed: what a sample's calls left
+   * for the next task runs there too, not in the next case's sample.
+   */
   yieldNow?: () => Promise<void>;
-  /** What one `yieldNow` costs by itself (turnCostMs): left out of an asynchronous sample's settling turn. */
-  turnMs?: number;
   /** True if the page was hidden at any time in [from, to] (clock's time base). */
   wasHidden?: (from: number, to: number) => boolean;
   waitUntilVisible?: () => Promise<void>;
@@ -304,11 +288,9 @@ export async function measureInterleaved(
     for (const i of order) {
       if (o.yieldNow) await o.yieldNow();
       if (o.waitUntilVisible) await o.waitUntilVisible();
-      // An async batch's sample ends after one turn of the event loop: what its calls left for
-      // the next task (Chromium's Web Crypto: 17 % of the time at 16 KiB) is theirs, as it is
-      // inside a caller's loop, but the turn's own cost (o.turnMs) is not; a sync batch then
-      // yields untimed.
-      const [t0, dt, isAsync] = await timed(cases[i]!, batch[i]!, now, o.yieldNow, o.turnMs);
+      // Every sample starts after an untimed turn of the event loop (above): what the case before
+      // left behind runs there, not in this one's time.
+      const [t0, dt, isAsync] = await timed(cases[i]!, batch[i]!, now);
       if (o.yieldNow && !isAsync) await o.yieldNow(); // let a pause message that arrived mid-sample land
       if (o.wasHidden?.(t0, t0 + dt)) hidden = true;
       taken[i] = (dt * 1e6) / batch[i]!;
