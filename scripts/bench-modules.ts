@@ -8,7 +8,8 @@
  * 2026-11-26 "all calls" was held against the median stretch, which leaves out the slow stretches
  * a busy machine gives the plain loop too, and so read the engine low.
  *
- * The plain loop runs twice: each case alone (what a developer times by hand), and every case
+ * The plain loop runs twice: each case alone (what a developer times by hand; in PLAIN_WORKERS
+ * fresh workers, averaged, as the engine's run spans several, see acrossWorkers), and every case
  * taking turns in batches as long as the engine's samples ("interleaved"), which is how the
  * engine samples. Engine / interleaved isolates the engine's own loop; interleaved / alone is
  * what taking turns in one JavaScript heap does to a module's figure (garbage collection
@@ -22,7 +23,7 @@
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatSize, parseSize } from '../web/core/params.ts';
-import { median } from '../web/core/stats.ts';
+import { mean, median } from '../web/core/stats.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import type { BrowserName } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
@@ -60,6 +61,21 @@ const plainLoop = (subjects: Subject[], interleaveMs?: number) =>
     w.once('message', (m: PlainFigures) => (resolve(m), void w.terminate()));
     w.once('error', reject);
   });
+/**
+ * The plain loop alone in PLAIN_WORKERS fresh workers (default 3), its figures averaged (each
+ * worker times the same stretches, so the mean of their rates is every call's bytes over their
+ * time). The engine's run spans a fresh worker per round and extra round, and each worker draws
+ * its own compile of the module: node-forge at 64 B in Node read 0.81–1.12 of one plain worker
+ * from one engine worker to the next, and the engine's run 0.91–1.08 of it over four runs, but
+ * 0.97–1.01 of three plain workers averaged. One plain worker held one draw against an average.
+ */
+const PLAIN_WORKERS = Number(process.env.PLAIN_WORKERS ?? 3);
+async function acrossWorkers(one: () => Promise<PlainFigures>): Promise<PlainFigures> {
+  const runs: PlainFigures[] = [];
+  for (let i = 0; i < PLAIN_WORKERS; i++) runs.push(await one());
+  const avg = (pick: (r: PlainFigures) => Record<string, number>) => Object.fromEntries(Object.keys(pick(runs[0]!)).map((k) => [k, mean(runs.map((r) => pick(r)[k]!))]));
+  return { bytesPerSecond: avg((r) => r.bytesPerSecond), medianStretch: avg((r) => r.medianStretch) };
+}
 const loopKey = (s: Pick<Subject, 'name' | 'algorithm'>, size: number) => `${s.name}|${s.algorithm}|${size}`;
 
 /**
@@ -108,7 +124,7 @@ for (let run = 0; run < RUNS; run++) {
     // Side by side: the engine with this subject alone and the plain loop alone, one right after
     // the other, the order swapped every run, so that a slow minute falls on both.
     const soloRun = () => runBenchmark({ ...soloOptions(s), implementations: [s.module === 'noble' ? 'noble' : s.module] as never, modulesAlone: true });
-    const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => plainLoop([s]));
+    const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => acrossWorkers(() => plainLoop([s])));
     for (const size of SIZES) {
       addRatios(ratios, doc, s, size, alone, interleaved, engineAlone);
     }
@@ -171,7 +187,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
         if (s.module === 'noble') solo.delete('module');
         else (solo.set('module', urlOf.get(s.module)!), solo.delete('implementations'), solo.set('alone', '1'));
         const soloRun = async () => (await settled(page!, `window.harness.engine(${JSON.stringify(solo.toString())})`)) as ResultDocument;
-        const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => plain([s]));
+        const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => acrossWorkers(() => plain([s])));
         for (const size of SIZES) addRatios(rows, doc, s, size, alone, interleaved, engineAlone);
       }
     }
