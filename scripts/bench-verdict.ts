@@ -91,17 +91,21 @@ for (const browser of BROWSERS) {
   const all = docs.map(claims);
   const names = [...new Set(all.flatMap((m) => [...m.keys()]))];
   let steady = 0;
+  // A claim undecided in every run is identical in every run, and answers nothing: counted apart.
+  let settledAnswers = 0;
   for (const name of names) {
     const answers = all.map((m) => m.get(name) ?? '(no claim)');
     const counts = new Map<string, number>();
     for (const a of answers) counts.set(a, (counts.get(a) ?? 0) + 1);
     const [top, n] = [...counts.entries()].sort((x, y) => y[1] - x[1])[0]!;
     if (n === docs.length) steady++;
+    if (n >= 0.9 * docs.length && !top.endsWith('(UNKNOWN)') && top !== '(no claim)') settledAnswers++;
     console.log(`  claim ${name.padEnd(24)} ${n}/${docs.length} agree: ${top}${counts.size > 1 ? `   (others: ${[...counts.entries()].filter(([a]) => a !== top).map(([a, c]) => `${c}× ${a}`).join('; ')})` : ''}`);
     // Where runs disagree, the ratio each run decided on: an interval on the band's edge shows here.
     if (counts.size > 1) console.log(`    ratios: ${docs.map((d) => ratioForClaim(d, name)).join(', ')}`);
   }
   console.log(`  claims identical in every run: ${steady} of ${names.length}`);
+  console.log(`  claims with one SAME or DIFFERENT answer in at least 90 % of runs: ${settledAnswers} of ${names.length}`);
   // Once the page shows a claim resolved, it must not read otherwise later in the same run.
   const reversed = shown.flatMap((run, k) => run.filter((c) => c.reversedTo !== null).map((c) => `run ${k + 1} ${c.id}: ${c.answer} → ${c.reversedTo}`));
   console.log(`  claims shown resolved, then reversed in the same run: ${reversed.length} of ${shown.reduce((n, r) => n + r.length, 0)} shown in ${shown.length} runs${reversed.length ? ` (${reversed.join('; ')})` : ''}`);
