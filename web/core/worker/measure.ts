@@ -3,7 +3,6 @@
  * @module
  */
 import type { PreparedCase } from '../implementations/backend.ts';
-import { median } from '../stats.ts';
 
 export type Clock = () => number;
 
@@ -36,9 +35,8 @@ export function timerResolutionMs(now: Clock = () => performance.now(), budgetMs
 async function timed(prepared: PreparedCase, n: number, now: Clock): Promise<[number, number, boolean]> {
   const t0 = now();
   const pending = prepared.run(n);
-  if (!pending) return [t0, now() - t0, false];
-  await pending;
-  return [t0, now() - t0, true];
+  if (pending) await pending;
+  return [t0, now() - t0, Boolean(pending)];
 }
 
 /**
@@ -291,7 +289,9 @@ export async function measureInterleaved(
       // Every sample starts after an untimed turn of the event loop (above): what the case before
       // left behind runs there, not in this one's time.
       const [t0, dt, isAsync] = await timed(cases[i]!, batch[i]!, now);
-      if (o.yieldNow && !isAsync) await o.yieldNow(); // let a pause message that arrived mid-sample land
+      // A pause message that arrived mid-sample lands before the check: an async batch let it in
+      // between its calls, a sync one needs a turn.
+      if (o.yieldNow && !isAsync) await o.yieldNow();
       if (o.wasHidden?.(t0, t0 + dt)) hidden = true;
       taken[i] = (dt * 1e6) / batch[i]!;
     }
