@@ -9,7 +9,8 @@
  * a busy machine gives the plain loop too, and so read the engine low.
  *
  * The plain loop runs twice: each case alone (what a developer times by hand; in PLAIN_WORKERS
- * fresh workers, averaged, as the engine's run spans several, see acrossWorkers), and every case
+ * fresh workers, averaged, as the engine's run spans several, see acrossWorkers; once before and
+ * once after the engine's run of that module alone, see sandwiched), and every case
  * taking turns in batches as long as the engine's samples ("interleaved"), which is how the
  * engine samples. Engine / interleaved isolates the engine's own loop; interleaved / alone is
  * what taking turns in one JavaScript heap does to a module's figure (garbage collection
@@ -27,7 +28,7 @@ import { mean, median } from '../web/core/stats.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import type { BrowserName } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
-import { inTurn, openHarness, settled } from './harness-page.ts';
+import { openHarness, sandwiched, settled } from './harness-page.ts';
 import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
@@ -62,17 +63,21 @@ const plainLoop = (subjects: Subject[], interleaveMs?: number) =>
     w.once('error', reject);
   });
 /**
- * The plain loop alone in PLAIN_WORKERS fresh workers (default 3), its figures averaged (each
+ * The plain loop alone in PLAIN_WORKERS fresh workers (default 2, before the engine's run and
+ * again after it, so four in all), its figures averaged (each
  * worker times the same stretches, so the mean of their rates is every call's bytes over their
  * time). The engine's run spans a fresh worker per round and extra round, and each worker draws
  * its own compile of the module: node-forge at 64 B in Node read 0.81–1.12 of one plain worker
  * from one engine worker to the next, and the engine's run 0.91–1.08 of it over four runs, but
  * 0.97–1.01 of three plain workers averaged. One plain worker held one draw against an average.
  */
-const PLAIN_WORKERS = Number(process.env.PLAIN_WORKERS ?? 3);
+const PLAIN_WORKERS = Number(process.env.PLAIN_WORKERS ?? 2);
 async function acrossWorkers(one: () => Promise<PlainFigures>): Promise<PlainFigures> {
   const runs: PlainFigures[] = [];
   for (let i = 0; i < PLAIN_WORKERS; i++) runs.push(await one());
+  return averaged(runs);
+}
+function averaged(runs: PlainFigures[]): PlainFigures {
   const avg = (pick: (r: PlainFigures) => Record<string, number>) => Object.fromEntries(Object.keys(pick(runs[0]!)).map((k) => [k, mean(runs.map((r) => pick(r)[k]!))]));
   return { bytesPerSecond: avg((r) => r.bytesPerSecond), medianStretch: avg((r) => r.medianStretch) };
 }
@@ -81,17 +86,20 @@ const loopKey = (s: Pick<Subject, 'name' | 'algorithm'>, size: number) => `${s.n
 /**
  * One run's ratios of a subject at a size: the engine's case against the plain loop alone —
  * every call against every call (its total bytes over its total time), median against median
- * stretch — and against the plain loop interleaved, every call against every call.
+ * stretch — and against the plain loop interleaved, every call against every call. The plain
+ * loop alone is the mean of its figures before and after the engine's run of the subject alone;
+ * after over before is the reference's own A/A.
  */
-function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, plainAlone: PlainFigures, plainInterleaved: PlainFigures, engineAlone: ResultDocument) {
+function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, [before, after]: [PlainFigures, PlainFigures], plainInterleaved: PlainFigures, engineAlone: ResultDocument) {
   const k = loopKey(s, size);
+  const plainAlone = averaged([before, after]);
   const alone = plainAlone.bytesPerSecond[k]!;
   const interleaved = plainInterleaved.bytesPerSecond[k]!;
   const c = doc.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
   if (!c) throw new Error(`the engine measured no ${s.name} ${s.algorithm} ${size}: ${doc.warnings.join('; ')}`);
   const solo = engineAlone.cases.find((x) => x.implementation === s.implementation && x.algorithm === s.algorithm && x.sizeBytes === size);
   if (!solo) throw new Error(`the engine measured no ${s.name} ${s.algorithm} ${size} alone: ${engineAlone.warnings.join('; ')}`);
-  const r = rows.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [], sideBySide: [] };
+  const r = rows.get(k) ?? { median: [], all: [], engine: [], loop: [], interleaved: [], vsInterleaved: [], sideBySide: [], plainAA: [] };
   r.median.push(c.bytesPerSecond / plainAlone.medianStretch[k]!);
   r.all.push(c.totalBytesPerSecond! / alone);
   r.engine.push(c.totalBytesPerSecond!);
@@ -99,6 +107,7 @@ function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, 
   r.interleaved.push(interleaved / alone);
   r.vsInterleaved.push(c.totalBytesPerSecond! / interleaved);
   r.sideBySide.push(solo.totalBytesPerSecond! / alone);
+  r.plainAA.push(after.bytesPerSecond[k]! / before.bytesPerSecond[k]!);
   rows.set(k, r);
 }
 
@@ -121,24 +130,32 @@ for (let run = 0; run < RUNS; run++) {
   // The same subjects and sizes taking turns as the engine's samples do (its sample length).
   const interleaved = await plainLoop(SUBJECTS, doc.params.minSampleMs);
   for (const s of SUBJECTS) {
-    // Side by side: the engine with this subject alone and the plain loop alone, one right after
-    // the other, the order swapped every run, so that a slow minute falls on both.
+    // Side by side: the engine with this subject alone between two runs of the plain loop alone,
+    // so that a slow minute falls on both sides.
     const soloRun = () => runBenchmark({ ...soloOptions(s), implementations: [s.module === 'noble' ? 'noble' : s.module] as never, modulesAlone: true });
-    const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => acrossWorkers(() => plainLoop([s])));
+    const [engineAlone, ...plainAlone] = await sandwiched(soloRun, () => acrossWorkers(() => plainLoop([s])));
     for (const size of SIZES) {
-      addRatios(ratios, doc, s, size, alone, interleaved, engineAlone);
+      addRatios(ratios, doc, s, size, plainAlone, interleaved, engineAlone);
     }
   }
 }
 
-type Ratios = Map<string, { median: number[]; all: number[]; engine: number[]; loop: number[]; interleaved: number[]; vsInterleaved: number[]; sideBySide: number[] }>;
+type Ratios = Map<string, { median: number[]; all: number[]; engine: number[]; loop: number[]; interleaved: number[]; vsInterleaved: number[]; sideBySide: number[]; plainAA: number[] }>;
 const f = (xs: number[]) => (xs.length ? `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]` : '–');
 function printTable(rows: Ratios) {
-  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  ${'engine/interleaved'.padStart(18)}  alone, side by side`);
+  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  ${'engine/interleaved'.padStart(18)}  ${'alone, side by side'.padStart(19)}  plain after/before`);
   for (const [k, r] of rows) {
     const [name, alg, size] = k.split('|');
-    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved).padStart(18)}  ${f(r.sideBySide)}`);
+    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved).padStart(18)}  ${f(r.sideBySide).padStart(19)}  ${f(r.plainAA)}`);
   }
+  // The issue's band, counted over every run's figure: the engine alone against the plain loop,
+  // and the plain loop against itself a minute later. Where the second misses as often as the
+  // first, this host cannot tell the engine's cost from its own drift at ±3 %.
+  const inBand = (pick: (r: Ratios extends Map<string, infer V> ? V : never) => number[]) => {
+    const xs = [...rows.values()].flatMap(pick);
+    return `${xs.filter((x) => x >= 0.97 && x <= 1.03).length} of ${xs.length}`;
+  };
+  console.log(`\nwithin 0.97–1.03, every run's figure: the engine alone / the plain loop ${inBand((r) => r.sideBySide)}; the plain loop after / before ${inBand((r) => r.plainAA)}`);
 }
 
 const gc = process.execArgv.includes('--single-threaded-gc') ? 'GC on the main thread only (--single-threaded-gc)' : 'concurrent GC';
@@ -146,7 +163,8 @@ console.log(`\nbench:modules — Node ${process.versions.node}, ${gc}, ${RUNS} r
 console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it);');
 console.log('  all calls: every call\'s bytes over their time, on both sides; median: the engine\'s median sample over the plain loop\'s median stretch');
 console.log('interleaved = the plain loop with every case taking turns in batches as long as the engine\'s samples, / the plain loop alone');
-console.log('alone, side by side = the engine with that module alone / the plain loop alone, one right after the other (all calls): the engine\'s own loop\n');
+console.log('alone, side by side = the engine with that module alone / the plain loop alone just before and just after it, averaged (all calls): the engine\'s own loop');
+console.log('plain after/before = the plain loop alone just after the engine\'s run / just before it: how far the reference moves from itself\n');
 printTable(ratios);
 
 
@@ -187,8 +205,8 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
         if (s.module === 'noble') solo.delete('module');
         else (solo.set('module', urlOf.get(s.module)!), solo.delete('implementations'), solo.set('alone', '1'));
         const soloRun = async () => (await settled(page!, `window.harness.engine(${JSON.stringify(solo.toString())})`)) as ResultDocument;
-        const [engineAlone, alone] = await inTurn(run % 2 === 0, soloRun, () => acrossWorkers(() => plain([s])));
-        for (const size of SIZES) addRatios(rows, doc, s, size, alone, interleaved, engineAlone);
+        const [engineAlone, ...plainAlone] = await sandwiched(soloRun, () => acrossWorkers(() => plain([s])));
+        for (const size of SIZES) addRatios(rows, doc, s, size, plainAlone, interleaved, engineAlone);
       }
     }
     console.log(`\nbench:modules — ${version} (${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`);

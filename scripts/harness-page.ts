@@ -56,6 +56,18 @@ export async function inTurn<E, P>(engineFirst: boolean, engine: () => Promise<E
 }
 
 /**
+ * The engine's figure between two of a plain loop's (plain, engine, plain): the two plain figures
+ * bracket the engine's in time, so a machine that speeds up or slows down steadily over the three
+ * moves their mean as it moves the engine, and the second over the first says how far the plain
+ * loop moves from itself in the same minute (an A/A check of the reference).
+ */
+export async function sandwiched<E, P>(engine: () => Promise<E>, plain: () => Promise<P>): Promise<[E, P, P]> {
+  const before = await plain();
+  const e = await engine();
+  return [e, before, await plain()];
+}
+
+/**
  * A promise of the page, awaited by polling: an engine run of every module takes longer than
  * WebDriver's 30 s script timeout (WebKitGTK), so the page keeps the outcome and is asked for it.
  */
