@@ -132,22 +132,45 @@ export function wasmLoops(): ProbeLoops | null {
 
 const CHUNK = 1024;
 
-/** ns per iteration of `loop`: warmed for `warmMs`, then the fastest of three windows of `windowMs`. */
-function nsPerIteration(loop: Loop, warmMs: number, windowMs: number): number {
+/** How many windows each loop is timed in; the fastest counts. */
+const WINDOWS = 3;
+
+/** Runs each of `loops` for `warmMs`, so that the windows after time warm code. */
+function warm(loops: readonly Loop[], warmMs: number): void {
   let x = 1;
-  const t0 = performance.now();
-  while (performance.now() - t0 < warmMs) x = loop(CHUNK, x);
-  let best = Infinity;
-  for (let w = 0; w < 3; w++) {
-    let calls = 0;
-    const s = performance.now();
-    let e = s;
-    do {
-      x = loop(CHUNK, x);
-      calls++;
-      e = performance.now();
-    } while (e - s < windowMs);
-    best = Math.min(best, ((e - s) * 1e6) / (calls * CHUNK));
+  for (const loop of loops) {
+    const t0 = performance.now();
+    while (performance.now() - t0 < warmMs) x = loop(CHUNK, x);
+  }
+  if (x === 0.5) throw new Error('unreachable');
+}
+
+/**
+ * ns per iteration of each of `loops`: timed in WINDOWS windows of `windowMs` taken in turn
+ * (one of each, then again), the fastest of each. In turn, so that
+ * a busy host's share of the core falls on every loop alike: timed one after the other, the
+ * dependent chain once drew a third of the core and the independent one all of it, and an
+ * interpreter's flat pair read 2.0× overlapping twice in a row (four busy loops on two cores).
+ */
+function nsPerIteration(loops: readonly Loop[], windowMs: number): number[] {
+  let x = 1;
+  const best = loops.map(() => Infinity);
+  for (let w = 0; w < WINDOWS; w++) {
+    // Forward, then backward (ABBA): a host that hands out its core in slices as long as a window
+    // would otherwise favour the loop that always comes first.
+    const order = loops.map((_, i) => (w % 2 === 0 ? i : loops.length - 1 - i));
+    order.forEach((i) => {
+      const loop = loops[i]!;
+      let calls = 0;
+      const s = performance.now();
+      let e = s;
+      do {
+        x = loop(CHUNK, x);
+        calls++;
+        e = performance.now();
+      } while (e - s < windowMs);
+      best[i] = Math.min(best[i]!, ((e - s) * 1e6) / (calls * CHUNK));
+    });
   }
   // The loop's result decides nothing, but an engine may not drop what it returns.
   if (x === 0.5) throw new Error('unreachable');
@@ -160,7 +183,7 @@ function nsPerIteration(loop: Loop, warmMs: number, windowMs: number): number {
  * the optimised code may arrive hundreds of milliseconds late, and a probe that judged after its
  * first warm-up called a standard Firefox "no-js-optimizer" while a test suite loaded both cores.
  * Compiled code shows up as soon as it is there, so a standard engine pays two tries (about
- * 0.1 s); only a setting that really lacks the compiler pays the whole patience.
+ * 0.1 s each); only a setting that really lacks the compiler pays the whole patience.
  */
 export const PROBE_PATIENCE_MS = 1000;
 
@@ -175,33 +198,43 @@ export const JS_AS_FAST = 2;
  */
 export const JS_AT_MOST = 5;
 
+/**
+ * The overlap of a pair of loops, tried until two tries in a row read compiled, one reads fast
+ * enough, or the patience is spent. `reference` (the WebAssembly pair, when JavaScript is
+ * probed) is timed in the same windows, in turn, and what the judges compare with is its fastest
+ * step so far: measured once before, it could have drawn a third of the core where JavaScript
+ * then drew all of it, and an interpreter's 5× WebAssembly's step read 1.7× (fast enough).
+ */
 function overlapOf(
   loops: ProbeLoops,
   warmMs: number,
   windowMs: number,
   patienceMs: number,
-  fastEnough: (nsPerStep: number) => boolean = () => false,
-  plausible: (nsPerStep: number) => boolean = () => true,
-): { overlap: number; nsPerStep: number } {
+  judges: { reference?: Loop; fastEnough?: (nsPerStep: number, referenceNs: number) => boolean; plausible?: (nsPerStep: number, referenceNs: number) => boolean } = {},
+): { overlap: number; nsPerStep: number; referenceNs: number } {
   const t0 = performance.now();
   const tries: { overlap: number; nsPerStep: number }[] = [];
+  let referenceNs = Infinity;
+  const fastEnough = (ns: number) => judges.fastEnough?.(ns, referenceNs) ?? false;
+  const plausible = (ns: number) => judges.plausible?.(ns, referenceNs) ?? true;
   for (;;) {
-    const dep = nsPerIteration(loops.dep, warmMs, windowMs);
-    const ind = nsPerIteration(loops.ind, warmMs, windowMs);
+    warm([loops.dep, loops.ind], warmMs);
+    const [dep, ind, ref] = nsPerIteration(judges.reference ? [loops.dep, loops.ind, judges.reference] : [loops.dep, loops.ind], windowMs) as [number, number, number?];
+    if (ref !== undefined) referenceNs = Math.min(referenceNs, ref / 4);
     tries.push({ overlap: dep / ind, nsPerStep: dep / 4 });
     // Compiled once two tries in a row overlap: one try alone can, by noise, where nothing is
     // compiled (an interpreter's 1.0–1.3 read 1.9 once in fifteen tries under load).
     const [prev, last] = tries.slice(-2);
     const compiled = (t: { overlap: number; nsPerStep: number }) => t.overlap >= COMPILED_OVERLAP && plausible(t.nsPerStep);
-    if (prev && last && compiled(prev) && compiled(last)) return prev.overlap < last.overlap ? prev : last;
-    if (last && fastEnough(last.nsPerStep)) return last;
+    if (prev && last && compiled(prev) && compiled(last)) return { ...(prev.overlap < last.overlap ? prev : last), referenceNs };
+    if (last && fastEnough(last.nsPerStep)) return { ...last, referenceNs };
     // Out of patience: the typical try, not the luckiest.
-    if (performance.now() - t0 >= patienceMs) return [...tries].sort((a, b) => a.overlap - b.overlap)[(tries.length - 1) >> 1]!;
+    if (performance.now() - t0 >= patienceMs) return { ...[...tries].sort((a, b) => a.overlap - b.overlap)[(tries.length - 1) >> 1]!, referenceNs };
   }
 }
 
 /**
- * Probes the execution mode: about 0.1 s, once per run. `timerResolutionMs` sets how long a
+ * Probes the execution mode: about a quarter of a second, once per run. `timerResolutionMs` sets how long a
  * window lasts (200 timer steps, at least 4 ms). `loops` replaces the probe's loops (tests).
  */
 export function probeExecution(timerResolutionMs: number, loops: { js?: ProbeLoops; wasm?: ProbeLoops | null } = {}, patienceMs = PROBE_PATIENCE_MS): Execution {
@@ -213,11 +246,15 @@ export function probeExecution(timerResolutionMs: number, loops: { js?: ProbeLoo
   // optimised code whatever its overlap: under a loaded CI, Firefox ran the dependent chain at
   // WebAssembly's 1.5 ns per step while its independent chains had not caught up (overlap 1.2).
   // Baseline compilers and interpreters take 10–50× as long per step.
-  const fastEnough = (ns: number) => wasmState === 'compiled' && ns <= JS_AS_FAST * wasm!.nsPerStep;
+  // Against compiled WebAssembly's dependent step, timed beside JavaScript's (overlapOf), the
+  // fastest of it and of the WebAssembly probe's own.
+  const compiledWasm = wasmState === 'compiled';
+  const refNs = (timedBeside: number) => Math.min(wasm!.nsPerStep, timedBeside);
+  const fastEnough = (ns: number, beside: number) => compiledWasm && ns <= JS_AS_FAST * refNs(beside);
   // Overlapping chains count as optimised only at a step no slower than optimised code takes.
-  const plausible = (ns: number) => wasmState !== 'compiled' || ns <= JS_AT_MOST * wasm!.nsPerStep;
-  const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs, patienceMs, fastEnough, plausible);
-  const jsOptimizer = (js.overlap >= COMPILED_OVERLAP && plausible(js.nsPerStep)) || fastEnough(js.nsPerStep);
+  const plausible = (ns: number, beside: number) => !compiledWasm || ns <= JS_AT_MOST * refNs(beside);
+  const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs, patienceMs, compiledWasm ? { reference: wasmPair!.dep, fastEnough, plausible } : {});
+  const jsOptimizer = (js.overlap >= COMPILED_OVERLAP && plausible(js.nsPerStep, js.referenceNs)) || fastEnough(js.nsPerStep, js.referenceNs);
   const mode: ExecutionMode = wasmState === 'off' ? 'wasm-off' : wasmState === 'interpreted' ? 'wasm-interpreted' : jsOptimizer ? 'standard' : 'no-js-optimizer';
-  return { mode, wasm: wasmState, jsOptimizer, jsOverlap: js.overlap, wasmOverlap: wasm?.overlap ?? null, jsNsPerStep: js.nsPerStep, wasmNsPerStep: wasm?.nsPerStep ?? null };
+  return { mode, wasm: wasmState, jsOptimizer, jsOverlap: js.overlap, wasmOverlap: wasm?.overlap ?? null, jsNsPerStep: js.nsPerStep, wasmNsPerStep: wasm ? refNs(js.referenceNs) : null };
 }
