@@ -33,7 +33,7 @@ export class ParamError extends Error {
 }
 
 /** Parameters the URL may carry; anything else is reported, not silently ignored. */
-export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'autorun', 'module', 'alone', 'ab'] as const;
+export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'overtime', 'autorun', 'module', 'alone', 'ab'] as const;
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1 << 20, mb: 1 << 20, mib: 1 << 20 };
 
@@ -98,6 +98,7 @@ export function presetParams(preset: PresetId = 'quick'): RunParams {
     cvThreshold: CV_THRESHOLD,
     maxReruns: p.maxReruns ?? 2,
     ...(p.budgetMs !== undefined ? { budgetMs: p.budgetMs } : {}),
+    ...(p.overtimeMs !== undefined ? { overtimeMs: p.overtimeMs } : {}),
   };
 }
 
@@ -158,6 +159,7 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
   if (raw.cv) p.cvThreshold = number('cv', raw.cv, 0, 10);
   if (raw.reruns) p.maxReruns = integer('reruns', raw.reruns, 0, 50);
   if (raw.budget) p.budgetMs = Math.round(number('budget', raw.budget.replace(/s$/, ''), 1, 3600) * 1000);
+  if (raw.overtime) p.overtimeMs = Math.round(number('overtime', raw.overtime.replace(/s$/, ''), 0, 3600) * 1000);
   if (raw.ab) {
     // ab=BASE,HEAD[,MARGIN]: two modules of this run, compared case by case (compare.ts compareInRun).
     const [base, head, margin, ...more] = raw.ab.split(',');
@@ -198,6 +200,7 @@ export function toSearch(params: RunParams, extra: Record<string, string> = {}):
   if (params.cvThreshold !== base.cvThreshold) q.set('cv', String(params.cvThreshold));
   if (params.maxReruns !== base.maxReruns) q.set('reruns', String(params.maxReruns));
   if (params.budgetMs !== base.budgetMs && params.budgetMs !== undefined) q.set('budget', `${params.budgetMs / 1000}s`);
+  if (params.overtimeMs !== base.overtimeMs && params.overtimeMs !== undefined) q.set('overtime', `${params.overtimeMs / 1000}s`);
   for (const [k, val] of Object.entries(extra)) q.set(k, val);
   return q.toString();
 }

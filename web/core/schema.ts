@@ -84,6 +84,12 @@ export const RunParamsSchema = v.object({
       '@2: the time budget (ms, start to end): after its rounds the run re-measures only what is unresolved while the next extra round fits. Absent: only `maxReruns` limits it.',
     ),
   ),
+  overtimeMs: v.optional(
+    d(
+      v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3_600_000)),
+      '@2: how much longer than `budgetMs` the run may go on (ms) when the budget is spent with more than a tenth of its cases unresolved, and only while that is so (stop-rule.ts OVERTIME_SHARE). Absent or 0: the budget is the end.',
+    ),
+  ),
   ab: v.optional(
     d(
       v.object({

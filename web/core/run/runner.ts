@@ -12,7 +12,7 @@ import type { Environment, ResultDocument, RunParams, Validation } from '../sche
 import { EXECUTION_LABELS } from '../execution.ts';
 import { sampleTargetMs } from '../worker/measure.ts';
 import { CYCLES_PER_ROUND, median } from '../stats.ts';
-import { isAaTwin, nextExtraRound } from './stop-rule.ts';
+import { isAaTwin, nextExtraRound, wantsOvertime } from './stop-rule.ts';
 import type { PlannedCase, WorkerApi } from '../worker/api.ts';
 import { type WorkerHandle, connect } from '../worker/rpc.ts';
 import { type Available, aaTwin, firstRoundOrder, planCases, roundOrder } from './plan.ts';
@@ -147,13 +147,20 @@ async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstR
   let overheadMs = (1.25 * Math.max(0, first.measureMs - firstSamplesMs)) / Math.max(1, measured.length * params.rounds);
   const keys = measured.map((c) => c.key);
   for (let extra = 0; extra < params.maxReruns; extra++) {
-    const next = nextExtraRound(s.document('complete'), keys, {
-      leftMs: s.leftMs() - first.startMs,
-      overheadMs,
-      sampleMs: sampleMsOf,
-      have: (k) => samples.finished(k)?.samples.length ?? 0,
-      samplesPerRound: params.samplesPerRound,
-    });
+    const doc = s.document('complete');
+    const plan = () =>
+      nextExtraRound(doc, keys, {
+        leftMs: s.leftMs() - first.startMs,
+        overheadMs,
+        sampleMs: sampleMsOf,
+        have: (k) => samples.finished(k)?.samples.length ?? 0,
+        samplesPerRound: params.samplesPerRound,
+      });
+    // Past the budget only while too much is unresolved (wantsOvertime), and once that is no
+    // longer so, the run ends there.
+    if (s.inOvertime && !wantsOvertime(doc)) break;
+    let next = plan();
+    if (!next && wantsOvertime(doc) && s.beginOvertime()) next = plan();
     if (!next) break;
     const { samplesFor } = next;
     const targets = measured.filter((c) => c.key in samplesFor);

@@ -100,7 +100,8 @@ export class RunSession {
   readonly #startedAt: number;
   readonly #createdAt = new Date().toISOString();
   readonly #runId: string;
-  readonly #deadline: number;
+  #deadline: number;
+  #overtime = false;
   #worker: { handle: WorkerHandle; remote: Remote<WorkerApi> } | null = null;
   /** The clock (about 0.2 s) is estimated once, by the first worker: later ones are not asked. */
   #clockEstimated = false;
@@ -142,6 +143,23 @@ export class RunSession {
   /** What is left of the run's budget (Infinity without one). */
   leftMs(): number {
     return this.#deadline - this.now();
+  }
+
+  /** Whether the run has gone past its budget into its overtime (stop-rule.ts wantsOvertime). */
+  get inOvertime(): boolean {
+    return this.#overtime;
+  }
+
+  /**
+   * Moves the end of the run `params.overtimeMs` past its budget, once: the runner asks when the
+   * budget is spent with too much unresolved. False when there is no overtime to give.
+   */
+  beginOvertime(): boolean {
+    const ms = this.params.overtimeMs ?? 0;
+    if (this.#overtime || ms <= 0 || this.#deadline === Infinity) return false;
+    this.#overtime = true;
+    this.#deadline += ms;
+    return true;
   }
 
   /** A fresh worker (the previous one stopped), initialised with the run's parameters and modules. */

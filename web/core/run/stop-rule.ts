@@ -10,7 +10,9 @@
  * The runner re-measures exactly these, interleaved in a fresh worker, while the run's budget
  * lasts, so time is spent on what is undecided and not on what is already clear (tachometer
  * samples the same way, until each interval is clear of its horizons). A case still unresolved
- * when the budget is spent is flagged: that, and only that, is what ⚠ means.
+ * when the budget is spent is flagged: that, and only that, is what ⚠ means. A run that spends its
+ * budget with more than a tenth of its cases unresolved may go on for its overtime, only while
+ * that is so (wantsOvertime).
  * @module
  */
 import type { CaseResult, ResultDocument, RunParams } from '../schema.ts';
@@ -47,6 +49,19 @@ export function medianPrecision(c: Pick<CaseResult, 'summary'>): number {
 
 export function caseResolved(c: Pick<CaseResult, 'summary'>): boolean {
   return medianPrecision(c) <= CASE_PRECISION;
+}
+
+/** A run whose budget is spent with more than this share of its cases unresolved may go on into its overtime (RunParams.overtimeMs). */
+export const OVERTIME_SHARE = 0.1;
+
+/**
+ * Whether too much of a run is unresolved to end it at its budget: more than OVERTIME_SHARE of
+ * its cases (the A/A twin is not one). Never for an A/B run, whose budget a CI job sets and
+ * whose question is its pairs, not its cases.
+ */
+export function wantsOvertime(doc: Pick<ResultDocument, 'cases' | 'params'>): boolean {
+  if (doc.params.ab !== undefined || doc.cases.length === 0) return false;
+  return doc.cases.filter((c) => !caseResolved(c)).length > OVERTIME_SHARE * doc.cases.length;
 }
 
 /** The A/A pair (runner.ts aaTwin) until it is decided: its original, and the twin beside it. */

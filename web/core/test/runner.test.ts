@@ -230,9 +230,64 @@ describe('startRun (the scheduler) with a fake worker', () => {
     let t = 0;
     const f = fakeWorkers({ spread: (k) => (k === noisy ? 0.4 : 0.001), onMeasure: () => void (t += 4000), webcrypto: 1.15 });
     // Each round costs 4 s on this clock; the budget ends the run after its two rounds.
-    const doc = await startRun(params({ budgetMs: 9000, maxReruns: 5 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, now: () => t }).done;
+    const doc = await startRun(params({ budgetMs: 9000, overtimeMs: 0, maxReruns: 5 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, now: () => t }).done;
     expect(f.calls.filter((c) => c.method === 'measure')).toHaveLength(2);
     expect(doc.cases.find((x) => x.unstable)?.unstableReasons).toContain('unresolved');
+  });
+
+  describe('overtime: past the budget only while more than a tenth of the cases is unresolved', () => {
+    // Twelve cases (three implementation × algorithm pairs, four sizes): one unresolved is 8 %, two are 17 %.
+    // Each measure costs 4 s on this clock: the two rounds spend the budget, the overtime fits three more.
+    const twelve = { sizes: [64, 1024, 16384, 65536], budgetMs: 8000, overtimeMs: 12_000, maxReruns: 8 };
+    const noisyA = 'webcrypto/sequential/aes-128-gcm/encrypt/64/0';
+    const noisyB = 'rustcrypto-wasm/simd128/chacha20-poly1305/encrypt/16384/0';
+    const run = async (spread: (key: string, measures: number) => number, o: Partial<ReturnType<typeof params>> = {}) => {
+      let t = 0;
+      let measures = 0;
+      const startedAt: number[] = [];
+      const f = fakeWorkers({ spread: (k) => spread(k, measures), onMeasure: (n) => ((measures = n), startedAt.push(t), (t += 4000)), webcrypto: 1.15 });
+      const doc = await startRun(params({ ...twelve, ...o }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, now: () => t }).done;
+      return { doc, startedAt, measured: f.calls.filter((c) => c.method === 'measure').map((c) => c.keys!) };
+    };
+
+    it('a run with two of twelve unresolved at its budget goes on, and no round starts past the overtime', async () => {
+      const { doc, startedAt } = await run((k) => (k === noisyA || k === noisyB ? 0.4 : 0.001));
+      expect(doc.cases).toHaveLength(12);
+      expect(startedAt.length).toBeGreaterThan(2);
+      expect(startedAt.slice(2).every((ms) => ms >= 8000 && ms < 8000 + 12_000)).toBe(true);
+      expect(doc.cases.filter((c) => c.unstable)).toHaveLength(2);
+      expect(doc.cases.filter((c) => c.unstable).every((c) => c.reruns >= 1)).toBe(true);
+    });
+
+    it('the same run without overtime ends at its budget', async () => {
+      const { startedAt } = await run((k) => (k === noisyA || k === noisyB ? 0.4 : 0.001), { overtimeMs: 0 });
+      expect(startedAt).toHaveLength(2);
+    });
+
+    it('one of twelve unresolved (a tenth or less) ends the run at its budget', async () => {
+      const { doc, startedAt } = await run((k) => (k === noisyA ? 0.4 : 0.001));
+      expect(startedAt).toHaveLength(2);
+      expect(doc.cases.filter((c) => c.unstable)).toHaveLength(1);
+    });
+
+    it('overtime ends as soon as no more than a tenth is unresolved', async () => {
+      // B is noisy in the two rounds only; its first extra round resolves it, A stays unresolved.
+      const { doc, startedAt, measured } = await run((k, measures) => (k === noisyA || (k === noisyB && measures <= 2) ? 0.4 : 0.001));
+      // The overtime has room for three extra rounds; the run ends after the one that resolved B.
+      const lastWithB = measured.map((keys) => keys.includes(noisyB)).lastIndexOf(true);
+      expect(lastWithB).toBeGreaterThanOrEqual(2);
+      expect(startedAt).toHaveLength(lastWithB + 1);
+      expect(startedAt.length).toBeLessThan(5);
+      expect(doc.cases.filter((c) => c.unstable).map((c) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`)).toEqual([noisyA]);
+    });
+
+    it('an A/B run never goes past the budget its CI job set', async () => {
+      const { wantsOvertime } = await import('../run/stop-rule.ts');
+      const doc = sampleDocument() as unknown as ResultDocument;
+      const unresolved = doc.cases.map((c) => ({ ...c, summary: { ...c.summary, ciLow: c.summary.median * 0.5, ciHigh: c.summary.median * 1.5 } }));
+      expect(wantsOvertime({ ...doc, cases: unresolved })).toBe(true);
+      expect(wantsOvertime({ ...doc, cases: unresolved, params: { ...doc.params, ab: { base: 'a', head: 'b', margin: 0.05 } } as ResultDocument['params'] })).toBe(false);
+    });
   });
 
   it('measures an A/A twin beside its original, reports it SAME, and keeps it out of the cases and the progress count', async () => {
