@@ -77,6 +77,13 @@ function number(param: string, raw: string, min: number, max: number): number {
   return n;
 }
 
+/** Seconds, with or without an `s` (`20`, `20s`), as ms; an error names the value as written. */
+function seconds(param: string, raw: string, min: number, max: number): number {
+  const n = Number(raw.replace(/s$/, ''));
+  if (!/^\s*\d+(\.\d+)?s?\s*$/.test(raw) || n < min || n > max) throw new ParamError(param, raw, `expected seconds from ${min} to ${max}, like 20s`);
+  return Math.round(n * 1000);
+}
+
 /** The parameters a preset implies, before any URL override. */
 export function presetParams(preset: PresetId = 'quick'): RunParams {
   // Callers from plain JavaScript can pass anything: name the value, never a TypeError.
@@ -158,8 +165,8 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
   if (raw.webcrypto) p.webcrypto = list('webcrypto', raw.webcrypto, ['sequential', 'pipelined'] as const);
   if (raw.cv) p.cvThreshold = number('cv', raw.cv, 0, 10);
   if (raw.reruns) p.maxReruns = integer('reruns', raw.reruns, 0, 50);
-  if (raw.budget) p.budgetMs = Math.round(number('budget', raw.budget.replace(/s$/, ''), 1, 3600) * 1000);
-  if (raw.overtime) p.overtimeMs = Math.round(number('overtime', raw.overtime.replace(/s$/, ''), 0, 3600) * 1000);
+  if (raw.budget) p.budgetMs = seconds('budget', raw.budget, 1, 3600);
+  if (raw.overtime) p.overtimeMs = seconds('overtime', raw.overtime, 0, 3600);
   if (raw.ab) {
     // ab=BASE,HEAD[,MARGIN]: two modules of this run, compared case by case (compare.ts compareInRun).
     const [base, head, margin, ...more] = raw.ab.split(',');

@@ -33,6 +33,9 @@ describe('URL parameters', () => {
     ['rounds=2.5', "Invalid rounds param: '2.5'"],
     ['implementations=openssl', "'openssl' is not one of"],
     ['colour=blue', "Invalid colour param: 'blue' (unknown parameter"],
+    ['overtime=soon', "Invalid overtime param: 'soon'"],
+    ['overtime=-5s', "Invalid overtime param: '-5s' (expected seconds from 0 to 3600"],
+    ['budget=0.5s', "Invalid budget param: '0.5s' (expected seconds from 1 to 3600"],
   ])('rejects %s naming the value', (query, message) => {
     expect(() => parseParams(query)).toThrow(ParamError);
     expect(() => parseParams(query)).toThrow(message);
@@ -58,6 +61,16 @@ describe('URL parameters', () => {
     const again = parseParams(toSearch(params)).params;
     expect(again).toEqual(params);
     expect(toSearch(presetParams('quick'))).toBe('preset=quick');
+  });
+
+  it("the quick preset's overtime (20 s past its 20 s budget while more than a tenth is unresolved) can be set or turned off by a link, and round-trips", () => {
+    expect(presetParams('quick')).toMatchObject({ budgetMs: 20_000, overtimeMs: 20_000 });
+    expect(presetParams('standard').overtimeMs).toBeUndefined();
+    const none = parseParams('overtime=0').params;
+    expect(none.overtimeMs).toBe(0);
+    expect(toSearch(none)).toBe('preset=quick&overtime=0s');
+    expect(parseParams('budget=30s&overtime=45s').params).toMatchObject({ budgetMs: 30_000, overtimeMs: 45_000 });
+    expect(parseParams(toSearch(none)).params).toEqual(none);
   });
 
   it('the dense preset measures every length from 1 to 2,048 bytes, once, without re-runs; no run asks for more sizes', async () => {
