@@ -87,7 +87,7 @@ export const RunParamsSchema = v.object({
   overtimeMs: v.optional(
     d(
       v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(3_600_000)),
-      '@2: how much longer than `budgetMs` the run may go on (ms) when the budget is spent with more than a tenth of its cases unresolved, and only while that is so (stop-rule.ts OVERTIME_SHARE). Absent or 0: the budget is the end.',
+      '@2: how much longer than `budgetMs` the run may go on (ms), with as many extra rounds again as `maxReruns`, when the budget or the rounds are spent with more than a tenth of its cases unresolved (a quarter of it when only a claim of its verdict is undecided), and only while that is so (stop-rule.ts wantsOvertime). Never in an A/B run. Absent or 0: the budget is the end.',
     ),
   ),
   ab: v.optional(

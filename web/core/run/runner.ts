@@ -146,7 +146,7 @@ async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstR
   const firstSamplesMs = measured.reduce((a, c) => a + params.rounds * params.samplesPerRound * sampleMsOf(c.key), 0);
   let overheadMs = (1.25 * Math.max(0, first.measureMs - firstSamplesMs)) / Math.max(1, measured.length * params.rounds);
   const keys = measured.map((c) => c.key);
-  for (let extra = 0; extra < params.maxReruns; extra++) {
+  for (let extra = 0; ; extra++) {
     const doc = s.document('complete');
     const plan = () =>
       nextExtraRound(doc, keys, {
@@ -158,9 +158,12 @@ async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstR
       });
     // Past the budget only while too much is unresolved (wantsOvertime), and once that is no
     // longer so, the run ends there.
-    if (s.inOvertime && !wantsOvertime(doc)) break;
-    let next = plan();
-    if (!next && wantsOvertime(doc) && s.beginOvertime()) next = plan();
+    const worth = wantsOvertime(doc);
+    if (s.inOvertime && worth === 0) break;
+    s.trimOvertime(worth);
+    // The overtime brings as many extra rounds again as the run had.
+    let next = extra < params.maxReruns * (s.inOvertime ? 2 : 1) ? plan() : null;
+    if (!next && worth > 0 && s.beginOvertime(worth)) next = plan();
     if (!next) break;
     const { samplesFor } = next;
     const targets = measured.filter((c) => c.key in samplesFor);

@@ -151,15 +151,24 @@ export class RunSession {
   }
 
   /**
-   * Moves the end of the run `params.overtimeMs` past its budget, once: the runner asks when the
-   * budget is spent with too much unresolved. False when there is no overtime to give.
+   * Moves the end of the run `share` of `params.overtimeMs` past its budget, once: the runner
+   * asks when the budget is spent with too much unresolved. False when there is none to give.
    */
-  beginOvertime(): boolean {
-    const ms = this.params.overtimeMs ?? 0;
+  beginOvertime(share: number): boolean {
+    const ms = Math.round(share * (this.params.overtimeMs ?? 0));
     if (this.#overtime || ms <= 0 || this.#deadline === Infinity) return false;
     this.#overtime = true;
     this.#deadline += ms;
     return true;
+  }
+
+  /**
+   * In the overtime, what is still unresolved may be worth less of it than what began it (the
+   * cases resolved, a claim not yet): the end moves in to `share` of it past the budget, never out.
+   */
+  trimOvertime(share: number): void {
+    if (!this.#overtime || this.params.budgetMs === undefined) return;
+    this.#deadline = Math.min(this.#deadline, this.#startedAt + this.params.budgetMs + Math.round(share * (this.params.overtimeMs ?? 0)));
   }
 
   /** A fresh worker (the previous one stopped), initialised with the run's parameters and modules. */

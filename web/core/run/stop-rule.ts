@@ -11,8 +11,8 @@
  * lasts, so time is spent on what is undecided and not on what is already clear (tachometer
  * samples the same way, until each interval is clear of its horizons). A case still unresolved
  * when the budget is spent is flagged: that, and only that, is what ⚠ means. A run that spends its
- * budget with more than a tenth of its cases unresolved may go on for its overtime, only while
- * that is so (wantsOvertime).
+ * budget with more than a tenth of its cases unresolved, or a claim undecided, may go on for its
+ * overtime, only while that is so (wantsOvertime).
  * @module
  */
 import type { CaseResult, ResultDocument, RunParams } from '../schema.ts';
@@ -54,14 +54,22 @@ export function caseResolved(c: Pick<CaseResult, 'summary'>): boolean {
 /** A run whose budget is spent with more than this share of its cases unresolved may go on into its overtime (RunParams.overtimeMs). */
 export const OVERTIME_SHARE = 0.1;
 
+/** A run that spends its budget with only a claim undecided goes on for this share of its overtime. */
+export const CLAIM_OVERTIME_SHARE = 0.25;
+
 /**
- * Whether too much of a run is unresolved to end it at its budget: more than OVERTIME_SHARE of
- * its cases (the A/A twin is not one). Never for an A/B run, whose budget a CI job sets and
- * whose question is its pairs, not its cases.
+ * Whether too much of a run is unresolved to end it at its budget, and how much of its overtime
+ * that is worth: all of it when more than OVERTIME_SHARE of its cases (the A/A twin is not one)
+ * are unresolved; CLAIM_OVERTIME_SHARE of it when a claim of the verdict is undecided, what the
+ * visitor reads first. A claim at the edge of its margin can stay undecided however long it is
+ * measured (WebKit's 1 MiB claim did through all of a 40 s run, six runs of six), where a few
+ * seconds settled most of Chromium's. 0: the run ends at its budget; so does an A/B run, whose
+ * budget a CI job sets and whose question is its pairs.
  */
-export function wantsOvertime(doc: Pick<ResultDocument, 'cases' | 'params'>): boolean {
-  if (doc.params.ab !== undefined || doc.cases.length === 0) return false;
-  return doc.cases.filter((c) => !caseResolved(c)).length > OVERTIME_SHARE * doc.cases.length;
+export function wantsOvertime(doc: ResultDocument): number {
+  if (doc.params.ab !== undefined || doc.cases.length === 0) return 0;
+  if (doc.cases.filter((c) => !caseResolved(c)).length > OVERTIME_SHARE * doc.cases.length) return 1;
+  return verdict(doc).claims.some((c) => c.decision === 'unknown' && c.cases.length > 0) ? CLAIM_OVERTIME_SHARE : 0;
 }
 
 /** The A/A pair (runner.ts aaTwin) until it is decided: its original, and the twin beside it. */

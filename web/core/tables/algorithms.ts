@@ -212,7 +212,7 @@ export interface Preset {
   maxReruns?: number;
   /** The whole run's time budget in ms, extra rounds included (RunParams.budgetMs). */
   budgetMs?: number;
-  /** How much longer the run may go on while more than a tenth of its cases are unresolved (RunParams.overtimeMs). */
+  /** How much longer the run may go on while more than a tenth of its cases, or a claim, is unresolved (RunParams.overtimeMs). */
   overtimeMs?: number;
 }
 
@@ -251,7 +251,7 @@ export const PRESETS = Object.freeze({
   quick: {
     id: 'quick',
     label: 'Quick',
-    description: 'Four sizes, encrypt only, the seven established AEADs, Web Crypto awaited call by call; then what is still undecided, within about 20 seconds.',
+    description: 'Four sizes, encrypt only, the seven established AEADs, Web Crypto awaited call by call; then what is still undecided, within about 20 seconds (up to 40 on a device too noisy to settle most of it in 20).',
     algorithms: QUICK_ALGORITHM_IDS,
     // Web Crypto as a caller awaiting each message gets it, which is what the verdict reads. The
     // pipelined variant (16 calls in flight) is a concurrency figure, and in Firefox it unsettles
@@ -278,9 +278,9 @@ export const PRESETS = Object.freeze({
     // WebKit's Web Crypto calls cost one of two speeds (whether the thread just slept) and noble
     // runs at one of two speeds from one worker to the next there: 20 s left 12–40 % of its
     // cases unresolved (median 29 % over ten runs) where Chromium left 0–1 % and Firefox 0–6 %.
-    // A run that ends with more than a tenth unresolved goes on for at most this much more, only
-    // on what is unresolved and only while more than a tenth is; a run that resolves in its
-    // budget ends there.
+    // A run that ends with more than a tenth unresolved goes on for at most this much more (with
+    // a claim undecided, a quarter of it), only on what is unresolved and only while that is so;
+    // a run that resolves in its budget ends there (stop-rule.ts wantsOvertime).
     overtimeMs: 20_000,
   },
   standard: {
