@@ -12,7 +12,7 @@ import { ARCHES, BROWSER_NAMES, type EngineName, OS_NAMES } from '../web/core/pl
 import type { ExecutionMode } from '../web/core/execution.ts';
 import { type CaseIdentity, CaseResultSchema, ResultDocumentSchema, type ResultDocument, caseIdentity, caseKey, formatIssue } from '../web/core/schema.ts';
 import { derived, medianAndRobustCv } from '../web/core/stats.ts';
-import { EXTRA_ROUND_SAMPLES, mostSamples } from '../web/core/run/stop-rule.ts';
+import { EXTRA_ROUND_SAMPLES, mostExtraRounds, mostSamples } from '../web/core/run/stop-rule.ts';
 
 import { CROWD_MAX_CASES, CROWD_MAX_SAMPLES, DEVICE_CLASSES, DEVICE_FAMILY_NAMES, type DeviceClass, memoryBucketGiB } from '../web/core/submit.ts';
 
@@ -184,7 +184,7 @@ function checkCase(doc: KeptDocument, asked: AskedFor, c: KeptDocument['cases'][
   for (const field of ASKED_FIELDS) {
     if (!asked[field].has(c[field])) throw new RequestError(422, `${where}.${field}: ${c[field]} is not in the run's params.${PARAM_OF[field]}`);
   }
-  if (c.samples.length > asked.mostSamples) throw new RequestError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${p.maxReruns} re-runs (each up to ${EXTRA_ROUND_SAMPLES}× a round's) make at most ${asked.mostSamples}`);
+  if (c.samples.length > asked.mostSamples) throw new RequestError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${mostExtraRounds(p)} re-runs (each up to ${EXTRA_ROUND_SAMPLES}× a round's) make at most ${asked.mostSamples}`);
 }
 
 /** A case's fields that must be among the run's own parameters, and the parameter each is in. */

@@ -152,10 +152,12 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect((await sql.query('SELECT id FROM submissions')).length).toBe(0);
   });
 
-  it('stores a case with as many samples as the stop rule can take (extra rounds sample up to 3× a round)', async () => {
+  it('stores a case with as many samples as the stop rule can take (extra rounds sample up to 3× a round, and an overtime takes as many extra rounds again)', async () => {
     const body = submission({ mutate: (d) => padSamples(d, mostSamples(d.params)) });
     const n = body.result.cases[0]!.samples.length;
-    expect(n).toBe(body.result.params.samplesPerRound * (body.result.params.rounds + 3 * body.result.params.maxReruns));
+    const p = body.result.params;
+    expect(p.overtimeMs).toBeGreaterThan(0);
+    expect(n).toBe(p.samplesPerRound * (p.rounds + 3 * 2 * p.maxReruns));
     expect(n).toBeGreaterThan(body.result.params.samplesPerRound * (body.result.params.rounds + body.result.params.maxReruns));
     expect((await post(app, body)).status).toBe(201);
   });

@@ -12,7 +12,7 @@ import type { Environment, ResultDocument, RunParams, Validation } from '../sche
 import { EXECUTION_LABELS } from '../execution.ts';
 import { sampleTargetMs } from '../worker/measure.ts';
 import { CYCLES_PER_ROUND, median } from '../stats.ts';
-import { isAaTwin, nextExtraRound, wantsOvertime } from './stop-rule.ts';
+import { isAaTwin, mostExtraRounds, nextExtraRound, wantsOvertime } from './stop-rule.ts';
 import type { PlannedCase, WorkerApi } from '../worker/api.ts';
 import { type WorkerHandle, connect } from '../worker/rpc.ts';
 import { type Available, aaTwin, firstRoundOrder, planCases, roundOrder } from './plan.ts';
@@ -161,9 +161,10 @@ async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstR
     const worth = wantsOvertime(doc);
     if (s.inOvertime && worth === 0) break;
     s.trimOvertime(worth);
-    // The overtime brings as many extra rounds again as the run had.
+    // The overtime brings as many extra rounds again as the run had (mostExtraRounds), and none
+    // to a run that asked for none.
     let next = extra < params.maxReruns * (s.inOvertime ? 2 : 1) ? plan() : null;
-    if (!next && worth > 0 && s.beginOvertime(worth)) next = plan();
+    if (!next && worth > 0 && extra < mostExtraRounds(params) && s.beginOvertime(worth)) next = plan();
     if (!next) break;
     const { samplesFor } = next;
     const targets = measured.filter((c) => c.key in samplesFor);

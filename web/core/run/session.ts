@@ -282,7 +282,9 @@ export class RunSession {
       }
       const t = this.now();
       const phase = progress.phase === 'rerunning' ? 'rerunning' : 'measuring';
-      const { rounds, maxReruns } = this.params;
+      const { rounds } = this.params;
+      // In the overtime, its extra rounds count too (stop-rule.ts mostExtraRounds).
+      const maxReruns = this.params.maxReruns * (this.#overtime ? 2 : 1);
       progress.etaMs = remainingMs({ ...progress, phase, rounds, maxReruns, elapsedMs: t - this.#passStartedAt, history: this.history, untilDeadlineMs: this.#deadline - t });
       if (ev.measured) this.live(ev.measured);
     }

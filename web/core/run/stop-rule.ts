@@ -32,9 +32,14 @@ export const EXTRA_ROUND_MAX_MS = 300;
 /** … and any case at most this many times a round's samples (what the collector takes: mostSamples). */
 export const EXTRA_ROUND_SAMPLES = 3;
 
+/** How many extra rounds a run can take at most: `maxReruns`, twice that with an overtime (runner.ts). */
+export function mostExtraRounds(p: Pick<RunParams, 'maxReruns' | 'overtimeMs'>): number {
+  return p.maxReruns * ((p.overtimeMs ?? 0) > 0 ? 2 : 1);
+}
+
 /** The most samples one case of a run can hold: its rounds', and every extra round's at most. */
-export function mostSamples(p: Pick<RunParams, 'rounds' | 'samplesPerRound' | 'maxReruns'>): number {
-  return p.samplesPerRound * (p.rounds + EXTRA_ROUND_SAMPLES * p.maxReruns);
+export function mostSamples(p: Pick<RunParams, 'rounds' | 'samplesPerRound' | 'maxReruns' | 'overtimeMs'>): number {
+  return p.samplesPerRound * (p.rounds + EXTRA_ROUND_SAMPLES * mostExtraRounds(p));
 }
 
 /** A case is resolved when its median's 95 % interval lies within ±5 % of it. */

@@ -308,6 +308,13 @@ describe('startRun (the scheduler) with a fake worker', () => {
       expect(doc.cases.filter((c) => c.unstable).map((c) => c.implementation)).toEqual(['webcrypto']);
     });
 
+    it('a run that asked for no extra rounds takes no overtime either: the collector counts on it', async () => {
+      const { doc, startedAt } = await run((k) => (k === noisyA || k === noisyB ? 0.4 : 0.001), { maxReruns: 0 });
+      expect(startedAt).toHaveLength(2);
+      const { mostSamples } = await import('../run/stop-rule.ts');
+      expect(Math.max(...doc.cases.map((c) => c.samples.length))).toBeLessThanOrEqual(mostSamples(doc.params));
+    });
+
     it('an A/B run never goes past the budget its CI job set', async () => {
       const { wantsOvertime } = await import('../run/stop-rule.ts');
       const doc = sampleDocument() as unknown as ResultDocument;
