@@ -140,7 +140,8 @@ for (let run = 0; run < RUNS; run++) {
   }
 }
 
-type Ratios = Map<string, { median: number[]; all: number[]; engine: number[]; loop: number[]; interleaved: number[]; vsInterleaved: number[]; sideBySide: number[]; plainAA: number[] }>;
+type RatioRow = { median: number[]; all: number[]; engine: number[]; loop: number[]; interleaved: number[]; vsInterleaved: number[]; sideBySide: number[]; plainAA: number[] };
+type Ratios = Map<string, RatioRow>;
 const f = (xs: number[]) => (xs.length ? `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]` : '–');
 function printTable(rows: Ratios) {
   console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  ${'engine/interleaved'.padStart(18)}  ${'alone, side by side'.padStart(19)}  plain after/before`);
@@ -151,7 +152,7 @@ function printTable(rows: Ratios) {
   // The issue's band, counted over every run's figure: the engine alone against the plain loop,
   // and the plain loop against itself a minute later. Where the second misses as often as the
   // first, this host cannot tell the engine's cost from its own drift at ±3 %.
-  const inBand = (pick: (r: Ratios extends Map<string, infer V> ? V : never) => number[]) => {
+  const inBand = (pick: (r: RatioRow) => number[]) => {
     const xs = [...rows.values()].flatMap(pick);
     return `${xs.filter((x) => x >= 0.97 && x <= 1.03).length} of ${xs.length}`;
   };

@@ -79,7 +79,7 @@ function number(param: string, raw: string, min: number, max: number): number {
 
 /** Seconds, with or without an `s` (`20`, `20s`), as ms; an error names the value as written. */
 function seconds(param: string, raw: string, min: number, max: number): number {
-  const n = Number(raw.replace(/s$/, ''));
+  const n = Number(raw.trim().replace(/s$/, ''));
   if (!/^\s*\d+(\.\d+)?s?\s*$/.test(raw) || n < min || n > max) throw new ParamError(param, raw, `expected seconds from ${min} to ${max}, like 20s`);
   return Math.round(n * 1000);
 }

@@ -12,7 +12,7 @@ import type { Environment, ResultDocument, RunParams, Validation } from '../sche
 import { EXECUTION_LABELS } from '../execution.ts';
 import { sampleTargetMs } from '../worker/measure.ts';
 import { CYCLES_PER_ROUND, median } from '../stats.ts';
-import { isAaTwin, mostExtraRounds, nextExtraRound, wantsOvertime } from './stop-rule.ts';
+import { isAaTwin, nextExtraRound, wantsOvertime } from './stop-rule.ts';
 import type { PlannedCase, WorkerApi } from '../worker/api.ts';
 import { type WorkerHandle, connect } from '../worker/rpc.ts';
 import { type Available, aaTwin, firstRoundOrder, planCases, roundOrder } from './plan.ts';
@@ -156,15 +156,16 @@ async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstR
         have: (k) => samples.finished(k)?.samples.length ?? 0,
         samplesPerRound: params.samplesPerRound,
       });
-    // Past the budget only while too much is unresolved (wantsOvertime), and once that is no
-    // longer so, the run ends there.
-    const worth = wantsOvertime(doc);
-    if (s.inOvertime && worth === 0) break;
-    s.trimOvertime(worth);
-    // The overtime brings as many extra rounds again as the run had (mostExtraRounds), and none
-    // to a run that asked for none.
-    let next = extra < params.maxReruns * (s.inOvertime ? 2 : 1) ? plan() : null;
-    if (!next && worth > 0 && extra < mostExtraRounds(params) && s.beginOvertime(worth)) next = plan();
+    // In the overtime only while too much is unresolved, and for no more of it than that is worth.
+    if (s.inOvertime) {
+      const worth = wantsOvertime(doc);
+      if (worth === 0) break;
+      s.overtime(worth);
+    }
+    let next = extra < s.extraRoundsAllowed ? plan() : null;
+    // Budget or rounds spent with too much unresolved: the overtime opens, once, with as many
+    // extra rounds again (none to a run that asked for none).
+    if (!next && !s.inOvertime && params.maxReruns > 0 && s.overtime(wantsOvertime(doc))) next = plan();
     if (!next) break;
     const { samplesFor } = next;
     const targets = measured.filter((c) => c.key in samplesFor);

@@ -7,7 +7,7 @@
  */
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, type Validation, caseKey } from '../schema.ts';
 import { summarize } from '../stats.ts';
-import { caseResolved, isAaTwin } from './stop-rule.ts';
+import { caseResolved, isAaTwin, mostExtraRounds } from './stop-rule.ts';
 import type { InterferenceRecord, MeasuredCase, PlannedCase, WorkerApi, WorkerEvent } from '../worker/api.ts';
 import { type Remote, type WorkerHandle, connect } from '../worker/rpc.ts';
 import type { WorkerFacts } from '../platform/env.ts';
@@ -150,25 +150,27 @@ export class RunSession {
     return this.#overtime;
   }
 
-  /**
-   * Moves the end of the run `share` of `params.overtimeMs` past its budget, once: the runner
-   * asks when the budget is spent with too much unresolved. False when there is none to give.
-   */
-  beginOvertime(share: number): boolean {
-    const ms = Math.round(share * (this.params.overtimeMs ?? 0));
-    if (this.#overtime || ms <= 0 || this.#deadline === Infinity) return false;
-    this.#overtime = true;
-    this.#deadline += ms;
-    return true;
+  /** How many extra rounds the run may take now: `maxReruns`, and in its overtime as many again (stop-rule.ts mostExtraRounds). */
+  get extraRoundsAllowed(): number {
+    return this.#overtime ? mostExtraRounds(this.params) : this.params.maxReruns;
   }
 
   /**
-   * In the overtime, what is still unresolved may be worth less of it than what began it (the
-   * cases resolved, a claim not yet): the end moves in to `share` of it past the budget, never out.
+   * Sets the end of the run `share` of `params.overtimeMs` past its budget (stop-rule.ts
+   * wantsOvertime). The first call with time to give opens the overtime (the runner asks when
+   * the budget is spent with too much unresolved); later ones only bring the end in, when what
+   * is left is worth less of it than what opened it (the cases resolved, a claim not yet).
+   * False when it gives no time.
    */
-  trimOvertime(share: number): void {
-    if (!this.#overtime || this.params.budgetMs === undefined) return;
-    this.#deadline = Math.min(this.#deadline, this.#startedAt + this.params.budgetMs + Math.round(share * (this.params.overtimeMs ?? 0)));
+  overtime(share: number): boolean {
+    const ms = Math.round(share * (this.params.overtimeMs ?? 0));
+    if (this.params.budgetMs === undefined || (!this.#overtime && ms <= 0)) return false;
+    const end = this.#startedAt + this.params.budgetMs + ms;
+    if (this.#overtime) this.#deadline = Math.min(this.#deadline, end);
+    else this.#deadline = end;
+    const opened = !this.#overtime;
+    this.#overtime = true;
+    return opened;
   }
 
   /** A fresh worker (the previous one stopped), initialised with the run's parameters and modules. */
@@ -283,9 +285,7 @@ export class RunSession {
       const t = this.now();
       const phase = progress.phase === 'rerunning' ? 'rerunning' : 'measuring';
       const { rounds } = this.params;
-      // In the overtime, its extra rounds count too (stop-rule.ts mostExtraRounds).
-      const maxReruns = this.params.maxReruns * (this.#overtime ? 2 : 1);
-      progress.etaMs = remainingMs({ ...progress, phase, rounds, maxReruns, elapsedMs: t - this.#passStartedAt, history: this.history, untilDeadlineMs: this.#deadline - t });
+      progress.etaMs = remainingMs({ ...progress, phase, rounds, maxReruns: this.extraRoundsAllowed, elapsedMs: t - this.#passStartedAt, history: this.history, untilDeadlineMs: this.#deadline - t });
       if (ev.measured) this.live(ev.measured);
     }
     this.report();

@@ -70,6 +70,7 @@ describe('URL parameters', () => {
     expect(none.overtimeMs).toBe(0);
     expect(toSearch(none)).toBe('preset=quick&overtime=0s');
     expect(parseParams('budget=30s&overtime=45s').params).toMatchObject({ budgetMs: 30_000, overtimeMs: 45_000 });
+    expect(parseParams('overtime=%2030s%20').params.overtimeMs).toBe(30_000);
     expect(parseParams(toSearch(none)).params).toEqual(none);
   });
 
