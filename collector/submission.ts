@@ -178,7 +178,9 @@ function checkBuiltInOnly(doc: KeptDocument): void {
  */
 function checkCase(doc: KeptDocument, asked: AskedFor, c: KeptDocument['cases'][number], where: string): void {
   const p = doc.params;
-  const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation)!;
+  const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation);
+  // The schema lets a module of yours name its cases; the crowd takes only the built-ins.
+  if (!impl) throw new RequestError(422, `${where}.implementation: '${String(c.implementation).slice(0, 40)}' is not a built-in implementation; results of modules of yours stay out of the crowd`);
   if (!(impl.variants as readonly string[]).includes(c.variant)) throw new RequestError(422, `${where}.variant: '${c.variant.slice(0, 40)}' is not a variant of ${c.implementation} (${impl.variants.join(', ')})`);
   if (!implementationSupports(c.implementation, c.algorithm)) throw new RequestError(422, `${where}: ${c.implementation} does not implement ${c.algorithm}`);
   for (const field of ASKED_FIELDS) {

@@ -141,6 +141,7 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     ['a device model instead of its family', () => ({ ...submission(), deviceModel: 'Pixel 8' }), 400, 'deviceModel'],
     ['a duplicated case', () => submission({ mutate: (d) => d.cases.push(d.cases[0]!) }), 422, 'appears twice'],
     ['more samples than its rounds and extra rounds can take', () => submission({ mutate: (d) => padSamples(d, mostSamples(d.params) + 1) }), 422, 'result.cases.0.samples: '],
+    ['a case named for an implementation that is not a built-in, without its module', () => submission({ mutate: (d) => (d.cases[0]!.implementation = 'my-gcm' as never) }), 422, "result.cases.0.implementation: 'my-gcm' is not a built-in"],
     // Found by the fuzz below: values the schema took but the database's columns refuse.
     ['an impossible core count', () => submission({ mutate: (d) => (d.environment.hardwareConcurrency = 5000) }), 400, 'result.environment.hardwareConcurrency'],
     ['an AAD beyond 32-bit', () => submission({ mutate: (d) => (d.cases[0]!.aadBytes = 2 ** 33) }), 400, 'result.cases.0.aadBytes'],
