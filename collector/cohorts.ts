@@ -1,33 +1,50 @@
 /**
- * Cohort bounds: the fences each case is judged by, recomputed from established voices in
- * batches, the outlier flags they set, the views of large cohorts, and the background
+ * Cohort bounds: each voice's weight, the fences each case is judged by, recomputed from every
+ * voice in batches, the outlier flags they set, the views of large cohorts, and the background
  * refresher that keeps them current as rows arrive.
  * @module
  */
 import type { Sql } from './db.ts';
 import { type CrowdFilter, crowdStats, voiceDistribution } from './crowd.ts';
 import type { Reduced } from './submission.ts';
+import { dayWeights, weightedQuantilesSql } from './weights.ts';
 
 /**
- * Tukey's far fences (3 × IQR) on ln(throughput): throughput is multiplicative, so fences go on
- * a log scale. The quartiles are over per-source medians (one voice per network and day, see
- * source.ts), so whoever sends the most rows does not set the bounds. A cohort — algorithm,
- * implementation, operation, size, device class — is judged by its own bounds once it has 8
- * sources, and before that by the bounds of the same case over every class (device_class
- * '*'), which are wide but catch the absurd. Outliers are flagged, never deleted.
+ * Fences on ln(throughput) (throughput is multiplicative): a case is an outlier when it lies
+ * more than FENCE_SPREADS spreads from its cohort's center, where the center is the weighted
+ * median of the cohort's voices and the spread their weighted median absolute deviation
+ * (weights.ts), never taken as less than SPREAD_FLOOR. FENCE_SPREADS × MAD is about as far as
+ * Tukey's far fences (3 × IQR beyond the quartiles, 4.7 σ of a normal spread) reach. A cohort —
+ * algorithm, implementation, operation, size, device class — is judged by its own fences once
+ * it has MIN_SOURCES voices, and before that by the same case's fences over every class
+ * (device_class '*'), which are wide but catch the absurd. Outliers are flagged, never deleted,
+ * and every flag is drawn again at each refresh from every voice: a voice an early false
+ * majority flagged counts again once later voices outweigh it.
  */
 const MIN_SOURCES = 8;
-const OUTLIER = `(ln(c.bytes_per_second) < b.q1 - 3 * (b.q3 - b.q1) OR ln(c.bytes_per_second) > b.q3 + 3 * (b.q3 - b.q1))`;
+export const FENCE_SPREADS = 7;
+/**
+ * The least spread a cohort is judged with, in ln units (5 %): two runs of one device and
+ * browser differ by 5–20 % on the machines measured here (docs/methodology.md), so a narrower
+ * cohort says more about how alike its voices were made than about the devices. Identical
+ * voices (a zero-width fence) would otherwise flag every honest one.
+ */
+export const SPREAD_FLOOR = 0.05;
+const OUTLIER = `(c.no_spread OR abs(ln(c.bytes_per_second) - b.center) > ${FENCE_SPREADS} * greatest(b.spread, ${SPREAD_FLOOR}))`;
 const SAME_CASE = (t: string, c = 'c') => `${t}.algorithm = ${c}.algorithm AND ${t}.implementation = ${c}.implementation AND ${t}.operation = ${c}.operation AND ${t}.size_bytes = ${c}.size_bytes`;
 /** Joins `b` to the bounds that judge case `c` of submission `s`: its class's, else every class's. */
 const JUDGED_BY = `${SAME_CASE('b')} AND b.n >= ${MIN_SOURCES} AND b.device_class = CASE
     WHEN EXISTS (SELECT 1 FROM cohort_bounds own WHERE ${SAME_CASE('own')} AND own.device_class = s.device_class AND own.n >= ${MIN_SOURCES})
     THEN s.device_class ELSE '*' END`;
+/** The cases that are voices of the standard population: measured, counted, not quarantined. */
+const ELIGIBLE = `c.bytes_per_second > 0 AND NOT s.quarantined AND NOT c.no_spread AND s.execution = 'standard'`;
 
+/** Flags the new cases of submissions `ids` by their cohorts' current fences (on arrival). */
 export async function flagOutliers(tx: Pick<Sql, 'query'>, ids: string[]): Promise<void> {
+  await tx.query(`UPDATE cases c SET outlier = true WHERE c.submission_id = ANY($1::uuid[]) AND c.no_spread`, [ids]);
   await tx.query(
     `UPDATE cases c SET outlier = ${OUTLIER} FROM submissions s, cohort_bounds b
-     WHERE c.submission_id = ANY($1::uuid[]) AND s.id = c.submission_id AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY}`,
+     WHERE c.submission_id = ANY($1::uuid[]) AND s.id = c.submission_id AND ${ELIGIBLE} AND ${JUDGED_BY}`,
     [ids],
   );
 }
@@ -40,26 +57,19 @@ export interface CohortKey {
   sizeBytes: number;
 }
 
+/** One cohort key as text: the refresher's and the reads' map key. */
+export const cohortKeyText = (k: CohortKey) => `${k.algorithm}/${k.implementation}/${k.operation}/${k.sizeBytes}`;
+
 export function cohortKeysOf(rs: readonly Pick<Reduced, 'cases'>[]): CohortKey[] {
   const keys = new Map<string, CohortKey>();
-  for (const r of rs) for (const c of r.cases) keys.set(`${c.algorithm}/${c.implementation}/${c.operation}/${c.sizeBytes}`, { algorithm: c.algorithm, implementation: c.implementation, operation: c.operation, sizeBytes: c.sizeBytes });
+  for (const r of rs) for (const c of r.cases) keys.set(cohortKeyText(c), { algorithm: c.algorithm, implementation: c.implementation, operation: c.operation, sizeBytes: c.sizeBytes });
   return [...keys.values()];
 }
 
 /**
- * Recomputes one case's bounds (every device class and '*') from per-source medians and
- * re-flags that case's rows whose verdict changed. One short transaction per REFRESH_BATCH
- * cases, so writes and reads interleave with a refresh instead of waiting behind a full-table
- * percentile.
- *
- * Bounded influence: the fences are drawn from *established* voices only, those of earlier
- * days that were not flagged, as soon as a cohort has MIN_SOURCES of them. One day's new
- * voices are judged by fences they took no part in drawing, so a burst of fakes from many
- * networks (30 /16s) is flagged instead of widening the fences that judge it; and a voice that
- * was flagged never becomes established, so one network's fakes day after day (a new voice
- * every day, since sources are daily) never do either. A cohort that has too few established
- * voices (a new one) is judged by all of its voices, as before. The price: in a narrow cohort
- * a true, sudden shift (a 10× faster engine) stays flagged until an operator looks.
+ * Weighs one case's voices, draws its fences (every device class and '*') and re-flags its
+ * rows. One short transaction per REFRESH_BATCH cases, so writes and reads interleave with a
+ * refresh instead of waiting behind a full-table pass.
  */
 export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
   await refreshCohortBatch(sql, [k]);
@@ -71,10 +81,11 @@ export const REFRESH_BATCH = 500;
 /** A batch of cohort keys as one parameter ($1), unpacked by KEYS into a table `k`. */
 const keysParam = (keys: CohortKey[]) => [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];
 const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
+const COHORT = 'algorithm, implementation, operation, size_bytes';
 
 /**
- * refreshCohort for many cases at once, in a few statements over all of them (bounds, flags,
- * bursts, views): a body may name 1,500 new cases, and round trips for each would cost the
+ * refreshCohort for many cases at once, in a few statements over all of them (weights, bounds,
+ * flags, views): a body may name 1,500 new cases, and round trips for each would cost the
  * collector more than the body.
  */
 export async function refreshCohortBatch(sql: Sql, named: CohortKey[]): Promise<void> {
@@ -82,89 +93,116 @@ export async function refreshCohortBatch(sql: Sql, named: CohortKey[]): Promise<
   if (keys.length === 0) return;
   const p = keysParam(keys);
   await sql.transaction(async (tx) => {
-    await drawAndFlag(tx, p);
-    // A burst held now no longer counts: the bounds of a young cohort it took part in are drawn again.
-    if (await holdBursts(tx, p)) await drawAndFlag(tx, p);
+    const weights = await weigh(tx, p);
+    await drawAndFlag(tx, p, weights);
     await refreshViews(tx, keys);
   });
 }
 
-/** Draws the bounds of the cohorts in `p` and judges their cases again by them. */
-async function drawAndFlag(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<void> {
-  const COHORT = 'algorithm, implementation, operation, size_bytes';
-  await tx.query(
-    `WITH ${KEYS},
-     voices AS (
-       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on < current_date AS established, count(*) AS runs,
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
-       FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
-       WHERE c.bytes_per_second > 0 AND NOT s.quarantined AND NOT c.outlier AND NOT c.held AND s.execution = 'standard'
-       GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)),
-     counted AS (
-       SELECT *, count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}, device_class) AS est_class,
-                 count(*) FILTER (WHERE established) OVER (PARTITION BY ${COHORT}) AS est_all
-       FROM voices),
-     drawn AS (
-       SELECT ${COHORT}, device_class, count(*) AS n, count(*) FILTER (WHERE established) AS established, sum(runs) AS runs,
-              percentile_cont(0.25) WITHIN GROUP (ORDER BY v) AS q1, percentile_cont(0.75) WITHIN GROUP (ORDER BY v) AS q3
-       FROM counted WHERE established OR est_class < ${MIN_SOURCES} GROUP BY ${COHORT}, device_class
-       UNION ALL
-       SELECT ${COHORT}, '*', count(*), count(*) FILTER (WHERE established), sum(runs), percentile_cont(0.25) WITHIN GROUP (ORDER BY v), percentile_cont(0.75) WITHIN GROUP (ORDER BY v)
-       FROM counted WHERE established OR est_all < ${MIN_SOURCES} GROUP BY ${COHORT})
-     INSERT INTO cohort_bounds (${COHORT}, device_class, n, established, runs, q1, q3, refreshed_at)
-     SELECT ${COHORT}, device_class, n, established, runs, q1, q3, now() FROM drawn
-     ON CONFLICT (${COHORT}, device_class)
-     DO UPDATE SET n = excluded.n, established = excluded.established, runs = excluded.runs, q1 = excluded.q1, q3 = excluded.q3, refreshed_at = excluded.refreshed_at`,
-    p,
-  );
-  // Judge again: clear the cases' flags, then set those their new bounds call outliers.
-  await tx.query(`WITH ${KEYS} UPDATE cases c SET outlier = false FROM k WHERE ${SAME_CASE('k')} AND c.outlier`, p);
-  await tx.query(
-    `WITH ${KEYS}
-     UPDATE cases c SET outlier = true FROM k, submissions s, cohort_bounds b
-     WHERE ${SAME_CASE('k')} AND s.id = c.submission_id
-       AND c.bytes_per_second > 0 AND s.execution = 'standard' AND ${JUDGED_BY} AND ${OUTLIER}`,
-    p,
-  );
+/** A voice weight per cohort, device class (or '*') and day: every voice of that day in it weighs `w`. */
+interface DayWeight {
+  algorithm: string;
+  implementation: string;
+  operation: string;
+  size_bytes: number;
+  device_class: string;
+  day: string;
+  w: number;
 }
 
 /**
- * A burst is held for review: when one day brings an established cohort's device class (one
- * with MIN_SOURCES established voices) more new voices than BURST_MIN or BURST_SHARE of its
- * established ones, whichever is more, that day's new voices in it are held — kept and
- * exported, left out of every statistic and fence — until an operator releases them or
- * quarantines their runs (review.ts). Fakes inside the fences would otherwise count like
- * anyone: 30 runs at 1.3× from 30 /16s the day after 12 honest phones moved their median by
- * 29 %. A day's few newcomers are never held, so a cohort is never frozen; voices arriving
- * later the same day join a held burst. A young cohort has no established figure to guard and
- * is not held (launch day would freeze every cohort): it is judged by all its voices, as
- * drawAndFlag does. Returns whether any case was newly held.
+ * Counts the voices of each day of the cohorts in `p`, per device class and over every class,
+ * gives each day its weight (weights.ts dayWeights) and stores each voice's class weight on its
+ * cases, for the reads (crowd.ts). Only the rows whose weight changed are written: a day's
+ * weight depends on the days before it, so in a settled cohort that is today's rows alone.
  */
-export const BURST_MIN = MIN_SOURCES;
-export const BURST_SHARE = 0.5;
-async function holdBursts(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<boolean> {
-  const [r] = await tx.query<{ n: number }>(
-    `WITH ${KEYS},
-     fresh AS (
-       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class
-       FROM submissions s JOIN cases c ON c.submission_id = s.id JOIN k ON ${SAME_CASE('k')}
-       WHERE s.received_on = current_date AND c.bytes_per_second > 0 AND NOT s.quarantined AND NOT c.outlier AND NOT c.released AND s.execution = 'standard'
-       GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, coalesce(s.source, s.id::text)),
-     bursts AS (
-       SELECT f.algorithm, f.implementation, f.operation, f.size_bytes, f.device_class
-       FROM fresh f JOIN cohort_bounds b ON ${SAME_CASE('b', 'f')} AND b.device_class = f.device_class
-       WHERE b.established >= ${MIN_SOURCES}
-       GROUP BY f.algorithm, f.implementation, f.operation, f.size_bytes, f.device_class, b.established
-       HAVING count(*) > greatest(${BURST_MIN}, ${BURST_SHARE} * b.established)),
-     held AS (
-       UPDATE cases c SET held = true FROM bursts b, submissions s
-       WHERE ${SAME_CASE('b')} AND s.id = c.submission_id AND s.device_class = b.device_class AND s.received_on = current_date
-         AND NOT c.held AND NOT c.released AND NOT c.outlier AND NOT s.quarantined AND s.execution = 'standard' AND c.bytes_per_second > 0
-       RETURNING 1)
-     SELECT count(*)::int AS n FROM held`,
+async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]> {
+  const days = await tx.query<Omit<DayWeight, 'w'> & { n: number }>(
+    `WITH ${KEYS}
+     SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, to_char(s.received_on, 'YYYY-MM-DD') AS day,
+            count(DISTINCT coalesce(s.source, s.id::text))::int AS n
+     FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
+     WHERE ${ELIGIBLE}
+     GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on
+     ORDER BY s.received_on`,
     p,
   );
-  return Number(r?.n ?? 0) > 0;
+  // Days in order, per class and over every class ('*', where a day's voices are all its classes').
+  const byCohort = new Map<string, { key: Omit<DayWeight, 'w' | 'day'>; days: Map<string, number> }>();
+  const add = (d: Omit<DayWeight, 'w'> & { n: number }, cls: string) => {
+    const id = `${d.algorithm}/${d.implementation}/${d.operation}/${d.size_bytes}/${cls}`;
+    const entry = byCohort.get(id) ?? { key: { algorithm: d.algorithm, implementation: d.implementation, operation: d.operation, size_bytes: Number(d.size_bytes), device_class: cls }, days: new Map() };
+    entry.days.set(d.day, (entry.days.get(d.day) ?? 0) + Number(d.n));
+    byCohort.set(id, entry);
+  };
+  for (const d of days) {
+    add(d, d.device_class);
+    add(d, '*');
+  }
+  const out: DayWeight[] = [];
+  for (const { key, days: counts } of byCohort.values()) {
+    const list = [...counts];
+    const w = dayWeights(list.map(([, n]) => n));
+    list.forEach(([day, n], i) => out.push({ ...key, day, w: w[i]! / n }));
+  }
+  await tx.query(
+    `UPDATE cases c SET weight = x.w
+     FROM jsonb_to_recordset($1::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8), submissions s
+     WHERE ${SAME_CASE('x')} AND s.id = c.submission_id AND s.device_class = x.device_class AND s.received_on = x.day
+       AND ${ELIGIBLE} AND c.weight IS DISTINCT FROM x.w`,
+    [JSON.stringify(out.filter((d) => d.device_class !== '*'))],
+  );
+  return out;
+}
+
+/**
+ * Draws the fences of the cohorts in `p` from all their voices, weighted, and judges their cases
+ * again by them. $2 holds the day weights (weigh).
+ */
+async function drawAndFlag(tx: Pick<Sql, 'query'>, p: unknown[], weights: DayWeight[]): Promise<void> {
+  const params = [...p, JSON.stringify(weights)];
+  const WEIGHTED_VOICES = `${KEYS},
+     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8)),
+     voices AS (
+       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on AS day, count(*) AS runs,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
+       FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
+       WHERE ${ELIGIBLE}
+       GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)),
+     classed AS (
+       SELECT ${COHORT}, device_class AS cls, day, runs, v FROM voices
+       UNION ALL SELECT ${COHORT}, '*', day, runs, v FROM voices),
+     weighted AS (
+       SELECT v.algorithm, v.implementation, v.operation, v.size_bytes, v.cls, v.day, v.runs, v.v AS x, wt.w
+       FROM classed v JOIN wt ON ${SAME_CASE('wt', 'v')} AND wt.device_class = v.cls AND wt.day = v.day)`;
+  const PART = ['algorithm', 'implementation', 'operation', 'size_bytes', 'cls'];
+  await tx.query(
+    `WITH ${WEIGHTED_VOICES},
+     center AS (${weightedQuantilesSql('SELECT * FROM weighted', PART, 'ARRAY[0.5]::float8[]')}),
+     spread AS (${weightedQuantilesSql(`SELECT w.algorithm, w.implementation, w.operation, w.size_bytes, w.cls, abs(w.x - m.x) AS x, w.w FROM weighted w JOIN center m ON ${SAME_CASE('m', 'w')} AND m.cls = w.cls`, PART, 'ARRAY[0.5]::float8[]')}),
+     counted AS (SELECT ${COHORT}, cls, count(*) AS n, count(DISTINCT day) AS days, sum(runs) AS runs FROM weighted GROUP BY ${COHORT}, cls)
+     INSERT INTO cohort_bounds (${COHORT}, device_class, n, days, runs, center, spread, refreshed_at)
+     SELECT n.algorithm, n.implementation, n.operation, n.size_bytes, n.cls, n.n, n.days, n.runs, m.x, d.x, now()
+     FROM counted n JOIN center m ON ${SAME_CASE('m', 'n')} AND m.cls = n.cls JOIN spread d ON ${SAME_CASE('d', 'n')} AND d.cls = n.cls
+     ON CONFLICT (${COHORT}, device_class)
+     DO UPDATE SET n = excluded.n, days = excluded.days, runs = excluded.runs, center = excluded.center, spread = excluded.spread, refreshed_at = excluded.refreshed_at`,
+    params,
+  );
+  // A class (or '*') with no voices left keeps no figure of its own.
+  await tx.query(
+    `WITH ${KEYS},
+     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8))
+     DELETE FROM cohort_bounds b USING k WHERE ${SAME_CASE('b', 'k')} AND NOT EXISTS (SELECT 1 FROM wt WHERE ${SAME_CASE('wt', 'b')} AND wt.device_class = b.device_class)`,
+    params,
+  );
+  // Judge again: clear the cases' flags, then set those their new bounds call outliers.
+  await tx.query(`WITH ${KEYS} UPDATE cases c SET outlier = c.no_spread FROM k WHERE ${SAME_CASE('k')} AND c.outlier IS DISTINCT FROM c.no_spread`, p);
+  await tx.query(
+    `WITH ${KEYS}
+     UPDATE cases c SET outlier = true FROM k, submissions s, cohort_bounds b
+     WHERE ${SAME_CASE('k')} AND s.id = c.submission_id AND ${ELIGIBLE} AND ${JUDGED_BY} AND ${OUTLIER}`,
+    p,
+  );
 }
 
 /**
@@ -269,7 +307,7 @@ export function createRefresher(sql: Sql, o: { delayMs?: number; onRefreshed?: (
   };
   return {
     touch(keys: CohortKey[]) {
-      for (const k of keys) dirty.set(`${k.algorithm}/${k.implementation}/${k.operation}/${k.sizeBytes}`, k);
+      for (const k of keys) dirty.set(cohortKeyText(k), k);
       timer ??= setTimeout(() => {
         timer = null;
         void run();

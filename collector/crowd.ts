@@ -4,8 +4,9 @@
  * computed in SQL, so a crowd of millions of rows never passes through JS.
  * @module
  */
-import type { CohortStats } from '../web/core/crowd.ts';
+import { CROWD_FLOOR, type CohortStats } from '../web/core/crowd.ts';
 import type { Sql } from './db.ts';
+import { weightedQuantilesSql } from './weights.ts';
 
 export interface CrowdFilter {
   algorithm: string;
@@ -40,83 +41,113 @@ function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] }
 
 /**
  * One voice per source: each network's runs of a day (source.ts) collapse to their median
- * before any statistic, so thirty runs from one address weigh as much as one. Rows stored
- * before sources existed are each their own voice.
+ * before any statistic, so thirty runs from one address weigh as much as one; and each voice
+ * weighs what its day may add to its cohort (weights.ts; stored on its cases at the cohort's
+ * refresh, 1 until then). Rows stored before sources existed are each their own voice.
  */
 const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
-  SELECT ${GROUP_BY[groupBy]} AS grp, count(*) AS runs, percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS bps
+  SELECT ${GROUP_BY[groupBy]} AS grp, s.received_on AS day, count(*) AS runs,
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x, coalesce(max(c.weight), 1) AS w
   FROM cases c JOIN submissions s ON s.id = c.submission_id
-  WHERE ${clause} AND NOT c.outlier AND NOT c.held
+  WHERE ${clause} AND NOT c.outlier AND NOT c.no_spread
   GROUP BY ${GROUP_BY[groupBy]}, s.received_on, coalesce(s.source, s.id::text)`;
 
-export type { CohortStats };
+export { CROWD_FLOOR, type CohortStats };
 
-/** Throughput (bytes/s) per device class, over per-source medians: median, quartiles and 5th/95th percentiles. */
+
+const enough = (n: number, days: number) => n >= CROWD_FLOOR.voices && days >= CROWD_FLOOR.days;
+const QUANTILES = [0.05, 0.25, 0.5, 0.75, 0.95] as const;
+
+/**
+ * Throughput (bytes/s) per device class, over its weighted voices: median, quartiles and
+ * 5th/95th percentiles (weights.ts weightedQuantile), for every cohort above the floor of
+ * evidence; a cohort below it says how many voices it has, and no figure.
+ */
 export async function crowdStats(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupBy: GroupBy = 'deviceClass'): Promise<CohortStats[]> {
   const { clause, params } = where(f);
-  const rows = await sql.query<Record<string, unknown>>(
-    `SELECT grp, count(*)::int AS n, sum(runs)::int AS runs,
-            percentile_cont(0.05) WITHIN GROUP (ORDER BY bps) AS p05,
-            percentile_cont(0.25) WITHIN GROUP (ORDER BY bps) AS q1,
-            percentile_cont(0.5)  WITHIN GROUP (ORDER BY bps) AS median,
-            percentile_cont(0.75) WITHIN GROUP (ORDER BY bps) AS q3,
-            percentile_cont(0.95) WITHIN GROUP (ORDER BY bps) AS p95
-     FROM (${voices(clause, groupBy)}) v
-     GROUP BY grp ORDER BY grp`,
+  const rows = await sql.query<{ grp: string; n: number; days: number; runs: number; x: number[] }>(
+    `WITH v AS (${voices(clause, groupBy)}),
+     q AS (${weightedQuantilesSql('SELECT grp, x, w FROM v', ['grp'], `ARRAY[${QUANTILES.join(', ')}]::float8[]`)})
+     SELECT n.grp, n.n, n.days, n.runs, (SELECT array_agg(q.x ORDER BY q.q) FROM q WHERE q.grp = n.grp) AS x
+     FROM (SELECT grp, count(*)::int AS n, count(DISTINCT day)::int AS days, sum(runs)::int AS runs FROM v GROUP BY grp) n
+     ORDER BY n.grp`,
     params,
   );
-  const aside = await sql.query<{ grp: string; outliers: number; held: number }>(
-    `SELECT ${GROUP_BY[groupBy]} AS grp, count(*) FILTER (WHERE c.outlier)::int AS outliers, count(*) FILTER (WHERE c.held AND NOT c.outlier)::int AS held
+  const aside = await sql.query<{ grp: string; outliers: number }>(
+    `SELECT ${GROUP_BY[groupBy]} AS grp, count(*)::int AS outliers
      FROM cases c JOIN submissions s ON s.id = c.submission_id
-     WHERE ${clause} AND (c.outlier OR c.held) GROUP BY 1`,
+     WHERE ${clause} AND (c.outlier OR c.no_spread) GROUP BY 1`,
     params,
   );
   const asideOf = new Map(aside.map((a) => [a.grp, a]));
-  return rows.map((r) => ({
-    group: String(r.grp),
-    ...(groupBy === 'deviceClass' ? { deviceClass: String(r.grp) } : {}),
-    n: Number(r.n),
-    runs: Number(r.runs),
-    outliers: asideOf.get(r.grp as string)?.outliers ?? 0,
-    held: asideOf.get(r.grp as string)?.held ?? 0,
-    p05: Number(r.p05),
-    q1: Number(r.q1),
-    median: Number(r.median),
-    q3: Number(r.q3),
-    p95: Number(r.p95),
-  }));
+  // A group whose every run was flagged still shows: its count of voices is 0, and its outliers.
+  const counted = new Set(rows.map((r) => r.grp));
+  for (const a of aside) if (!counted.has(a.grp)) rows.push({ grp: a.grp, n: 0, days: 0, runs: 0, x: [] });
+  rows.sort((a, b) => (a.grp < b.grp ? -1 : a.grp > b.grp ? 1 : 0));
+  return rows.map((r): CohortStats => {
+    const [n, days] = [Number(r.n), Number(r.days)];
+    const base = {
+      group: String(r.grp),
+      ...(groupBy === 'deviceClass' ? { deviceClass: String(r.grp) } : {}),
+      n,
+      days,
+      runs: Number(r.runs),
+      outliers: asideOf.get(r.grp)?.outliers ?? 0,
+    };
+    if (!enough(n, days)) return { ...base, tooFew: true };
+    const [p05, q1, median, q3, p95] = (r.x ?? []).map(Number) as [number, number, number, number, number];
+    return { ...base, tooFew: false, p05, q1, median, q3, p95 };
+  });
 }
 
 
 /** Quantiles kept of a large cohort: enough to place a figure within 0.1 percentile points. */
 const DISTRIBUTION_POINTS = 1001;
 
+/** A cohort's voices for placing a figure: sorted values with their weights (none: equal), how many voices on how many days. */
+export interface Distribution {
+  n: number;
+  days: number;
+  exact: boolean;
+  values: number[];
+  weights?: number[];
+}
+
 /**
  * A cohort's voices as a sorted distribution, for placing any figure in it without another
- * query: every voice when there are at most DISTRIBUTION_POINTS (exact), otherwise that many
- * evenly spaced quantiles.
+ * query: every voice and its weight when there are at most DISTRIBUTION_POINTS (exact),
+ * otherwise that many evenly spaced weighted quantiles.
  */
-export async function voiceDistribution(sql: Pick<Sql, 'query'>, f: CrowdFilter): Promise<{ n: number; exact: boolean; values: number[] }> {
+export async function voiceDistribution(sql: Pick<Sql, 'query'>, f: CrowdFilter): Promise<Distribution> {
   const { clause, params } = where(f);
   params.push(Array.from({ length: DISTRIBUTION_POINTS }, (_, i) => i / (DISTRIBUTION_POINTS - 1)));
-  const [r] = await sql.query<{ n: number; all: number[] | null; q: number[] | null }>(
-    `SELECT count(*)::int AS n,
-            CASE WHEN count(*) <= ${DISTRIBUTION_POINTS} THEN array_agg(bps ORDER BY bps) END AS all,
-            CASE WHEN count(*) > ${DISTRIBUTION_POINTS} THEN percentile_disc($${params.length}::float8[]) WITHIN GROUP (ORDER BY bps) END AS q
-     FROM (${voices(clause)}) v`,
+  const at = `$${params.length}::float8[]`;
+  const [r] = await sql.query<{ n: number; days: number; all: number[] | null; ws: number[] | null; q: number[] | null }>(
+    `WITH v AS (${voices(clause)})
+     SELECT count(*)::int AS n, count(DISTINCT day)::int AS days,
+            CASE WHEN count(*) <= ${DISTRIBUTION_POINTS} THEN array_agg(x ORDER BY x) END AS all,
+            CASE WHEN count(*) <= ${DISTRIBUTION_POINTS} THEN array_agg(w ORDER BY x) END AS ws,
+            CASE WHEN count(*) > ${DISTRIBUTION_POINTS} THEN (SELECT array_agg(q.x ORDER BY q.q) FROM (${weightedQuantilesSql('SELECT x, w FROM v', [], at)}) q) END AS q
+     FROM v`,
     params,
   );
   const n = Number(r?.n ?? 0);
-  const values = (r?.all ?? r?.q ?? []).map(Number);
-  return { n, exact: n <= DISTRIBUTION_POINTS, values };
+  const exact = n <= DISTRIBUTION_POINTS;
+  return { n, days: Number(r?.days ?? 0), exact, values: (r?.all ?? r?.q ?? []).map(Number), ...(exact && r?.ws ? { weights: r.ws.map(Number) } : {}) };
 }
 
-/** Where `x` falls in a distribution: the share at or below it, ties counted half (exact when the distribution is). */
-export function placeIn(d: { n: number; values: number[] }, x: number): number | null {
-  if (d.n === 0) return null;
+/** Whether a distribution is above the floor of evidence (CROWD_FLOOR). */
+export const enoughEvidence = (d: Pick<Distribution, 'n' | 'days'>) => enough(d.n, d.days);
+
+/** Where `x` falls in a distribution: the share of its weight below it, ties counted half (exact when the distribution is). */
+export function placeIn(d: Pick<Distribution, 'n' | 'values' | 'weights'>, x: number): number | null {
+  if (d.n === 0 || d.values.length === 0) return null;
   const below = lowerBound(d.values, x);
-  const equal = lowerBound(d.values, x, true) - below;
-  return (100 * (below + equal / 2)) / d.values.length;
+  const upTo = lowerBound(d.values, x, true);
+  if (!d.weights) return (100 * (below + (upTo - below) / 2)) / d.values.length;
+  const sum = (from: number, to: number) => d.weights!.slice(from, to).reduce((a, b) => a + b, 0);
+  const total = sum(0, d.weights.length);
+  return (100 * (sum(0, below) + sum(below, upTo) / 2)) / total;
 }
 
 /** The first index whose value is >= x (or > x with `after`), in a sorted array. */
@@ -141,9 +172,9 @@ export async function viewOf(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupBy: G
 }
 
 /** A large cohort's distribution of voices (all, or one device class) from its view, or null as viewOf. */
-export async function viewDistribution(sql: Pick<Sql, 'query'>, f: CrowdFilter): Promise<{ n: number; exact: boolean; values: number[] } | null> {
-  const [v] = await readView<{ n: number; exact: boolean; values: number[] } | null>(sql, f, 'deviceClass', 'distributions -> $5::text', [f.deviceClass ?? '*']);
-  return v === undefined ? null : (v ?? { n: 0, exact: true, values: [] });
+export async function viewDistribution(sql: Pick<Sql, 'query'>, f: CrowdFilter): Promise<Distribution | null> {
+  const [v] = await readView<Distribution | null>(sql, f, 'deviceClass', 'distributions -> $5::text', [f.deviceClass ?? '*']);
+  return v === undefined ? null : (v ?? { n: 0, days: 0, exact: true, values: [] });
 }
 
 async function readView<T>(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupBy: GroupBy, column: string, extra: unknown[] = []): Promise<T[]> {

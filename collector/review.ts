@@ -1,10 +1,14 @@
 /**
- * The operator's review of bursts held for review (cohorts.ts holdBursts): lists them, beside
- * what their cohort says without them, and releases one (its runs count from then on) or
- * quarantines its runs (quarantine.ts). Every decision is logged in operator_log.
+ * The operator's review of cohorts on the move. Nothing is held any more (a day's new voices
+ * are diluted, weights.ts), so what an operator needs is to see a figure being steered: every
+ * device class of a case whose shown median moved more than MOVE_SHARE within the last
+ * MOVE_WINDOW_DAYS days is listed, with each day of the window — how many networks came, what
+ * they measured and how alike (the spread of their voices, their browsers), what they weighed,
+ * and the figure as of that day — so that the days and networks that moved it stand out. The
+ * operator may then quarantine one day's runs of that cohort (quarantine.ts), or single
+ * sources with collector:quarantine. Every decision is logged in operator_log.
  *
  *   npm run collector:review
- *   npm run collector:review -- --release aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26 --reason "launch day"
  *   npm run collector:review -- --quarantine aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26 --reason "fakes"
  *
  * Uses DATABASE_URL, else the PGlite directory COLLECTOR_DATA, which the running collector
@@ -14,31 +18,50 @@
 import { parseArgs } from 'node:util';
 import type { Sql } from './db.ts';
 import { runAsCommand, withStore } from './operator.ts';
-import { refreshInBatches } from './cohorts.ts';
-import { crowdStats } from './crowd.ts';
 import { quarantine } from './quarantine.ts';
+import { weightedQuantile } from './weights.ts';
 
-/** One held burst: a cohort's device class on one day. */
+/** How far back the review looks, and how far a figure may move in that time before it is listed. */
+export const MOVE_WINDOW_DAYS = 7;
+export const MOVE_SHARE = 0.02;
+
+/** A cohort's device class on one day. */
 export interface Burst {
   algorithm: string;
   implementation: string;
   operation: string;
   sizeBytes: number;
   deviceClass: string;
-  /** The day it arrived, YYYY-MM-DD (UTC). */
+  /** The day, YYYY-MM-DD (UTC). */
   day: string;
 }
 
-export interface HeldBurst extends Burst {
-  /** Networks (sources) and runs held. */
-  sources: number;
-  runs: number;
-  /** The median throughput of the held runs, and of what the cohort's class shows without them (bytes/s; null if nothing). */
-  heldMedian: number;
-  shownMedian: number | null;
+/** One day of a moving cohort's window. */
+export interface ReviewDay {
+  day: string;
+  /** Voices (networks of the day) that came that day, counted (not flagged). */
+  networks: number;
+  /** Their median throughput, bytes/s (null if none came). */
+  median: number | null;
+  /** How alike they were: their interquartile range over their median (0 for identical voices). */
+  spread: number | null;
+  /** Their weight together, as a share of the cohort's weight as of that day. */
+  weightShare: number;
+  /** Browsers among them, with counts. */
+  browsers: Record<string, number>;
+  /** The cohort's median as of the end of that day (bytes/s). */
+  figure: number;
 }
 
-/** `algorithm/implementation/operation/size/class/day`: how the list names a burst, and the flags take it. */
+export interface MovingCohort extends Omit<Burst, 'day'> {
+  /** The figure at the start of the window and now, and how much it moved (now / start − 1). */
+  from: number;
+  to: number;
+  moved: number;
+  days: ReviewDay[];
+}
+
+/** `algorithm/implementation/operation/size/class/day`: how the list names a cohort's day, and --quarantine takes it. */
 export const burstName = (b: Burst) => `${b.algorithm}/${b.implementation}/${b.operation}/${b.sizeBytes}/${b.deviceClass}/${b.day}`;
 
 export function parseBurst(text: string): Burst {
@@ -47,73 +70,123 @@ export function parseBurst(text: string): Burst {
   return { algorithm: m[1]!, implementation: m[2]!, operation: m[3]!, sizeBytes: Number(m[4]), deviceClass: m[5]!, day: m[6]! };
 }
 
-const IN_BURST = `c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND s.device_class = $5 AND s.received_on = $6::date
-  AND c.held AND NOT s.quarantined`;
-const burstParams = (b: Burst) => [b.algorithm, b.implementation, b.operation, b.sizeBytes, b.deviceClass, b.day];
-
-/** Every burst still held, oldest first. */
-export async function heldBursts(sql: Pick<Sql, 'query'>): Promise<HeldBurst[]> {
-  const rows = await sql.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number; device_class: string; day: string; sources: number; runs: number; median: number }>(
-    `SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, to_char(s.received_on, 'YYYY-MM-DD') AS day,
-            count(DISTINCT coalesce(s.source, s.id::text))::int AS sources, count(*)::int AS runs,
-            percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS median
-     FROM cases c JOIN submissions s ON s.id = c.submission_id
-     WHERE c.held AND NOT s.quarantined
-     GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on
-     ORDER BY s.received_on, c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class`,
-  );
-  const out: HeldBurst[] = [];
-  for (const r of rows) {
-    const b: Burst = { algorithm: r.algorithm, implementation: r.implementation, operation: r.operation, sizeBytes: Number(r.size_bytes), deviceClass: r.device_class, day: r.day };
-    const [shown] = await crowdStats(sql, { ...b, deviceClass: b.deviceClass });
-    out.push({ ...b, sources: Number(r.sources), runs: Number(r.runs), heldMedian: Number(r.median), shownMedian: shown ? shown.median : null });
-  }
-  return out;
+interface VoiceRow {
+  algorithm: string;
+  implementation: string;
+  operation: string;
+  size_bytes: number;
+  device_class: string;
+  day: string;
+  x: number;
+  w: number;
+  browser: string;
 }
 
 /**
- * Decides a held burst: `release` counts its runs from now on (and they are not held again for
- * it), `quarantine` takes its runs out of every statistic (quarantine.ts). Returns the number
- * of runs decided; 0 if no such burst is held.
+ * Every cohort class whose figure moved more than MOVE_SHARE in the window, most moved first.
+ * The figure as of a past day is the weighted median of the voices up to that day: weights
+ * depend only on earlier days (weights.ts), so this is what the cohort showed then, but for
+ * flags drawn since.
  */
-export async function review(sql: Sql, b: Burst, decision: 'release' | 'quarantine', reason: string): Promise<number> {
-  let affected: number;
-  if (decision === 'quarantine') {
-    const ids = (await sql.query<{ id: string }>(`SELECT DISTINCT s.id::text AS id FROM cases c JOIN submissions s ON s.id = c.submission_id WHERE ${IN_BURST}`, burstParams(b))).map((r) => r.id);
-    affected = ids.length ? await quarantine(sql, { ids }, { reason: `held burst ${burstName(b)}: ${reason}` }) : 0;
-  } else {
-    affected = await sql.transaction(async (tx) => {
-      const rows = await tx.query(
-        `UPDATE cases c SET held = false, released = true FROM submissions s WHERE s.id = c.submission_id AND ${IN_BURST} RETURNING c.submission_id`,
-        burstParams(b),
-      );
-      await tx.query('INSERT INTO operator_log (action, selector, reason, affected) VALUES ($1, $2, $3, $4)', ['release-burst', JSON.stringify(b), reason, rows.length]);
-      return rows.length;
-    });
-    if (affected) await refreshInBatches(sql, [b]);
+export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCohort[]> {
+  const rows = await sql.query<VoiceRow>(
+    `WITH recent AS (
+       SELECT DISTINCT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class
+       FROM submissions s JOIN cases c ON c.submission_id = s.id
+       WHERE s.received_on > current_date - ${MOVE_WINDOW_DAYS} AND s.execution = 'standard')
+     SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, to_char(s.received_on, 'YYYY-MM-DD') AS day,
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x, coalesce(max(c.weight), 1) AS w, min(s.browser) AS browser
+     FROM recent r JOIN cases c ON c.algorithm = r.algorithm AND c.implementation = r.implementation AND c.operation = r.operation AND c.size_bytes = r.size_bytes
+     JOIN submissions s ON s.id = c.submission_id AND s.device_class = r.device_class
+     WHERE NOT c.outlier AND NOT c.no_spread AND NOT s.quarantined AND s.execution = 'standard' AND c.bytes_per_second > 0
+     GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)`,
+  );
+  const [{ today }] = (await sql.query<{ today: string }>("SELECT to_char(current_date, 'YYYY-MM-DD') AS today")) as [{ today: string }];
+  const cohorts = new Map<string, VoiceRow[]>();
+  for (const r of rows) {
+    const id = `${r.algorithm}/${r.implementation}/${r.operation}/${r.size_bytes}/${r.device_class}`;
+    cohorts.set(id, [...(cohorts.get(id) ?? []), r]);
   }
-  return affected;
+  const window = Array.from({ length: MOVE_WINDOW_DAYS + 1 }, (_, i) => new Date(Date.parse(today) - (MOVE_WINDOW_DAYS - i) * 86_400_000).toISOString().slice(0, 10));
+  const out: MovingCohort[] = [];
+  for (const voices of cohorts.values()) {
+    const sorted = [...voices].sort((a, b) => Number(a.x) - Number(b.x));
+    const upTo = (day: string) => sorted.filter((v) => v.day <= day);
+    const figureAt = (day: string) => {
+      const vs = upTo(day);
+      return vs.length ? weightedQuantile(vs.map((v) => Number(v.x)), vs.map((v) => Number(v.w)), 0.5) : NaN;
+    };
+    const days: ReviewDay[] = window.map((day) => {
+      const those = sorted.filter((v) => v.day === day);
+      const xs = those.map((v) => Number(v.x));
+      const eq = xs.map(() => 1);
+      const median = xs.length ? weightedQuantile(xs, eq, 0.5) : null;
+      const total = upTo(day).reduce((a, v) => a + Number(v.w), 0);
+      const browsers: Record<string, number> = {};
+      for (const v of those) browsers[v.browser] = (browsers[v.browser] ?? 0) + 1;
+      return {
+        day,
+        networks: those.length,
+        median,
+        spread: median ? (weightedQuantile(xs, eq, 0.75) - weightedQuantile(xs, eq, 0.25)) / median : null,
+        weightShare: total ? those.reduce((a, v) => a + Number(v.w), 0) / total : 0,
+        browsers,
+        figure: figureAt(day),
+      };
+    });
+    const figures = days.map((d) => d.figure).filter((x) => Number.isFinite(x));
+    if (figures.length < 2) continue;
+    const [lo, hi] = [Math.min(...figures), Math.max(...figures)];
+    if (hi / lo - 1 <= MOVE_SHARE) continue;
+    const v0 = voices[0]!;
+    const [from, to] = [figures[0]!, figures[figures.length - 1]!];
+    out.push({ algorithm: v0.algorithm, implementation: v0.implementation, operation: v0.operation, sizeBytes: Number(v0.size_bytes), deviceClass: v0.device_class, from, to, moved: to / from - 1, days });
+  }
+  return out.sort((a, b) => Math.abs(b.moved) - Math.abs(a.moved));
 }
 
-const USAGE = 'usage: collector:review [(--release | --quarantine) BURST --reason TEXT]  (BURST as the list prints it; with no flags, the list)';
+/** Takes one day's runs of a cohort's class out of every statistic (quarantine.ts); returns how many submissions. */
+export async function quarantineDay(sql: Sql, b: Burst, reason: string): Promise<number> {
+  const ids = (
+    await sql.query<{ id: string }>(
+      `SELECT DISTINCT s.id::text AS id FROM cases c JOIN submissions s ON s.id = c.submission_id
+       WHERE c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4 AND s.device_class = $5 AND s.received_on = $6::date AND NOT s.quarantined`,
+      [b.algorithm, b.implementation, b.operation, b.sizeBytes, b.deviceClass, b.day],
+    )
+  ).map((r) => r.id);
+  return ids.length ? quarantine(sql, { ids }, { reason: `cohort day ${burstName(b)}: ${reason}` }) : 0;
+}
+
+const USAGE = 'usage: collector:review [--quarantine COHORT_DAY --reason TEXT]  (COHORT_DAY as the list prints it; with no flags, the list)';
+const mb = (x: number | null) => (x === null || !Number.isFinite(x) ? '–' : (x / 1e6).toFixed(1));
+
+/** The list as the command prints it: one block per moving cohort, a line per day of its window. */
+export function formatMoving(list: readonly MovingCohort[]): string[] {
+  if (list.length === 0) return [`no cohort's figure moved more than ${MOVE_SHARE * 100} % in the last ${MOVE_WINDOW_DAYS} days`];
+  const lines: string[] = [];
+  for (const m of list) {
+    lines.push(`${m.algorithm}/${m.implementation}/${m.operation}/${m.sizeBytes}/${m.deviceClass}: ${mb(m.from)} → ${mb(m.to)} MB/s (${m.moved >= 0 ? '+' : ''}${(m.moved * 100).toFixed(1)} %)`);
+    for (const d of m.days) {
+      if (d.networks === 0) continue;
+      const browsers = Object.entries(d.browsers).map(([b, n]) => `${b} ${n}`).join(', ');
+      lines.push(`  ${burstName({ ...m, day: d.day })}  ${d.networks} networks at ${mb(d.median)} MB/s (spread ${((d.spread ?? 0) * 100).toFixed(1)} %; ${browsers}), weight ${(d.weightShare * 100).toFixed(1)} %, figure then ${mb(d.figure)} MB/s`);
+    }
+  }
+  return lines;
+}
 
 export async function main(argv: string[], log = console.log): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: { release: { type: 'string' }, quarantine: { type: 'string' }, reason: { type: 'string' } } }));
+    ({ values } = parseArgs({ args: argv, options: { quarantine: { type: 'string' }, reason: { type: 'string' } } }));
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);
     return 2;
   }
-  const decision = typeof values.release === 'string' ? 'release' : typeof values.quarantine === 'string' ? 'quarantine' : null;
-  if (typeof values.release === 'string' && typeof values.quarantine === 'string') {
-    console.error(`give --release or --quarantine, not both\n${USAGE}`);
-    return 2;
-  }
-  let burst: Burst | null = null;
-  if (decision) {
+  let day: Burst | null = null;
+  if (typeof values.quarantine === 'string') {
     try {
-      burst = parseBurst(String(values[decision]));
+      day = parseBurst(values.quarantine);
     } catch (e) {
       console.error(`${(e as Error).message}\n${USAGE}`);
       return 2;
@@ -124,19 +197,16 @@ export async function main(argv: string[], log = console.log): Promise<number> {
     }
   }
   return withStore(async (sql) => {
-    if (decision && burst) {
-      const n = await review(sql, burst, decision, String(values.reason));
+    if (day) {
+      const n = await quarantineDay(sql, day, String(values.reason));
       if (n === 0) {
-        console.error(`no burst ${burstName(burst)} is held (see the list: npm run collector:review)`);
+        console.error(`no submission of ${burstName(day)} to quarantine (see the list: npm run collector:review)`);
         return 1;
       }
-      log(`${decision === 'release' ? 'released the runs of' : 'quarantined the submissions of'} ${burstName(burst)}: ${n}; logged in operator_log`);
+      log(`quarantined the submissions of ${burstName(day)}: ${n}; logged in operator_log`);
       return 0;
     }
-    const held = await heldBursts(sql);
-    if (held.length === 0) log('no burst is held for review');
-    const mb = (x: number) => (x / 1e6).toFixed(1);
-    for (const h of held) log(`${burstName(h)}  ${h.sources} sources, ${h.runs} runs held, median ${mb(h.heldMedian)} MB/s; shown without them: ${h.shownMedian === null ? 'nothing' : `${mb(h.shownMedian)} MB/s`}`);
+    for (const line of formatMoving(await movingCohorts(sql))) log(line);
     return 0;
   });
 }

@@ -17,9 +17,9 @@ import { type ExportFile, type ExportFormat, createExportDumps } from './export-
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
 import { type CohortKey, cohortKeysOf, createRefresher } from './cohorts.ts';
-import { GROUP_BY, type GroupBy, crowdStats, placeIn, viewDistribution, viewOf, voiceDistribution } from './crowd.ts';
+import { GROUP_BY, type GroupBy, crowdStats, enoughEvidence, placeIn, viewDistribution, viewOf, voiceDistribution } from './crowd.ts';
 import { counts, sourceCount, storedResult } from './store.ts';
-import { createWriter } from './writer.ts';
+import { type Capped, createWriter } from './writer.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, type Reduced, RequestError, checkBodyText, reduceSubmission } from './submission.ts';
 import { OPENAPI } from './openapi.ts';
 
@@ -70,6 +70,11 @@ export interface RouteDeps {
   exportMaxAgeMs?: number;
 }
 
+const capMessage = (c: Capped) =>
+  c.capped === 'network'
+    ? `this network already sent ${c.sent} results today, the most one network may send in a day; try again tomorrow`
+    : `this address already sent ${c.sent} results today, its share of what its network may send in a day; try again tomorrow`;
+
 export function routes(sql: Sql, deps: RouteDeps) {
   const api = new Hono();
   // PGlite has one writer (its directory lock) and one connection: its totals are kept here, so
@@ -82,6 +87,7 @@ export function routes(sql: Sql, deps: RouteDeps) {
   // A body's cohorts, found once when it is charged and touched again once it is stored.
   const cohortsOf = new WeakMap<Reduced, CohortKey[]>();
   const writer = createWriter(sql, {
+    caps: { network: deps.sourceDailyCap },
     onStored: (rs) => {
       generation++;
       for (const r of rs) refresher.touch(cohortsOf.get(r) ?? cohortKeysOf([r]));
@@ -136,9 +142,12 @@ export function routes(sql: Sql, deps: RouteDeps) {
     const cohorts = keys.length;
     if (!(await deps.chargeCohorts(client, cohorts))) throw new RequestError(429, `a body naming ${cohorts} cohorts exceeds what this client may send now; try again in a minute`);
     reduced.source = deps.sources.hash(sourceNetworkOf(client.address));
+    reduced.addressKey = deps.sources.hash(`address ${client.limitKey}`);
+    // A cheap early refusal; the cap itself is counted where the submission is stored (writer.ts).
     const sent = await sourceCount(sql, reduced.source);
-    if (sent >= deps.sourceDailyCap) throw new RequestError(429, `this network already sent ${sent} results today, the most one network may send in a day; try again tomorrow`);
+    if (sent >= deps.sourceDailyCap) throw new RequestError(429, capMessage({ capped: 'network', sent }));
     const outcome = await writer.submit(reduced);
+    if (typeof outcome === 'object') throw new RequestError(429, capMessage(outcome));
     if (outcome === 'conflict') return c.json({ error: `run id ${reduced.id} was already submitted with different content` }, 409);
     return c.json({ id: reduced.id, duplicate: outcome === 'duplicate', cases: reduced.cases.length }, outcome === 'created' ? 201 : 200);
   });
@@ -172,7 +181,9 @@ export function routes(sql: Sql, deps: RouteDeps) {
       const filter = { ...cohort, sizeBytes: f.size };
       return (await viewDistribution(sql, filter)) ?? voiceDistribution(sql, filter);
     });
-    return c.json({ filter: f, n: d.n, percentile: placeIn(d, bytesPerSecond) });
+    // Below the floor of evidence no standing is given: a place among a few voices says little.
+    const tooFew = !enoughEvidence(d);
+    return c.json({ filter: f, n: d.n, days: d.days, tooFew, percentile: tooFew ? null : placeIn(d, bytesPerSecond) });
   });
 
   // Files made by one pass for everyone (export-dump.ts), served as they are; one download

@@ -76,6 +76,8 @@ export interface ReducedCase extends CaseIdentity {
   medianNs: number;
   bytesPerSecond: number;
   robustCv: number;
+  /** Every sample the same value: no timer gives that, so the case is kept but never counted (cohorts.ts). */
+  noSpread: boolean;
 }
 
 export interface Reduced {
@@ -103,6 +105,8 @@ export interface Reduced {
   scenario: string | null;
   /** The keyed hash of the sender's network for the day (source.ts); set by the route. */
   source: string | null;
+  /** The same hash of the sender's address (IPv6: its /64), for the address's share of the daily cap; never stored with the submission. */
+  addressKey?: string | null;
   cases: ReducedCase[];
   /** Every case's samples in case order, little-endian float64s (sampleBytes): what is hashed and stored. */
   samples: Uint8Array;
@@ -340,6 +344,7 @@ export function reduceSubmission(body: unknown): Reduced {
       medianNs: summary.median,
       bytesPerSecond,
       robustCv: summary.robustCv,
+      noSpread: c.samples.length > 1 && c.samples.every((x) => x === c.samples[0]),
     };
   });
   const env = doc.environment;

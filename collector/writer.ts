@@ -9,7 +9,25 @@ import { flagOutliers } from './cohorts.ts';
 import type { Reduced } from './submission.ts';
 import { WRITTEN_COLUMNS, listOf } from './columns.ts';
 
-export type InsertOutcome = 'created' | 'duplicate' | 'conflict';
+export type InsertOutcome = 'created' | 'duplicate' | 'conflict' | Capped;
+/** Refused by a daily cap (see DailyCaps): whose, and how many it already sent today. */
+export interface Capped {
+  capped: 'network' | 'address';
+  sent: number;
+}
+
+/**
+ * The daily caps, checked and counted in the transaction that stores (so a thousand concurrent
+ * posts cannot all pass a check made before any of them is written): a network (its day's
+ * source hash) stores at most `network` submissions a day, and one address (or IPv6 /64) of it
+ * at most ADDRESS_SHARE of that, so one member of a campus NAT or a carrier-grade NAT cannot
+ * spend the whole network's day.
+ */
+export interface DailyCaps {
+  network: number;
+}
+export const ADDRESS_SHARE = 0.25;
+export const addressCap = (caps: DailyCaps) => Math.max(1, Math.ceil(caps.network * ADDRESS_SHARE));
 
 /**
  * Writes submissions with group commit: requests that arrive while a batch is being written
@@ -18,18 +36,24 @@ export type InsertOutcome = 'created' | 'duplicate' | 'conflict';
  * fsync) for many submissions. A batch that fails is retried one submission at a time, so a
  * bad submission cannot fail the others.
  */
-export function createWriter(sql: Sql, o: { maxBatch?: number; onStored?: (rs: Reduced[]) => void } = {}) {
+export function createWriter(sql: Sql, o: { maxBatch?: number; caps?: DailyCaps; onStored?: (rs: Reduced[]) => void } = {}) {
   const maxBatch = o.maxBatch ?? 200;
+  const caps = o.caps ?? null;
   let queue: { r: Reduced; resolve: (o: InsertOutcome) => void; reject: (e: unknown) => void }[] = [];
   let running = false;
+  let swept = 0;
   const drain = async () => {
     running = true;
+    if (caps && Date.now() - swept > 10 * 60_000) {
+      swept = Date.now();
+      await sweepDailyCounts(sql).catch(() => (swept = 0));
+    }
     while (queue.length) {
       const batch = queue.slice(0, maxBatch);
       queue = queue.slice(batch.length);
       try {
         await guardStorage(sql);
-        const outcomes = await insertBatch(sql, batch.map((b) => b.r));
+        const outcomes = await insertBatch(sql, batch.map((b) => b.r), caps);
         batch.forEach((b, i) => b.resolve(outcomes[i]!));
         o.onStored?.(batch.filter((_, i) => outcomes[i] === 'created').map((b) => b.r));
       } catch (e) {
@@ -40,7 +64,7 @@ export function createWriter(sql: Sql, o: { maxBatch?: number; onStored?: (rs: R
           continue;
         }
         for (const b of batch) {
-          await insertBatch(sql, [b.r]).then((x) => {
+          await insertBatch(sql, [b.r], caps).then((x) => {
             b.resolve(x[0]!);
             if (x[0] === 'created') o.onStored?.([b.r]);
           }, b.reject);
@@ -81,7 +105,7 @@ const INSERT_SUBMISSIONS = `INSERT INTO submissions (${listOf(WRITTEN_COLUMNS, (
  * One transaction for a batch. The run id makes a retry idempotent: the same id with the same
  * payload is a duplicate (nothing written), with another payload a conflict.
  */
-async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
+async function insertBatch(sql: Sql, rs: Reduced[], caps: DailyCaps | null): Promise<InsertOutcome[]> {
   return sql.transaction(async (tx) => {
     const rows = rs.map(({ cases: _cases, samples: _samples, ...s }) => s);
     const inserted = new Set(
@@ -106,22 +130,65 @@ async function insertBatch(sql: Sql, rs: Reduced[]): Promise<InsertOutcome[]> {
         stored.set(r.id, r.payloadSha256);
       } else outcomes.push(stored.get(r.id) === r.payloadSha256 ? 'duplicate' : 'conflict');
     }
+    if (caps && created.length) {
+      const refused = await countAgainstCaps(tx, rs, outcomes, caps);
+      if (refused.size) {
+        await tx.query('DELETE FROM submissions WHERE id = ANY($1::uuid[])', [[...refused]]);
+        created.splice(0, created.length, ...created.filter((r) => !refused.has(r.id)));
+      }
+    }
     if (created.length === 0) return outcomes;
     // All cases of the batch in one statement: their figures a JSON array unpacked by the
     // database, their samples one run of bytes ($2) that each case takes its slice of.
     const { meta, bytes } = packCases(created);
     await tx.query(
-      `INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples_f64, n, median_ns, bytes_per_second, robust_cv)
+      `INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples_f64, n, median_ns, bytes_per_second, robust_cv, no_spread)
        SELECT c.sid, c.algorithm, c.implementation, c.variant, c.operation, c."sizeBytes", c."aadBytes",
-              substring($2::bytea from c."from" for 8 * c.n), c.n, c."medianNs", c."bytesPerSecond", c."robustCv"
+              substring($2::bytea from c."from" for 8 * c.n), c.n, c."medianNs", c."bytesPerSecond", c."robustCv", c."noSpread"
        FROM jsonb_to_recordset($1::jsonb) AS c(sid uuid, algorithm text, implementation text, variant text, operation text, "sizeBytes" int, "aadBytes" int,
-            "from" int, n int, "medianNs" double precision, "bytesPerSecond" double precision, "robustCv" double precision)`,
+            "from" int, n int, "medianNs" double precision, "bytesPerSecond" double precision, "robustCv" double precision, "noSpread" boolean)`,
       [JSON.stringify(meta), bytes],
     );
     await flagOutliers(tx, created.map((r) => r.id));
     await tx.query('UPDATE collector_totals SET submissions = submissions + $1, cases = cases + $2', [created.length, created.reduce((n, r) => n + r.cases.length, 0)]);
     return outcomes;
   });
+}
+
+/**
+ * Counts the batch's new submissions against their network's and address's counts of today, in
+ * the order they came, turning the outcome of each one over a cap into Capped; returns their
+ * ids. The counters are locked in key order (FOR UPDATE) until the batch commits, so batches in
+ * other processes wait for them instead of reading the same count, and cannot deadlock.
+ */
+async function countAgainstCaps(tx: Pick<Sql, 'query'>, rs: Reduced[], outcomes: InsertOutcome[], caps: DailyCaps): Promise<Set<string>> {
+  const keyOf = (r: Reduced) => ({ network: `network ${r.source ?? r.id}`, address: `address ${r.addressKey ?? r.id}` });
+  const keys = [...new Set(rs.flatMap((r, i) => (outcomes[i] === 'created' ? Object.values(keyOf(r)) : [])))].sort();
+  await tx.query('INSERT INTO daily_counts (key, n) SELECT key, 0 FROM unnest($1::text[]) AS key ORDER BY key ON CONFLICT (key, day) DO NOTHING', [keys]);
+  const counts = new Map((await tx.query<{ key: string; n: number }>('SELECT key, n FROM daily_counts WHERE day = current_date AND key = ANY($1::text[]) ORDER BY key FOR UPDATE', [keys])).map((r) => [r.key, Number(r.n)]));
+  const limit = { network: caps.network, address: addressCap(caps) };
+  const refused = new Set<string>();
+  rs.forEach((r, i) => {
+    if (outcomes[i] !== 'created') return;
+    const k = keyOf(r);
+    const over = (['network', 'address'] as const).find((which) => (counts.get(k[which]) ?? 0) >= limit[which]);
+    if (over) {
+      outcomes[i] = { capped: over, sent: counts.get(k[over]) ?? 0 };
+      refused.add(r.id);
+      return;
+    }
+    for (const key of Object.values(k)) counts.set(key, (counts.get(key) ?? 0) + 1);
+  });
+  await tx.query(
+    'UPDATE daily_counts d SET n = x.n FROM unnest($1::text[], $2::int[]) AS x(key, n) WHERE d.key = x.key AND d.day = current_date AND d.n <> x.n',
+    [keys, keys.map((k) => counts.get(k) ?? 0)],
+  );
+  return refused;
+}
+
+/** Deletes the daily counts of earlier days: their hashes lead nowhere, and they count nothing now. */
+export async function sweepDailyCounts(sql: Pick<Sql, 'query'>): Promise<void> {
+  await sql.query('DELETE FROM daily_counts WHERE day < current_date');
 }
 
 /**

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { Sql } from '../db.ts';
 import openapi from '../openapi.json' with { type: 'json' };
 import { refreshCohorts } from '../cohorts.ts';
+import { placeIn } from '../crowd.ts';
+import { dayWeights, weightedQuantile } from '../weights.ts';
 import { DEVICE_FAMILY_NAMES } from '../../web/core/submit.ts';
 import { fromStored } from '../../web/core/permalink.ts';
 import { mostSamples } from '../../web/core/run/stop-rule.ts';
@@ -188,31 +190,48 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect(r.status).toBe(413);
   });
 
-  it('gives crowd statistics per device class, aggregated in SQL', async () => {
-    // laptops at 1000, 2000, 3000, 4000 ns/op for 1 KiB; phones at 8000.
-    for (const ns of [1000, 2000, 3000, 4000]) expect((await post(app, submission({ deviceClass: 'laptop', nsPerOp: ns }))).status).toBe(201);
-    expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: 8000 }))).status).toBe(201);
+  /** Posts laptops at these ns/op, alternating between the day before yesterday and yesterday, then refreshes; returns their voices as weights.ts sees them. */
+  const laptopsOverTwoDays = async (nsList: number[]) => {
+    for (const [day, parity] of [[2, 0], [1, 1]] as const) {
+      for (let i = parity; i < nsList.length; i += 2) expect((await post(app, submission({ deviceClass: 'laptop', nsPerOp: nsList[i]! }))).status).toBe(201);
+      await sql.query(`UPDATE submissions SET received_on = current_date - ${day} WHERE received_on = current_date`);
+    }
+    await refreshCohorts(sql);
+    const first = nsList.filter((_, i) => i % 2 === 0);
+    const w = dayWeights([first.length, nsList.length - first.length]);
+    const voices = nsList.map((ns, i) => ({ x: bps(ns), w: i % 2 === 0 ? w[0]! / first.length : w[1]! / (nsList.length - first.length) })).sort((p, q) => p.x - q.x);
+    return { xs: voices.map((v) => v.x), ws: voices.map((v) => v.w) };
+  };
+  const bps = (ns: number) => (1024 * 1e9) / ns;
+
+  it('gives crowd statistics per device class over weighted voices, aggregated in SQL as weights.ts computes them', async () => {
+    const { xs, ws } = await laptopsOverTwoDays([1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900]);
+    expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: 1450 }))).status).toBe(201);
     const r = await app.request('/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024');
     expect(r.status).toBe(200);
     const { cohorts } = await r.json();
     const laptop = cohorts.find((c: { deviceClass: string }) => c.deviceClass === 'laptop');
     const phone = cohorts.find((c: { deviceClass: string }) => c.deviceClass === 'phone');
-    expect(laptop.n).toBe(4);
-    const bps = (ns: number) => (1024 * 1e9) / ns;
-    expect(laptop.median).toBeCloseTo((bps(2000) + bps(3000)) / 2, 0);
+    expect(laptop).toMatchObject({ n: 10, days: 2, tooFew: false });
+    for (const [q, field] of [[0.05, 'p05'], [0.25, 'q1'], [0.5, 'median'], [0.75, 'q3'], [0.95, 'p95']] as const) expect(laptop[field]).toBeCloseTo(weightedQuantile(xs, ws, q), 3);
     expect(laptop.q1).toBeLessThan(laptop.median);
-    expect(phone).toMatchObject({ n: 1, median: expect.closeTo(bps(8000), 0) });
-    const filtered = await (await app.request('/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone&browser=Chrome&arch=x86-64')).json();
+    // The day before yesterday's five weigh 5, yesterday's five 1: the median sits among the first.
+    expect(laptop.median).toBeGreaterThan(bps(1500));
+    // One phone: a count and no figure.
+    expect(phone).toMatchObject({ n: 1, days: 1, tooFew: true });
+    expect(phone.median).toBeUndefined();
+    const filtered = await (await app.request('/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=laptop&browser=Chrome&arch=x86-64')).json();
     expect(filtered.cohorts).toHaveLength(1);
   });
 
-  it('places a figure within its cohort as a percentile', async () => {
-    for (const ns of [1000, 2000, 3000, 4000]) await post(app, submission({ nsPerOp: ns }));
+  it('places a figure within its cohort by the weight of the voices below it', async () => {
+    const { xs, ws } = await laptopsOverTwoDays([1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900]);
     const q = (bps: number) => app.request(`/api/v1/percentile?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=laptop&bytesPerSecond=${bps}`);
-    expect(await (await q(9e10)).json()).toMatchObject({ n: 4, percentile: 100 });
-    expect(await (await q((1024 * 1e9) / 2500)).json()).toMatchObject({ n: 4, percentile: 50 });
+    expect(await (await q(9e10)).json()).toMatchObject({ n: 10, days: 2, tooFew: false, percentile: 100 });
+    const middle = bps(1450);
+    expect((await (await q(middle)).json()).percentile).toBeCloseTo(placeIn({ n: 10, values: xs, weights: ws }, middle)!, 6);
     const empty = await (await app.request('/api/v1/percentile?algorithm=ascon-aead128&implementation=rustcrypto-wasm&operation=encrypt&size=64&bytesPerSecond=1')).json();
-    expect(empty).toMatchObject({ n: 0, percentile: null });
+    expect(empty).toMatchObject({ n: 0, tooFew: true, percentile: null });
   });
 
   it('flags an extreme figure as an outlier in its cohort instead of deleting it', async () => {

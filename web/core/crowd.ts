@@ -4,23 +4,34 @@
  * @module
  */
 
-/** One cohort's statistics, over the medians of its sources, in bytes per second. */
-export interface CohortStats {
+/**
+ * The floor of evidence: a cohort shows a figure only once this many voices (networks of a
+ * day), on at least this many days, stand behind it; below it, its n and "too few results
+ * yet". One network's runs of one day are one voice, and a day's key makes a network a new
+ * voice the next day, so ten voices over two days are at least five networks. Eight voices of
+ * one day (a launch-day burst) never show a figure on their own.
+ */
+export const CROWD_FLOOR = { voices: 10, days: 2 } as const;
+
+/** One cohort's statistics, over the weighted medians of its sources, in bytes per second. */
+interface CohortCounts {
   /** The cohort's device class, engine or browser (see GroupBy). */
   group: string;
   /** Present when grouped by device class (the default). */
   deviceClass?: string;
-  /** Sources (networks of a day) in the cohort: the statistics are over their medians. */
+  /** Voices (a network's runs of one day) counted in the cohort: the statistics are over their medians. */
   n: number;
-  /** Runs behind those sources. */
+  /** Days those voices arrived on. */
+  days: number;
+  /** Runs behind those voices. */
   runs: number;
-  /** Runs outside the cohort's fences: kept in the data, left out of these figures. */
+  /** Runs outside the cohort's fences, or no measurement (identical samples): kept in the data, left out of these figures. */
   outliers: number;
-  /** Runs of a burst of new sources held for an operator's review (collector/cohorts.ts holdBursts): left out until released. */
-  held: number;
-  p05: number;
-  q1: number;
-  median: number;
-  q3: number;
-  p95: number;
 }
+
+/**
+ * A cohort above the collector's floor of evidence (enough voices on enough days, CROWD_FLOOR) with its figures, or one below it with none: the page says "too few results yet (n)".
+ */
+export type CohortStats =
+  | (CohortCounts & { tooFew: false; p05: number; q1: number; median: number; q3: number; p95: number })
+  | (CohortCounts & { tooFew: true });

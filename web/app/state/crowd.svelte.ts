@@ -4,6 +4,9 @@ import type { CaseResult } from '../../core/schema.ts';
 import { getJson } from '../lib/collector.ts';
 
 export type Cohort = CohortStats;
+/** A cohort above the collector's floor of evidence: it has figures. */
+export type Shown = Extract<Cohort, { tooFew: false }>;
+export const shown = (c: Cohort | null | undefined): c is Shown => !!c && !c.tooFew;
 export const GROUPS = { deviceClass: 'device class', engine: 'engine', browser: 'browser' } as const;
 
 export class CrowdState {
@@ -18,7 +21,11 @@ export class CrowdState {
   scenario = $state('');
   cohorts = $state.raw<Cohort[] | null>(null);
   error = $state<string | null>(null);
-  percentile = $state<{ n: number; percentile: number | null; deviceClass: string } | null>(null);
+  percentile = $state<{ n: number; tooFew: boolean; percentile: number | null; deviceClass: string } | null>(null);
+  /** The cohorts with figures: those below the floor of evidence are listed, never drawn. */
+  get drawn(): Shown[] {
+    return (this.cohorts ?? []).filter(shown);
+  }
 
   /** The filters as the collector's query (empty ones left out). */
   get filter() {
@@ -55,7 +62,7 @@ export class CrowdState {
     if (!mine) return;
     const { algorithm, implementation, operation, size } = this.filter;
     try {
-      const r = await getJson<{ n: number; percentile: number | null }>('percentile', { algorithm, implementation, operation, size, bytesPerSecond: mine.bytesPerSecond, deviceClass: deviceClass ?? undefined });
+      const r = await getJson<{ n: number; tooFew: boolean; percentile: number | null }>('percentile', { algorithm, implementation, operation, size, bytesPerSecond: mine.bytesPerSecond, deviceClass: deviceClass ?? undefined });
       this.percentile = { ...r, deviceClass: deviceClass ? `${deviceClass}s` : 'all devices' };
     } catch {
       /* the percentile is an extra: the cohorts say the rest */

@@ -1,0 +1,28 @@
+-- A crowd that no early voice captures (cohorts.ts, weights.ts). Each voice (one network's runs
+-- of one day) carries a weight in its device class's cohort: a day's new voices weigh at most
+-- a share of the weight before them, so a burst is diluted, never held, and never keeps that
+-- day's other newcomers out. NULL: not weighed yet (a new row, until its cohort's next refresh).
+ALTER TABLE cases ADD COLUMN weight double precision;
+-- A case whose samples are all one value: no timer gives that, so it is not a measurement. Kept
+-- and exported, never counted, never part of the fences.
+ALTER TABLE cases ADD COLUMN no_spread boolean NOT NULL DEFAULT false;
+-- Fences are drawn around the weighted median of ln(throughput) (center) with the weighted
+-- median absolute deviation (spread), over every voice, flagged or not: a flag is recomputed at
+-- every refresh, so a voice flagged by an early false majority counts again once it is overturned.
+ALTER TABLE cohort_bounds ADD COLUMN center double precision NOT NULL DEFAULT 0;
+ALTER TABLE cohort_bounds ADD COLUMN spread double precision NOT NULL DEFAULT 0;
+ALTER TABLE cohort_bounds ADD COLUMN days integer NOT NULL DEFAULT 0;
+ALTER TABLE cohort_bounds DROP COLUMN q1;
+ALTER TABLE cohort_bounds DROP COLUMN q3;
+ALTER TABLE cohort_bounds DROP COLUMN established;
+-- Nothing is held any more: a held burst is diluted like any other day's voices from now on.
+UPDATE cases SET held = false WHERE held;
+-- The daily caps (writer.ts), counted in the transaction that stores: one row per network
+-- (its day's source hash) and per address (the day key's hash of it) for the current day. Both
+-- hashes lead nowhere once the day's key is gone; rows of earlier days are deleted.
+CREATE UNLOGGED TABLE daily_counts (
+  key text NOT NULL,
+  day date NOT NULL DEFAULT current_date,
+  n integer NOT NULL,
+  PRIMARY KEY (key, day)
+);

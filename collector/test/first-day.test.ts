@@ -1,0 +1,209 @@
+// A crowd that holds from its first day: no cohort captured by its first voices, no honest
+// newcomer frozen out, a split burst slow and listed for the operator, nothing published below
+// a floor of evidence, and daily caps that hold when a thousand posts race. Days are played by
+// moving what arrived "today" back in time (received_on is a day, nothing finer).
+import { describe, expect, it } from 'vitest';
+import { type Sql, migrate, openPostgres } from '../db.ts';
+import { refreshCohorts } from '../cohorts.ts';
+import { CROWD_FLOOR, placeIn } from '../crowd.ts';
+import { formatMoving, main as reviewMain, movingCohorts, parseBurst, quarantineDay } from '../review.ts';
+import { DAY_MIN_WEIGHT, DAY_SHARE, dayWeights, weightedQuantile } from '../weights.ts';
+import { addressCap } from '../writer.ts';
+import { BACKENDS, appFor, freshDatabase, openBackend, post, submission, useBackend } from './helpers.ts';
+
+const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone';
+const nsFor = (mbPerS: number) => (1024 * 1e9) / (mbPerS * 1e6);
+/** The honest phones' figures: 46–56 MB/s, as the issue's cohort around 51. */
+const honestMb = (i: number, of: number) => 46 + (10 * i) / Math.max(1, of - 1);
+
+describe('weights and weighted quantiles', () => {
+  it('give the first day its voices, and each later day at most a tenth of the weight before it, or one voice', () => {
+    expect(dayWeights([12, 8, 8, 8])).toEqual([12, expect.closeTo(1.2, 9), expect.closeTo(1.32, 9), expect.closeTo(1.452, 9)]);
+    expect(dayWeights([3, 10, 10])).toEqual([3, DAY_MIN_WEIGHT, DAY_MIN_WEIGHT]);
+    expect(dayWeights([200, 5])).toEqual([200, 5]); // a few newcomers to a large cohort weigh one each
+    expect(dayWeights([0, 6, 6])).toEqual([0, 6, DAY_MIN_WEIGHT]); // the first day with voices is the first day
+    expect(DAY_SHARE).toBe(0.1);
+  });
+
+  it('interpolate between the middles of neighbouring weights, as percentile_cont does for equal ones', () => {
+    expect(weightedQuantile([1, 2, 3, 4], [1, 1, 1, 1], 0.5)).toBe(2.5);
+    expect(weightedQuantile([1, 2, 3], [1, 1, 1], 0.5)).toBe(2);
+    // The heavy voice's middle is at 0.45, the light one's at 0.95: q = 0.5 lies a tenth of the way.
+    expect(weightedQuantile([1, 10], [9, 1], 0.5)).toBeCloseTo(1.9, 12);
+    expect(weightedQuantile([1, 10], [9, 1], 0.45)).toBe(1);
+    expect(weightedQuantile([1, 10], [1, 1], 0.01)).toBe(1);
+    expect(weightedQuantile([1, 10], [1, 1], 0.99)).toBe(10);
+  });
+
+  it('place a figure by the weight below it', () => {
+    expect(placeIn({ n: 2, values: [1, 10], weights: [9, 1] }, 5)).toBe(90);
+    expect(placeIn({ n: 4, values: [1, 2, 3, 4] }, 2.5)).toBe(50);
+  });
+});
+
+describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) => {
+  let sql!: Sql;
+  let app!: ReturnType<typeof appFor>;
+  useBackend(kind, (s, a) => ((sql = s), (app = a)));
+
+  /** The phone cohort as a client sees it now (a new app: nothing cached). */
+  const phones = async () => (await (await appFor(sql).request(STATS)).json()).cohorts[0] as { n: number; days: number; median?: number; tooFew: boolean; outliers: number };
+  /** Moves everything stored today to `daysAgo` days before today, as if it had arrived then. */
+  const backdate = async (daysAgo: number) => {
+    await sql.query(`UPDATE submissions SET received_on = current_date - ${daysAgo} WHERE received_on = current_date`);
+  };
+  const phone = async (mbPerS: number, from: string, samples?: number[]) => {
+    const r = await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(mbPerS), mutate: samples && ((d) => void (d.cases[0]!.samples = samples)) }), { 'x-test-client': from });
+    expect(r.status).toBe(201);
+  };
+  /** `n` honest phones on networks of their own, 46–56 MB/s; `tag` keeps networks apart across days. */
+  const honest = async (n: number, tag: number) => {
+    for (let i = 0; i < n; i++) await phone(honestMb(i, n), `198.${51 + tag}.${i}.10`);
+  };
+  /** Ends a played day: what arrived today moves to `daysAgo`, and the cohort is refreshed as the server would. */
+  const endDay = async (daysAgo: number) => {
+    await backdate(daysAgo);
+    await refreshCohorts(sql);
+  };
+  const HONEST_MEDIAN = 51e6;
+
+  it('8 identical fakes on day 0, then 6 honest phones a day for 4 days: day 5 shows the honest median, over 24 honest voices', async () => {
+    // Identical samples, 10× faster, from 8 /24s, into a cohort nobody had used.
+    const fake = nsFor(510);
+    for (let i = 0; i < 8; i++) await phone(510, `203.0.${i}.9`, [fake, fake, fake]);
+    await endDay(5);
+    for (let day = 4; day >= 1; day--) {
+      await honest(6, day);
+      await endDay(day);
+    }
+    const now = await phones();
+    expect(now).toMatchObject({ n: 24, tooFew: false, outliers: 8 });
+    expect(Math.abs(now.median! / HONEST_MEDIAN - 1)).toBeLessThan(0.05);
+  });
+
+  it('an early false majority with jitter is overturned by later honest days, slowly: fakes flagged, honest counted again', async () => {
+    // Eight fakes that look measured (their samples vary), 10× faster, alone on day 0.
+    for (let i = 0; i < 8; i++) await phone(500 + i * 3, `203.0.${i}.9`);
+    await endDay(12);
+    await honest(6, 12);
+    await endDay(11);
+    // The first day's majority flags the honest day, but eight voices of one day show nothing.
+    expect(await phones()).toMatchObject({ n: 8, days: 1, tooFew: true, outliers: 6 });
+    for (let day = 10; day >= 1; day--) {
+      await honest(6, day);
+      await endDay(day);
+    }
+    const now = await phones();
+    // Day 0 weighs 8; each later day adds max(1, a tenth): the honest outweigh it after 9 days.
+    expect(Math.abs(now.median! / HONEST_MEDIAN - 1)).toBeLessThan(0.05);
+    expect(now).toMatchObject({ n: 66, outliers: 8 });
+  });
+
+  it('12 honest phones, then 9 look-alike fakes and 3 honest newcomers a day for 4 days: every newcomer counts', async () => {
+    await honest(12, 0);
+    await endDay(5);
+    for (let day = 4; day >= 1; day--) {
+      for (let i = 0; i < 9; i++) await phone(honestMb(i, 9), `${30 + day}.${i}.7.7`);
+      await honest(3, day);
+      await endDay(day);
+    }
+    const now = await phones();
+    expect(now.n).toBeGreaterThanOrEqual(24);
+    expect(now.n).toBe(12 + 4 * 12); // nobody held, nobody flagged
+    expect(Math.abs(now.median! / HONEST_MEDIAN - 1)).toBeLessThan(0.05);
+  });
+
+  it('12 honest phones, then 8 fakes a day at 1.3× from 8 /24s: under 5 % through day 3, and the review lists the cohort with the days that moved it', async () => {
+    await honest(12, 0);
+    await endDay(3);
+    const before = HONEST_MEDIAN; // one day of voices shows no figure yet (the floor)
+    for (let day = 2; day >= 0; day--) {
+      for (let i = 0; i < 8; i++) await phone(1.3 * 51 * (1 + (i - 4) / 200), `${40 + day}.${i}.8.8`);
+      if (day > 0) await endDay(day);
+      else await refreshCohorts(sql);
+      const now = await phones();
+      expect(Math.abs(now.median! / before - 1)).toBeLessThan(0.05);
+      expect(now.outliers).toBe(0); // inside the fences: diluted, not flagged
+    }
+    const [moving, ...others] = await movingCohorts(sql);
+    expect(others).toEqual([]);
+    expect(moving).toMatchObject({ algorithm: 'aes-128-gcm', implementation: 'rustcrypto-wasm', operation: 'encrypt', sizeBytes: 1024, deviceClass: 'phone' });
+    expect(moving!.moved).toBeGreaterThan(0.02);
+    const busy = moving!.days.filter((d) => d.networks > 0);
+    expect(busy.map((d) => d.networks)).toEqual([12, 8, 8, 8]);
+    expect(busy.slice(1).every((d) => d.median! / (1.3 * 51e6) > 0.99 && d.median! / (1.3 * 51e6) < 1.01)).toBe(true);
+    expect(busy.slice(1).every((d) => d.weightShare < 0.1)).toBe(true);
+    const printed = formatMoving([moving!]).join('\n');
+    expect(printed).toContain('8 networks at 66.');
+    // The operator takes the last day's runs out; the figure and the log say so.
+    const lastDay = busy[busy.length - 1]!.day;
+    expect(await quarantineDay(sql, { ...moving!, day: lastDay }, 'test: a split burst')).toBe(8);
+  });
+
+  it('publishes nothing below the floor of evidence, and says how many voices there are', async () => {
+    await honest(12, 0); // twelve voices, one day
+    await refreshCohorts(sql);
+    expect(await phones()).toEqual({ group: 'phone', deviceClass: 'phone', n: 12, days: 1, runs: 12, outliers: 0, tooFew: true });
+    const p = await (await appFor(sql).request(`${STATS.replace('/stats', '/percentile')}&bytesPerSecond=51000000`)).json();
+    expect(p).toMatchObject({ n: 12, days: 1, tooFew: true, percentile: null });
+    await endDay(1);
+    await honest(CROWD_FLOOR.voices - 1, 1);
+    await refreshCohorts(sql);
+    expect(await phones()).toMatchObject({ n: 12 + CROWD_FLOOR.voices - 1, days: 2, tooFew: false });
+  });
+
+  it('a fresh voice counts as one until its cohort is weighed, then as its day may', async () => {
+    await honest(12, 0);
+    await endDay(1);
+    for (let i = 0; i < 20; i++) await phone(60, `${60 + i}.1.1.1`);
+    const unweighed = await phones();
+    await refreshCohorts(sql);
+    const weighed = await phones();
+    expect(unweighed.n).toBe(32);
+    expect(weighed.n).toBe(32);
+    expect(weighed.median!).toBeLessThan(unweighed.median!);
+  });
+});
+
+describe.each(BACKENDS)('daily caps under a race, on %s', (kind) => {
+  it('2,032 concurrent posts from 254 addresses of one /24 store at most the cap, and one address takes at most its share', async () => {
+    // On PostgreSQL two connections share one database, as two collector processes behind a balancer.
+    const url = kind === 'postgres' ? await freshDatabase() : null;
+    const sql = url ? await openPostgres(url) : await openBackend(kind);
+    if (url) await migrate(sql);
+    const second = url ? await openPostgres(url) : null;
+    try {
+      const cap = 100;
+      const apps = [appFor(sql, { sourceDailyCap: cap }), appFor(second ?? sql, { sourceDailyCap: cap })];
+      const statuses = await Promise.all(Array.from({ length: 2032 }, (_, i) => Promise.resolve(post(apps[i % 2]!, submission(), { 'x-test-client': `192.0.2.${(i % 254) + 1}` })).then((r) => r.status)));
+      const [stored] = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM submissions');
+      expect(Number(stored!.n)).toBeLessThanOrEqual(cap);
+      expect(Number(stored!.n)).toBeGreaterThan(0);
+      expect(statuses.filter((s) => s === 201).length).toBe(Number(stored!.n));
+      expect(statuses.every((s) => s === 201 || s === 429)).toBe(true);
+      // One address of a network: its share, then refused while its neighbours still send.
+      await sql.query('TRUNCATE submissions CASCADE');
+      await sql.query('TRUNCATE daily_counts');
+      const one = [];
+      for (let i = 0; i < addressCap({ network: cap }) + 1; i++) one.push((await post(apps[0]!, submission(), { 'x-test-client': '198.18.5.5' })).status);
+      expect(one.filter((s) => s === 201)).toHaveLength(addressCap({ network: cap }));
+      const refused = await post(apps[0]!, submission(), { 'x-test-client': '198.18.5.5' });
+      expect(refused.status).toBe(429);
+      expect((await refused.json()).error).toContain('this address already sent 25 results today');
+      expect((await post(apps[0]!, submission(), { 'x-test-client': '198.18.5.6' })).status).toBe(201);
+    } finally {
+      await second?.close();
+      await sql.close();
+    }
+  }, 120_000);
+});
+
+describe('the review command', () => {
+  it('names a malformed cohort day, and refuses bad flags and a missing reason with its usage (exit 2)', async () => {
+    expect(() => parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone')).toThrow("Invalid burst: 'aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone' (expected algorithm/implementation/operation/size/class/day, as the list prints it)");
+    expect(parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26')).toEqual({ algorithm: 'aes-128-gcm', implementation: 'rustcrypto-wasm', operation: 'encrypt', sizeBytes: 1024, deviceClass: 'phone', day: '2026-11-26' });
+    expect(await reviewMain(['--quarantine', 'nope', '--reason', 'x'])).toBe(2);
+    expect(await reviewMain(['--quarantine', 'aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26'])).toBe(2); // no reason
+    expect(await reviewMain(['--release', 'x'])).toBe(2); // nothing is held, so nothing is released
+  });
+});

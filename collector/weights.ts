@@ -1,0 +1,76 @@
+/**
+ * How much each voice of a cohort weighs, and weighted quantiles: the arithmetic behind a crowd
+ * that no early voice captures and no burst steers fast (cohorts.ts draws with it in SQL; the
+ * review's history of a cohort uses it here).
+ *
+ * A voice is one network's runs of one day (source.ts). The first day a cohort has voices, each
+ * weighs 1. Every later day's new voices share a weight of at most
+ * max(DAY_MIN_WEIGHT, DAY_SHARE × the weight of all earlier days), split evenly among them:
+ * - a burst of any size on one day weighs about a tenth of what the cohort already had, so a
+ *   split burst (8 fakes a day) moves a figure by a few per cent a day, slowly and visibly;
+ * - a day's honest newcomers always count (none is held or frozen out), diluted with the
+ *   burst if there was one that day;
+ * - an early false majority is overturned by honest days, one DAY_MIN_WEIGHT (or a tenth) at a
+ *   time: never captured for good, but not undone in a day either.
+ * Weights are causal: a day's weight depends only on the days before it, so the figure a
+ * cohort showed on any past day can be recomputed from the voices up to that day.
+ * @module
+ */
+
+/** The share of a cohort's weight so far that one day's new voices may add. */
+export const DAY_SHARE = 0.1;
+/** What a later day's voices may weigh together however young the cohort: one voice's worth. */
+export const DAY_MIN_WEIGHT = 1;
+
+/**
+ * The weight of each day's voices together, oldest day first, given how many voices each day
+ * brought (see the module comment). A day with no voices weighs 0.
+ */
+export function dayWeights(voicesPerDay: readonly number[]): number[] {
+  let before = 0;
+  return voicesPerDay.map((n, i) => {
+    const w = i === 0 || before === 0 ? n : Math.min(n, Math.max(DAY_MIN_WEIGHT, DAY_SHARE * before));
+    before += w;
+    return w;
+  });
+}
+
+/**
+ * The weighted quantile q of `values` (sorted ascending) with positive `weights`: each value
+ * stands at the middle of its weight on the cumulative scale, and q falls between two of them
+ * by linear interpolation (below the first or above the last, that value). With equal weights
+ * the median of an even count is the mean of the middle two, as percentile_cont gives.
+ * cohorts.ts and crowd.ts compute the same in SQL (weightedQuantilesSql).
+ */
+export function weightedQuantile(values: readonly number[], weights: readonly number[], q: number): number {
+  if (values.length === 0) return NaN;
+  const total = weights.reduce((a, b) => a + b, 0);
+  let cum = 0;
+  let prev: { x: number; p: number } | null = null;
+  for (let i = 0; i < values.length; i++) {
+    const p = (cum + weights[i]! / 2) / total;
+    cum += weights[i]!;
+    const x = values[i]!;
+    if (p >= q) return prev === null || p === prev.p ? x : prev.x + ((x - prev.x) * (q - prev.p)) / (p - prev.p);
+    prev = { x, p };
+  }
+  return values[values.length - 1]!;
+}
+
+/**
+ * SQL for the weighted quantiles of the rows of `from` (a subquery with the columns `part`,
+ * `x` and `w`): one row (part…, q, x) per partition and quantile in `qs` (an SQL float8[]),
+ * exactly as weightedQuantile computes them. Rows of weight 0 or less take no part.
+ */
+export function weightedQuantilesSql(from: string, part: readonly string[], qs: string): string {
+  const by = part.join(', ');
+  const partition = part.length ? `PARTITION BY ${by}` : '';
+  const cols = part.length ? `${by}, ` : '';
+  return `SELECT ${cols}q.q, CASE WHEN o.np IS NULL OR o.p >= q.q OR o.np = o.p THEN o.x ELSE o.x + (o.nx - o.x) * (q.q - o.p) / (o.np - o.p) END AS x
+    FROM (SELECT ${cols}x, p, lead(x) OVER win AS nx, lead(p) OVER win AS np, row_number() OVER win AS i
+          FROM (SELECT ${cols}x, (sum(w) OVER (${partition} ORDER BY x ROWS UNBOUNDED PRECEDING) - w / 2) / sum(w) OVER (${partition}) AS p
+                FROM (${from}) f WHERE w > 0) c
+          WINDOW win AS (${partition} ORDER BY p)) o
+    CROSS JOIN unnest(${qs}) AS q(q)
+    WHERE (o.p <= q.q AND (o.np IS NULL OR o.np > q.q)) OR (o.i = 1 AND o.p > q.q)`;
+}
