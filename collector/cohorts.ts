@@ -7,7 +7,7 @@
 import type { Sql } from './db.ts';
 import { type CrowdFilter, crowdStats, voiceDistribution } from './crowd.ts';
 import type { Reduced } from './submission.ts';
-import { dayWeights, weightedQuantilesSql } from './weights.ts';
+import { voiceWeights, weightedQuantilesSql } from './weights.ts';
 
 /**
  * Fences on ln(throughput) (throughput is multiplicative): a case is an outlier when it lies
@@ -42,8 +42,9 @@ const ELIGIBLE = `c.bytes_per_second > 0 AND NOT s.quarantined AND NOT c.no_spre
 /** Flags the new cases of submissions `ids` by their cohorts' current fences (on arrival). */
 export async function flagOutliers(tx: Pick<Sql, 'query'>, ids: string[]): Promise<void> {
   await tx.query(`UPDATE cases c SET outlier = true WHERE c.submission_id = ANY($1::uuid[]) AND c.no_spread`, [ids]);
+  // The verdict on arrival is kept apart (arrived_outside): a refresh draws `outlier` again, never it.
   await tx.query(
-    `UPDATE cases c SET outlier = ${OUTLIER} FROM submissions s, cohort_bounds b
+    `UPDATE cases c SET outlier = ${OUTLIER}, arrived_outside = ${OUTLIER} FROM submissions s, cohort_bounds b
      WHERE c.submission_id = ANY($1::uuid[]) AND s.id = c.submission_id AND ${ELIGIBLE} AND ${JUDGED_BY}`,
     [ids],
   );
@@ -99,7 +100,7 @@ export async function refreshCohortBatch(sql: Sql, named: CohortKey[]): Promise<
   });
 }
 
-/** A voice weight per cohort, device class (or '*') and day: every voice of that day in it weighs `w`. */
+/** Voice weights per cohort, device class (or '*') and day: a voice of that day weighs `w`, or `wo` if it arrived outside the fences. */
 interface DayWeight {
   algorithm: string;
   implementation: string;
@@ -108,31 +109,38 @@ interface DayWeight {
   device_class: string;
   day: string;
   w: number;
+  wo: number;
 }
 
 /**
- * Counts the voices of each day of the cohorts in `p`, per device class and over every class,
- * gives each day its weight (weights.ts dayWeights) and stores each voice's class weight on its
- * cases, for the reads (crowd.ts). Only the rows whose weight changed are written: a day's
- * weight depends on the days before it, so in a settled cohort that is today's rows alone.
+ * Counts the voices of each day of the cohorts in `p` (and those of them that arrived outside
+ * the fences), per device class and over every class, gives each voice its weight (weights.ts
+ * voiceWeights) and stores each voice's class weight on its cases, for the reads (crowd.ts).
+ * Only the rows whose weight changed are written: a day's weight depends on the days before
+ * it, so in a settled cohort that is today's rows alone.
  */
 async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]> {
-  const days = await tx.query<Omit<DayWeight, 'w'> & { n: number }>(
-    `WITH ${KEYS}
-     SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, to_char(s.received_on, 'YYYY-MM-DD') AS day,
-            count(DISTINCT coalesce(s.source, s.id::text))::int AS n
-     FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
-     WHERE ${ELIGIBLE}
-     GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on
-     ORDER BY s.received_on`,
+  type Day = Omit<DayWeight, 'w' | 'wo'> & { n: number; outside: number };
+  const days = await tx.query<Day>(
+    `WITH ${KEYS},
+     voices AS (
+       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, bool_and(c.arrived_outside) AS outside
+       FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
+       WHERE ${ELIGIBLE}
+       GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text))
+     SELECT algorithm, implementation, operation, size_bytes, device_class, to_char(received_on, 'YYYY-MM-DD') AS day,
+            count(*)::int AS n, count(*) FILTER (WHERE outside)::int AS outside
+     FROM voices GROUP BY algorithm, implementation, operation, size_bytes, device_class, received_on
+     ORDER BY received_on`,
     p,
   );
   // Days in order, per class and over every class ('*', where a day's voices are all its classes').
-  const byCohort = new Map<string, { key: Omit<DayWeight, 'w' | 'day'>; days: Map<string, number> }>();
-  const add = (d: Omit<DayWeight, 'w'> & { n: number }, cls: string) => {
+  const byCohort = new Map<string, { key: Omit<DayWeight, 'w' | 'wo' | 'day'>; days: Map<string, { voices: number; outside: number }> }>();
+  const add = (d: Day, cls: string) => {
     const id = `${d.algorithm}/${d.implementation}/${d.operation}/${d.size_bytes}/${cls}`;
     const entry = byCohort.get(id) ?? { key: { algorithm: d.algorithm, implementation: d.implementation, operation: d.operation, size_bytes: Number(d.size_bytes), device_class: cls }, days: new Map() };
-    entry.days.set(d.day, (entry.days.get(d.day) ?? 0) + Number(d.n));
+    const day = entry.days.get(d.day) ?? { voices: 0, outside: 0 };
+    entry.days.set(d.day, { voices: day.voices + Number(d.n), outside: day.outside + Number(d.outside) });
     byCohort.set(id, entry);
   };
   for (const d of days) {
@@ -142,14 +150,15 @@ async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]>
   const out: DayWeight[] = [];
   for (const { key, days: counts } of byCohort.values()) {
     const list = [...counts];
-    const w = dayWeights(list.map(([, n]) => n));
-    list.forEach(([day, n], i) => out.push({ ...key, day, w: w[i]! / n }));
+    const w = voiceWeights(list.map(([, d]) => d));
+    list.forEach(([day], i) => out.push({ ...key, day, w: w[i]!.inside, wo: w[i]!.outside }));
   }
   await tx.query(
-    `UPDATE cases c SET weight = x.w
-     FROM jsonb_to_recordset($1::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8), submissions s
+    `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8, wo float8))
+     UPDATE cases c SET weight = CASE WHEN c.arrived_outside THEN x.wo ELSE x.w END
+     FROM x, submissions s
      WHERE ${SAME_CASE('x')} AND s.id = c.submission_id AND s.device_class = x.device_class AND s.received_on = x.day
-       AND ${ELIGIBLE} AND c.weight IS DISTINCT FROM x.w`,
+       AND ${ELIGIBLE} AND c.weight IS DISTINCT FROM (CASE WHEN c.arrived_outside THEN x.wo ELSE x.w END)`,
     [JSON.stringify(out.filter((d) => d.device_class !== '*'))],
   );
   return out;
@@ -162,18 +171,18 @@ async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]>
 async function drawAndFlag(tx: Pick<Sql, 'query'>, p: unknown[], weights: DayWeight[]): Promise<void> {
   const params = [...p, JSON.stringify(weights)];
   const WEIGHTED_VOICES = `${KEYS},
-     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8)),
+     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8, wo float8)),
      voices AS (
        SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on AS day, count(*) AS runs,
-              percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v, bool_and(c.arrived_outside) AS outside
        FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
        WHERE ${ELIGIBLE}
        GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)),
      classed AS (
-       SELECT ${COHORT}, device_class AS cls, day, runs, v FROM voices
-       UNION ALL SELECT ${COHORT}, '*', day, runs, v FROM voices),
+       SELECT ${COHORT}, device_class AS cls, day, runs, v, outside FROM voices
+       UNION ALL SELECT ${COHORT}, '*', day, runs, v, outside FROM voices),
      weighted AS (
-       SELECT v.algorithm, v.implementation, v.operation, v.size_bytes, v.cls, v.day, v.runs, v.v AS x, wt.w
+       SELECT v.algorithm, v.implementation, v.operation, v.size_bytes, v.cls, v.day, v.runs, v.v AS x, CASE WHEN v.outside THEN wt.wo ELSE wt.w END AS w
        FROM classed v JOIN wt ON ${SAME_CASE('wt', 'v')} AND wt.device_class = v.cls AND wt.day = v.day)`;
   const PART = ['algorithm', 'implementation', 'operation', 'size_bytes', 'cls'];
   await tx.query(
@@ -191,7 +200,7 @@ async function drawAndFlag(tx: Pick<Sql, 'query'>, p: unknown[], weights: DayWei
   // A class (or '*') with no voices left keeps no figure of its own.
   await tx.query(
     `WITH ${KEYS},
-     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8))
+     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8, wo float8))
      DELETE FROM cohort_bounds b USING k WHERE ${SAME_CASE('b', 'k')} AND NOT EXISTS (SELECT 1 FROM wt WHERE ${SAME_CASE('wt', 'b')} AND wt.device_class = b.device_class)`,
     params,
   );

@@ -12,6 +12,8 @@
  *   burst if there was one that day;
  * - an early false majority is overturned by honest days, one DAY_MIN_WEIGHT (or a tenth) at a
  *   time: never captured for good, but not undone in a day either.
+ * - a voice that arrived outside the fences weighs little unless a crowd of networks brought
+ *   such voices that day (OUTSIDE_QUORUM): one network's fake a day cannot wear a cohort down.
  * Weights are causal: a day's weight depends only on the days before it, so the figure a
  * cohort showed on any past day can be recomputed from the voices up to that day.
  * @module
@@ -23,16 +25,41 @@ export const DAY_SHARE = 0.1;
 export const DAY_MIN_WEIGHT = 1;
 
 /**
- * The weight of each day's voices together, oldest day first, given how many voices each day
- * brought (see the module comment). A day with no voices weighs 0.
+ * A day's voices that arrived outside the fences drawn before them (writer.ts judges each case
+ * on arrival, and that verdict is kept) count fully only when at least this many networks
+ * brought such voices that day; fewer weigh that share of a voice each. One network sending
+ * a fake a day is a new voice every day (a day's key makes it so, source.ts), and without this
+ * thirty days of it outweigh a cohort whose honest newcomers come every third day; five
+ * networks a day that disagree with the cohort are a crowd, and an early false majority is
+ * overturned by them as by anyone.
  */
-export function dayWeights(voicesPerDay: readonly number[]): number[] {
+export const OUTSIDE_QUORUM = 5;
+
+/** A day of a cohort: its voices, and how many of them arrived outside the fences. */
+export interface DayVoices {
+  voices: number;
+  outside?: number;
+}
+
+/**
+ * The weight of one voice of each day, oldest day first: `inside` for a voice that arrived
+ * within the fences (or before there were any), `outside` for one that arrived outside them
+ * (see the module comment and OUTSIDE_QUORUM). A day with no voices weighs 0.
+ */
+export function voiceWeights(days: readonly DayVoices[]): { inside: number; outside: number }[] {
   let before = 0;
-  return voicesPerDay.map((n, i) => {
-    const w = i === 0 || before === 0 ? n : Math.min(n, Math.max(DAY_MIN_WEIGHT, DAY_SHARE * before));
-    before += w;
-    return w;
+  return days.map(({ voices: n, outside = 0 }) => {
+    const total = before === 0 ? n : Math.min(n, Math.max(DAY_MIN_WEIGHT, DAY_SHARE * before));
+    const inside = n ? total / n : 0;
+    const out = inside * Math.min(1, outside / OUTSIDE_QUORUM);
+    before += inside * (n - outside) + out * outside;
+    return { inside, outside: out };
   });
+}
+
+/** The weight of each day's voices together, when none arrived outside the fences (voiceWeights). */
+export function dayWeights(voicesPerDay: readonly number[]): number[] {
+  return voiceWeights(voicesPerDay.map((voices) => ({ voices }))).map((w, i) => w.inside * voicesPerDay[i]!);
 }
 
 /**

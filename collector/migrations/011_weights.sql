@@ -6,6 +6,10 @@ ALTER TABLE cases ADD COLUMN weight double precision;
 -- A case whose samples are all one value: no timer gives that, so it is not a measurement. Kept
 -- and exported, never counted, never part of the fences.
 ALTER TABLE cases ADD COLUMN no_spread boolean NOT NULL DEFAULT false;
+-- Whether the case arrived outside the fences in force when it was stored: unlike `outlier`,
+-- never drawn again. A day's voices that arrived outside weigh little unless enough networks
+-- brought them (weights.ts OUTSIDE_QUORUM).
+ALTER TABLE cases ADD COLUMN arrived_outside boolean NOT NULL DEFAULT false;
 -- Fences are drawn around the weighted median of ln(throughput) (center) with the weighted
 -- median absolute deviation (spread), over every voice, flagged or not: a flag is recomputed at
 -- every refresh, so a voice flagged by an early false majority counts again once it is overturned.

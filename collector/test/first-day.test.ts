@@ -7,7 +7,7 @@ import { type Sql, migrate, openPostgres } from '../db.ts';
 import { refreshCohorts } from '../cohorts.ts';
 import { CROWD_FLOOR, placeIn } from '../crowd.ts';
 import { formatMoving, main as reviewMain, movingCohorts, parseBurst, quarantineDay } from '../review.ts';
-import { DAY_MIN_WEIGHT, DAY_SHARE, dayWeights, weightedQuantile } from '../weights.ts';
+import { DAY_MIN_WEIGHT, DAY_SHARE, OUTSIDE_QUORUM, dayWeights, voiceWeights, weightedQuantile } from '../weights.ts';
 import { addressCap } from '../writer.ts';
 import { BACKENDS, appFor, freshDatabase, openBackend, post, submission, useBackend } from './helpers.ts';
 
@@ -23,6 +23,14 @@ describe('weights and weighted quantiles', () => {
     expect(dayWeights([200, 5])).toEqual([200, 5]); // a few newcomers to a large cohort weigh one each
     expect(dayWeights([0, 6, 6])).toEqual([0, 6, DAY_MIN_WEIGHT]); // the first day with voices is the first day
     expect(DAY_SHARE).toBe(0.1);
+  });
+
+  it("weigh a voice that arrived outside the fences a fifth of its day's share, unless five networks brought such voices that day", () => {
+    const [first, lone, crowd] = voiceWeights([{ voices: 12 }, { voices: 1, outside: 1 }, { voices: 6, outside: 6 }]);
+    expect(first!.inside).toBe(1); // the first day's voices weigh one each
+    expect(lone!.outside).toBeCloseTo(1 / OUTSIDE_QUORUM, 12); // one network's fake of the day
+    expect(crowd!.outside).toBe(crowd!.inside); // six networks disagreeing that day count as anyone
+    expect(OUTSIDE_QUORUM).toBe(5);
   });
 
   it('interpolate between the middles of neighbouring weights, as percentile_cont does for equal ones', () => {
