@@ -6,7 +6,8 @@
  * with 1 and 3 collector processes on PostgreSQL; and the crowd-statistics query time over
  * 1 M case rows. Quote ratios from one run: this machine's absolute figures move 2× between runs.
  *   DURATION=10 CONNECTIONS=16 ROWS=1000000 COHORT_ROWS=100000 npm run bench:collector
- * PARTS picks sections (default all): load, bodies, nginx, poisoning, stats.
+ * PARTS picks sections (default all): load, bodies, nginx, poisoning, stats. `-- --write` writes
+ * the attacks' table to docs/measured/crowd-attacks.md (scripts/measured.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -26,11 +27,13 @@ import { appFor, post, submission } from '../collector/harness/bodies.ts';
 import { MAX_CASES, MAX_SAMPLES_TOTAL, type Reduced } from '../collector/submission.ts';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
 import { quantile } from '../web/core/stats.ts';
+import { wantsWrite, writeMeasured } from './measured.ts';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
 const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const COHORT_ROWS = Number(process.env.COHORT_ROWS ?? 100_000);
+const attackLines: string[] = [];
 const PARTS = new Set((process.env.PARTS ?? 'load,bodies,nginx,poisoning,stats').split(','));
 const ALGS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'xchacha20-poly1305', 'ascon-aead128', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'];
 
@@ -419,7 +422,9 @@ try {
   if (PARTS.has('poisoning')) for (const [name, open] of [['PGlite', () => openPglite()], ['PostgreSQL', () => openPostgres(pg.url)]] as const) {
     const sql = await open();
     await migrate(sql);
-    out.push(`${name}: fakes against honest phones at 46–56 MB/s (goal: every shown median within 5 % of the honest 51 MB/s; a split burst listed as moving)`, ...(await poisoning(sql)));
+    const lines = [`${name}: fakes against honest phones at 46–56 MB/s (goal: every shown median within 5 % of the honest 51 MB/s; a split burst listed as moving)`, ...(await poisoning(sql))];
+    out.push(...lines);
+    attackLines.push(...lines);
     await sql.close();
   }
   if (PARTS.has('stats')) for (const [name, open] of [['PGlite', () => openPglite()], ['PostgreSQL', () => openPostgres(pg.url)]] as const) {
@@ -458,6 +463,15 @@ try {
   }
 } finally {
   pg.stop();
+}
+if (wantsWrite() && attackLines.length) {
+  const file = writeMeasured('crowd-attacks', {
+    title: 'What it takes to steer the crowd',
+    about: 'Each attack of docs/crowd.md played day by day against honest phones, on PGlite and on PostgreSQL (scripts/bench-collector.ts, part poisoning).',
+    command: 'PARTS=poisoning npm run bench:collector -- --write',
+    lines: attackLines,
+  });
+  console.log(`wrote ${file}`);
 }
 console.log(`\nbench:collector — loopback, ${CONNECTIONS} connections × ${DURATION} s per cell, Node ${process.version}`);
 for (const line of out) console.log(line);
