@@ -11,10 +11,10 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { secureHeaders } from 'hono/secure-headers';
-import { type Client, addressResolver, limitKeyOf, networkOf } from './client.ts';
+import { type Client, addressResolver, limitKeyOf, networkOf, sourceNetworkOf } from './client.ts';
 import type { Sql } from './db.ts';
 import { classifyFault } from './faults.ts';
-import { type RateLimiter, createRateLimiter, createSqlRateLimiter } from './rate-limit.ts';
+import { type RateLimiter, createCostMeter, createRateLimiter, createSqlCostMeter, createSqlRateLimiter } from './rate-limit.ts';
 import { routes } from './routes.ts';
 import { type SourceKeys, createSourceKeys } from './source.ts';
 import { RequestError } from './submission.ts';
@@ -40,6 +40,8 @@ export interface CollectorOptions {
   isReady?: () => boolean;
   /** How often the exports may be made again while rows arrive (export-dump.ts; default 5 minutes). */
   exportMinAgeMs?: number;
+  /** Milliseconds of reads answered live per minute: per network, and by everyone (default LIVE_READ_MS_PER_MINUTE). */
+  liveReadMsPerMinute?: { network: number; all: number };
 }
 
 /** A standard-preset run is 2–3 MiB as JSON (web/core/submit.ts). */
@@ -53,6 +55,16 @@ export const BYTES_PER_TOKEN = 512 * 1024;
  * A standard-preset run (about 1,500 cases) pays 6 more; a quick one nothing.
  */
 export const COHORTS_PER_TOKEN = 250;
+/**
+ * A read that neither a cohort's view nor the cache answers (a filter by browser, engine, arch,
+ * scenario or execution mode, a grouping other than by device class) passes over its whole
+ * cohort: 50–250 ms for 20,000 rows, by store and host. Such reads are charged the time they
+ * took, against a budget per network (IPv4 /24, IPv6 /48) and one for everyone (a read may
+ * start while neither is in debt), so no choice of filters, from any number of addresses,
+ * costs the collector more than about a quarter of a core: 3 s a minute per network is 5 % of
+ * a core, 15 s for everyone 25 %. With shared limits (PostgreSQL) both hold across processes.
+ */
+export const LIVE_READ_MS_PER_MINUTE = { network: 3_000, all: 15_000 };
 
 export function createApp(sql: Sql, o: CollectorOptions = {}) {
   const app = new Hono<{ Variables: { client: Client } }>();
@@ -65,6 +77,13 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
   // under the day's key, so a stored bucket narrows nobody down to one address.
   const writeKey = (client: Client) => (shared ? sources.hash(`limit:${networkOf(client.address)}`) : client.limitKey);
   const reads = createRateLimiter({ perMinute: perMinute * 20 });
+  const live = o.liveReadMsPerMinute ?? LIVE_READ_MS_PER_MINUTE;
+  const meter = (msPerMinute: number) => (shared ? createSqlCostMeter(sql, { msPerMinute }) : createCostMeter({ msPerMinute }));
+  const [liveByNetwork, liveByAll] = [meter(live.network), meter(live.all)];
+  const liveKey = (client: Client) => {
+    const network = sourceNetworkOf(client.address);
+    return shared ? sources.hash(`reads:${network}`) : network;
+  };
   const resolve = addressResolver(o.trustedProxies ?? []);
   const address = o.clientAddress ?? ((c) => resolve((c.env as { incoming?: IncomingMessage } | undefined)?.incoming));
   const maxBody = o.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
@@ -112,6 +131,17 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
       chargeCohorts: async (client, cohorts) => {
         const extra = Math.floor(cohorts / COHORTS_PER_TOKEN);
         return extra === 0 || (await writes.take(writeKey(client), extra));
+      },
+      liveRead: async (client, read) => {
+        const key = liveKey(client);
+        if (!(await liveByNetwork.allowed(key)) || !(await liveByAll.allowed('reads:all'))) return { refused: true };
+        const t = performance.now();
+        try {
+          return { value: await read() };
+        } finally {
+          const ms = performance.now() - t;
+          await Promise.all([liveByNetwork.spend(key, ms), liveByAll.spend('reads:all', ms)]);
+        }
       },
       sources,
       sourceDailyCap: o.sourceDailyCap ?? DEFAULT_SOURCE_DAILY_CAP,

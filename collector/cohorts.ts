@@ -115,9 +115,8 @@ interface DayWeight {
 /**
  * Counts the voices of each day of the cohorts in `p` (and those of them that arrived outside
  * the fences), per device class and over every class, gives each voice its weight (weights.ts
- * voiceWeights) and stores each voice's class weight on its cases, for the reads (crowd.ts).
- * Only the rows whose weight changed are written: a day's weight depends on the days before
- * it, so in a settled cohort that is today's rows alone.
+ * voiceWeights) and stores the class weights per day in cohort_day_weights, for the reads
+ * (crowd.ts): a row per cohort, class and day, never one per case.
  */
 async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]> {
   type Day = Omit<DayWeight, 'w' | 'wo'> & { n: number; outside: number };
@@ -153,12 +152,11 @@ async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]>
     const w = voiceWeights(list.map(([, d]) => d));
     list.forEach(([day], i) => out.push({ ...key, day, w: w[i]!.inside, wo: w[i]!.outside }));
   }
+  // The class weights, for the reads (crowd.ts): a handful of rows per cohort and day, written anew.
+  await tx.query(`WITH ${KEYS} DELETE FROM cohort_day_weights d USING k WHERE ${SAME_CASE('d', 'k')}`, p);
   await tx.query(
-    `WITH x AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8, wo float8))
-     UPDATE cases c SET weight = CASE WHEN c.arrived_outside THEN x.wo ELSE x.w END
-     FROM x, submissions s
-     WHERE ${SAME_CASE('x')} AND s.id = c.submission_id AND s.device_class = x.device_class AND s.received_on = x.day
-       AND ${ELIGIBLE} AND c.weight IS DISTINCT FROM (CASE WHEN c.arrived_outside THEN x.wo ELSE x.w END)`,
+    `INSERT INTO cohort_day_weights (algorithm, implementation, operation, size_bytes, device_class, day, w, wo)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8, wo float8)`,
     [JSON.stringify(out.filter((d) => d.device_class !== '*'))],
   );
   return out;

@@ -42,13 +42,16 @@ function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] }
 /**
  * One voice per source: each network's runs of a day (source.ts) collapse to their median
  * before any statistic, so thirty runs from one address weigh as much as one; and each voice
- * weighs what its day may add to its cohort (weights.ts; stored on its cases at the cohort's
- * refresh, 1 until then). Rows stored before sources existed are each their own voice.
+ * weighs what its day may add to its cohort (weights.ts; cohort_day_weights, drawn at the
+ * cohort's refresh, 1 until then). Rows stored before sources existed are each their own voice.
  */
-const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
+export const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
   SELECT ${GROUP_BY[groupBy]} AS grp, s.received_on AS day, count(*) AS runs,
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x, coalesce(max(c.weight), 1) AS w
+         percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x,
+         coalesce(CASE WHEN bool_and(c.arrived_outside) THEN max(dw.wo) ELSE max(dw.w) END, 1) AS w
   FROM cases c JOIN submissions s ON s.id = c.submission_id
+  LEFT JOIN cohort_day_weights dw ON dw.algorithm = c.algorithm AND dw.implementation = c.implementation AND dw.operation = c.operation
+       AND dw.size_bytes = c.size_bytes AND dw.device_class = s.device_class AND dw.day = s.received_on
   WHERE ${clause} AND NOT c.outlier AND NOT c.no_spread
   GROUP BY ${GROUP_BY[groupBy]}, s.received_on, coalesce(s.source, s.id::text)`;
 
@@ -120,14 +123,12 @@ export interface Distribution {
  */
 export async function voiceDistribution(sql: Pick<Sql, 'query'>, f: CrowdFilter): Promise<Distribution> {
   const { clause, params } = where(f);
-  params.push(Array.from({ length: DISTRIBUTION_POINTS }, (_, i) => i / (DISTRIBUTION_POINTS - 1)));
-  const at = `$${params.length}::float8[]`;
   const [r] = await sql.query<{ n: number; days: number; all: number[] | null; ws: number[] | null; q: number[] | null }>(
     `WITH v AS (${voices(clause)})
      SELECT count(*)::int AS n, count(DISTINCT day)::int AS days,
             CASE WHEN count(*) <= ${DISTRIBUTION_POINTS} THEN array_agg(x ORDER BY x) END AS all,
             CASE WHEN count(*) <= ${DISTRIBUTION_POINTS} THEN array_agg(w ORDER BY x) END AS ws,
-            CASE WHEN count(*) > ${DISTRIBUTION_POINTS} THEN (SELECT array_agg(q.x ORDER BY q.q) FROM (${weightedQuantilesSql('SELECT x, w FROM v', [], at)}) q) END AS q
+            CASE WHEN count(*) > ${DISTRIBUTION_POINTS} THEN (SELECT array_agg(q.x ORDER BY q.q) FROM (${weightedQuantilesSql('SELECT x, w FROM v', [], { even: DISTRIBUTION_POINTS })}) q) END AS q
      FROM v`,
     params,
   );

@@ -72,3 +72,53 @@ export function createSqlRateLimiter(sql: Sql, o: { perMinute: number }): RateLi
     },
   };
 }
+
+/**
+ * A budget of milliseconds of work per key, spent after the fact: a request may start while its
+ * key is not in debt, and is charged what it took when it ends (which may leave the key in debt
+ * until the refill pays it back). For work whose cost is known only once done — a read answered
+ * live, whose cost depends on the store, the host and the filters.
+ */
+export interface CostMeter {
+  /** True if `key` is not in debt now. */
+  allowed(key: string): boolean | Promise<boolean>;
+  /** Charges `key` `ms` of work. */
+  spend(key: string, ms: number): void | Promise<void>;
+}
+
+export function createCostMeter(o: { msPerMinute: number; now?: () => number }): CostMeter {
+  const now = o.now ?? Date.now;
+  const perMs = o.msPerMinute / 60_000;
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  const refill = (key: string) => {
+    const t = now();
+    const b = buckets.get(key) ?? { tokens: o.msPerMinute, at: t };
+    b.tokens = Math.min(o.msPerMinute, b.tokens + (t - b.at) * perMs);
+    b.at = t;
+    buckets.set(key, b);
+    if (buckets.size > 100_000) buckets.delete(buckets.keys().next().value!); // oldest first: a flood of keys cannot grow it
+    return b;
+  };
+  return {
+    allowed: (key) => refill(key).tokens > 0,
+    spend: (key, ms) => void (refill(key).tokens -= ms),
+  };
+}
+
+/** The same in PostgreSQL's rate_buckets, so that every process spends one budget per key. */
+export function createSqlCostMeter(sql: Sql, o: { msPerMinute: number }): CostMeter {
+  const refilled = `least($2::float8, b.tokens + extract(epoch FROM clock_timestamp() - b.at) * $2::float8 / 60)`;
+  return {
+    async allowed(key) {
+      const [r] = await sql.query<{ ok: boolean }>(`SELECT ${refilled} > 0 AS ok FROM rate_buckets b WHERE key = $1`, [key, o.msPerMinute]);
+      return r === undefined || r.ok === true;
+    },
+    async spend(key, ms) {
+      await sql.query(
+        `INSERT INTO rate_buckets AS b (key, tokens, at) VALUES ($1, $2::float8 - $3::float8, clock_timestamp())
+         ON CONFLICT (key) DO UPDATE SET tokens = ${refilled} - $3::float8, at = clock_timestamp()`,
+        [key, o.msPerMinute, ms],
+      );
+    },
+  };
+}

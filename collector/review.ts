@@ -95,9 +95,12 @@ export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCoho
        FROM submissions s JOIN cases c ON c.submission_id = s.id
        WHERE s.received_on > current_date - ${MOVE_WINDOW_DAYS} AND s.execution = 'standard')
      SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, to_char(s.received_on, 'YYYY-MM-DD') AS day,
-            percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x, coalesce(max(c.weight), 1) AS w, min(s.browser) AS browser
+            percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x,
+            coalesce(CASE WHEN bool_and(c.arrived_outside) THEN max(dw.wo) ELSE max(dw.w) END, 1) AS w, min(s.browser) AS browser
      FROM recent r JOIN cases c ON c.algorithm = r.algorithm AND c.implementation = r.implementation AND c.operation = r.operation AND c.size_bytes = r.size_bytes
      JOIN submissions s ON s.id = c.submission_id AND s.device_class = r.device_class
+     LEFT JOIN cohort_day_weights dw ON dw.algorithm = c.algorithm AND dw.implementation = c.implementation AND dw.operation = c.operation
+          AND dw.size_bytes = c.size_bytes AND dw.device_class = s.device_class AND dw.day = s.received_on
      WHERE NOT c.outlier AND NOT c.no_spread AND NOT s.quarantined AND s.execution = 'standard' AND c.bytes_per_second > 0
      GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)`,
   );

@@ -61,6 +61,8 @@ export interface RouteDeps {
   chargeBody(client: Client, bytes: number): Promise<boolean>;
   /** Charges the cohorts a body names (each costs a later refresh); false when the budget is spent. */
   chargeCohorts(client: Client, cohorts: number): Promise<boolean>;
+  /** Runs a read that no summary answers within the live-read budget (app.ts LIVE_READ_MS_PER_MINUTE), or refuses it while the budget is in debt. */
+  liveRead<T>(client: Client, read: () => Promise<T>): Promise<{ value: T } | { refused: true }>;
   sources: SourceKeys;
   sourceDailyCap: number;
   /** How long new rows wait before their cohorts' bounds are recomputed (default a minute). */
@@ -110,6 +112,13 @@ export function routes(sql: Sql, deps: RouteDeps) {
     reads.set(key, { generation, at: Date.now(), value });
     value.catch(() => reads.get(key)?.value === value && reads.delete(key)); // a failed read is not kept (a newer one stays)
     return value;
+  };
+
+  /** A read answered live, within the live-read budget, or 429 while it is spent. */
+  const live = async <T>(c: Context, read: () => Promise<T>): Promise<T> => {
+    const r = await deps.liveRead(deps.client(c), read);
+    if ('refused' in r) throw new RequestError(429, 'the budget for reads that no summary answers (filtered or grouped otherwise than by device class) is spent for now; the unfiltered figures are answered at once, or try again in a minute');
+    return r.value;
   };
 
   api.get('/health', async (c) => {
@@ -168,7 +177,8 @@ export function routes(sql: Sql, deps: RouteDeps) {
     // A large cohort's answer was computed at its last refresh (store.ts viewOf); a small one's is read live.
     const cohorts = await cachedRead(`stats ${JSON.stringify([f, groupBy])}`, async () => {
       const view = await viewOf(sql, filter, groupBy);
-      return view ? view.filter((x) => f.deviceClass === undefined || x.group === f.deviceClass) : crowdStats(sql, filter, groupBy);
+      if (view) return view.filter((x) => f.deviceClass === undefined || x.group === f.deviceClass);
+      return live(c, () => crowdStats(sql, filter, groupBy));
     });
     return c.json({ filter: f, groupBy, unit: 'bytes/s', cohorts });
   });
@@ -179,7 +189,9 @@ export function routes(sql: Sql, deps: RouteDeps) {
     // The cohort's distribution is cached, whatever figure is placed in it.
     const d = await cachedRead(`voices ${JSON.stringify(cohort)}`, async () => {
       const filter = { ...cohort, sizeBytes: f.size };
-      return (await viewDistribution(sql, filter)) ?? voiceDistribution(sql, filter);
+      const view = await viewDistribution(sql, filter);
+      if (view) return view;
+      return live(c, () => voiceDistribution(sql, filter));
     });
     // Below the floor of evidence no standing is given: a place among a few voices says little.
     const tooFew = !enoughEvidence(d);

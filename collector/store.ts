@@ -109,3 +109,4 @@ export async function sourceCount(sql: Sql, source: string): Promise<number> {
   const [r] = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM submissions WHERE source = $1', [source]);
   return Number(r?.n ?? 0);
 }
+

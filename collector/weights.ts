@@ -86,18 +86,29 @@ export function weightedQuantile(values: readonly number[], weights: readonly nu
 
 /**
  * SQL for the weighted quantiles of the rows of `from` (a subquery with the columns `part`,
- * `x` and `w`): one row (part…, q, x) per partition and quantile in `qs` (an SQL float8[]),
- * exactly as weightedQuantile computes them. Rows of weight 0 or less take no part.
+ * `x` and `w`): one row (part…, q, x) per partition and quantile, exactly as weightedQuantile
+ * computes them. The quantiles are `qs`, an SQL float8[] of a few (each row is tested against
+ * each), or `{ even: k }`, the k evenly spaced quantiles 0, 1/(k−1) … 1, each row producing
+ * only those that fall between its middle and the next one's (k rows in all, however many
+ * voices). One sort per partition: a row's neighbour comes from lead() over the same window.
+ * Rows of weight 0 or less take no part.
  */
-export function weightedQuantilesSql(from: string, part: readonly string[], qs: string): string {
+export function weightedQuantilesSql(from: string, part: readonly string[], qs: string | { even: number }): string {
   const by = part.join(', ');
   const partition = part.length ? `PARTITION BY ${by}` : '';
   const cols = part.length ? `${by}, ` : '';
-  return `SELECT ${cols}q.q, CASE WHEN o.np IS NULL OR o.p >= q.q OR o.np = o.p THEN o.x ELSE o.x + (o.nx - o.x) * (q.q - o.p) / (o.np - o.p) END AS x
-    FROM (SELECT ${cols}x, p, lead(x) OVER win AS nx, lead(p) OVER win AS np, row_number() OVER win AS i
-          FROM (SELECT ${cols}x, (sum(w) OVER (${partition} ORDER BY x ROWS UNBOUNDED PRECEDING) - w / 2) / sum(w) OVER (${partition}) AS p
-                FROM (${from}) f WHERE w > 0) c
-          WINDOW win AS (${partition} ORDER BY p)) o
-    CROSS JOIN unnest(${qs}) AS q(q)
+  const rows = `SELECT ${cols}x, (cum - w / 2) / tot AS p, nx, (cum + nw / 2) / tot AS np, i
+    FROM (SELECT ${cols}x, w, sum(w) OVER win AS cum, sum(w) OVER (${partition}) AS tot, lead(x) OVER win AS nx, lead(w) OVER win AS nw, row_number() OVER win AS i
+          FROM (${from}) f WHERE w > 0
+          WINDOW win AS (${partition} ORDER BY x ROWS UNBOUNDED PRECEDING)) c`;
+  const at = (q: string) => `CASE WHEN o.nx IS NULL OR o.p >= ${q} OR o.np = o.p THEN o.x ELSE o.x + (o.nx - o.x) * (${q} - o.p) / (o.np - o.p) END`;
+  if (typeof qs === 'string') {
+    return `SELECT ${cols}q.q, ${at('q.q')} AS x
+    FROM (${rows}) o CROSS JOIN unnest(${qs}) AS q(q)
     WHERE (o.p <= q.q AND (o.np IS NULL OR o.np > q.q)) OR (o.i = 1 AND o.p > q.q)`;
+  }
+  const k = qs.even - 1;
+  // Row i covers the quantiles from its middle (or 0, for the first row) up to the next row's middle.
+  return `SELECT ${cols}g.j::float8 / ${k} AS q, ${at(`g.j::float8 / ${k}`)} AS x
+    FROM (${rows}) o, LATERAL generate_series(CASE WHEN o.i = 1 THEN 0 ELSE ceil(o.p * ${k})::int END, CASE WHEN o.np IS NULL THEN ${k} ELSE least(${k}, ceil(o.np * ${k})::int - 1) END) AS g(j)`;
 }

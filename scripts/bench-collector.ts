@@ -23,6 +23,8 @@ import { migrate, openPglite, openPostgres, type Sql } from '../collector/db.ts'
 import { cohortKeysOf, refreshCohorts, refreshInBatches } from '../collector/cohorts.ts';
 import { crowdStats } from '../collector/crowd.ts';
 import { movingCohorts } from '../collector/review.ts';
+import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../web/core/platform/env.ts';
+import { EXECUTION_MODES } from '../web/core/execution.ts';
 import { appFor, post, submission } from '../collector/harness/bodies.ts';
 import { MAX_CASES, MAX_SAMPLES_TOTAL, type Reduced } from '../collector/submission.ts';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
@@ -334,6 +336,52 @@ async function poisoning(sql: Sql) {
 }
 
 /**
+ * 1,800 distinct reads that no summary answers (filters by browser, arch, grouping, execution
+ * mode), 600 from each of 3 networks, each network's evenly over `windowS` seconds (60: what
+ * the default read budget of an address lets through), on the cohort largeCohort left, with /health asked every 100 ms meanwhile: the
+ * collector's CPU over the window (and the database's, where it has its own processes), how
+ * many were answered and how many refused by the live-read budget (app.ts
+ * LIVE_READ_MS_PER_MINUTE), and /health's median latency.
+ */
+async function filteredReads(sql: Sql, windowS: number, dbCpuMs?: () => number) {
+  const app = createApp(sql, { clientAddress: (c) => c.req.header('x-from') ?? '127.0.0.1' }); // the default limits
+  const base = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024';
+  const filters: string[] = [];
+  for (const browser of BROWSER_NAMES) for (const arch of ARCHES) for (const groupBy of ['deviceClass', 'engine', 'browser']) for (const execution of EXECUTION_MODES) for (const engine of ['', ENGINE_NAMES[0]]) filters.push(`${base}&browser=${encodeURIComponent(browser)}&arch=${arch}&groupBy=${groupBy}&execution=${execution}${engine ? `&engine=${engine}` : ''}`);
+  const statuses: Record<number, number> = {};
+  const health: number[] = [];
+  let done = false;
+  const poll = (async () => {
+    while (!done) {
+      const t = performance.now();
+      await (await app.request('/api/v1/health')).arrayBuffer();
+      health.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const [cpu0, db0, t0] = [process.cpuUsage(), dbCpuMs?.() ?? 0, performance.now()];
+  // Each network sends its 600 filters evenly over the window: a minute is what its read budget
+  // (600 a minute per address, app.ts) lets through at most.
+  await Promise.all(
+    [0, 1, 2].map(async (k) => {
+      for (let n = 0; n < 600; n++) {
+        const at = t0 + (n * windowS * 1000) / 600;
+        if (performance.now() < at) await new Promise((r) => setTimeout(r, at - performance.now()));
+        const r = await app.request(filters[3 * n + k]!, { headers: { 'x-from': `198.18.${k + 1}.1` } });
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+        await r.arrayBuffer();
+      }
+    }),
+  );
+  const wallMs = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const dbMs = dbCpuMs ? dbCpuMs() - db0 : null;
+  done = true;
+  await poll;
+  return { wallMs, cpuShare: (cpu.user + cpu.system) / 1000 / wallMs, dbShare: dbMs === null ? null : dbMs / wallMs, statuses, healthP50: quantile(health, 0.5) };
+}
+
+/**
  * One cohort of `rows` runs (each its own source, of yesterday): what its refresh costs, and a
  * client's first /stats and /percentile of it (no cache), which read the view made at refresh.
  */
@@ -458,6 +506,9 @@ try {
     process.stderr.write(out[out.length - 1] + '\n');
     const big = await largeCohort(sql, COHORT_ROWS);
     out.push(`${name.padEnd(11)} one cohort of ${COHORT_ROWS} rows: refreshed in ${big.refreshMs.toFixed(0)} ms (its view included); a first /stats p50 ${big.stats.toFixed(1)} ms, /percentile ${big.placed.toFixed(1)} ms (from the view); /stats filtered by browser, read live, ${big.live.toFixed(0)} ms`);
+    process.stderr.write(out[out.length - 1] + '\n');
+    const reads = await filteredReads(sql, DURATION >= 10 ? 60 : 6, name === 'PostgreSQL' ? () => pg.cpuMs() : undefined);
+    out.push(`${name.padEnd(11)} 1800 distinct filtered /stats from 3 networks on a ${COHORT_ROWS}-row cohort, for ${(reads.wallMs / 1000).toFixed(0)} s: the collector at ${(100 * reads.cpuShare).toFixed(0)} % of a core${reads.dbShare === null ? '' : ` + the database at ${(100 * reads.dbShare).toFixed(0)} %`}; answered ${reads.statuses[200] ?? 0}, refused ${reads.statuses[429] ?? 0} (live-read budget); /health p50 ${reads.healthP50.toFixed(1)} ms`);
     process.stderr.write(out[out.length - 1] + '\n');
     await sql.close();
   }

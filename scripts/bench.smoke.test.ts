@@ -27,6 +27,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /a new cohort's first 8, identical\s+fakes stored\s+8 .* voices \d+ \(honest sent 24\)/,
       /a split burst, 8 a day at 1.3×\s+fakes stored\s+24 .* review: (moving|steady)/,
       /statistics over 2000 case rows/,
+      /PostgreSQL\s+1800 distinct filtered \/stats from 3 networks on a 2500-row cohort, for \d+ s: .* answered \d+, refused \d+ \(live-read budget\); \/health p50 [\d.]+ ms/,
       /PostgreSQL\s+\/stats through the app: first read of a cohort p50 [\d.]+ ms; repeated p50 [\d.]+ ms/,
       /PostgreSQL\s+one cohort of 2500 rows: refreshed in \d+ ms .* a first \/stats p50 [\d.]+ ms/,
     ],

@@ -1,8 +1,20 @@
 -- A crowd that no early voice captures (cohorts.ts, weights.ts). Each voice (one network's runs
 -- of one day) carries a weight in its device class's cohort: a day's new voices weigh at most
 -- a share of the weight before them, so a burst is diluted, never held, and never keeps that
--- day's other newcomers out. NULL: not weighed yet (a new row, until its cohort's next refresh).
-ALTER TABLE cases ADD COLUMN weight double precision;
+-- day's other newcomers out. One row per cohort, class and day: what a voice of that day weighs
+-- (`w`), or one that arrived outside the fences (`wo`). A day with no row yet (rows newer than
+-- the cohort's last refresh) weighs 1 a voice.
+CREATE TABLE cohort_day_weights (
+  algorithm      text NOT NULL,
+  implementation text NOT NULL,
+  operation      text NOT NULL,
+  size_bytes     integer NOT NULL,
+  device_class   text NOT NULL,
+  day            date NOT NULL,
+  w              double precision NOT NULL,
+  wo             double precision NOT NULL,
+  PRIMARY KEY (algorithm, implementation, operation, size_bytes, device_class, day)
+);
 -- A case whose samples are all one value: no timer gives that, so it is not a measurement. Kept
 -- and exported, never counted, never part of the fences.
 ALTER TABLE cases ADD COLUMN no_spread boolean NOT NULL DEFAULT false;

@@ -12,6 +12,8 @@ import type { Sql } from '../db.ts';
 import { createSourceKeys } from '../source.ts';
 import { VIEW_ROWS, refreshCohorts } from '../cohorts.ts';
 import { crowdStats, placeIn, voiceDistribution } from '../crowd.ts';
+import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../../web/core/platform/env.ts';
+import { EXECUTION_MODES } from '../../web/core/execution.ts';
 import { MAX_BODY_CONTAINERS, MAX_BODY_VALUES, MAX_SAMPLES_TOTAL, RequestError, checkBodyText, reduceSubmission } from '../submission.ts';
 import { BACKENDS, appFor, post, submission, useBackend } from './helpers.ts';
 import { http, postJson, startCollector, startNode } from '../harness/spawn.ts';
@@ -330,6 +332,55 @@ describe.each(BACKENDS)('crowd reads on %s', (kind) => {
   let app!: Parameters<typeof post>[0];
   useBackend(kind, (s, a) => ((sql = s), (app = a)));
   const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024';
+
+  it('charge a read no summary answers the time it took, per network and for everyone: of 1,800 distinct filtered reads from 3 networks on a 20,000-row cohort only the budget is answered, and the unfiltered read still answers', async () => {
+    const rows = 20_000;
+    await sql.query(
+      `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, browser, browser_major, os, os_major, arch, cores, runtime, isolated, timer_us, preset, engine, source, received_on)
+       SELECT md5('r' || i)::uuid, '', 'aeadbench/result@2', '0.1.0', (ARRAY['phone','laptop'])[1 + i % 2], 'Chrome', 150, 'Android', 15, 'arm64', 8, 'browser', true, 5, 'quick', 'Blink', 'src' || i, current_date - 1 - (i / 2) % 2
+       FROM generate_series(1, $1::int) AS i`,
+      [rows],
+    );
+    await sql.query(
+      `INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv)
+       SELECT md5('r' || i)::uuid, 'aes-128-gcm', 'rustcrypto-wasm', 'simd128', 'encrypt', 1024, 0, ARRAY[1000.0, 1001.0], 2, 1000, 4e7 + (i % 1000) * 2e4, 0.01
+       FROM generate_series(1, $1::int) AS i`,
+      [rows],
+    );
+    await refreshCohorts(sql);
+    // A millisecond a minute: the first read of each network starts (no debt yet), costs more
+    // than that (it passes over 20,000 rows), and leaves the network in debt for minutes.
+    const perNetwork = appFor(sql, { liveReadMsPerMinute: { network: 1, all: 1e9 } });
+    const filters: string[] = [];
+    for (const browser of BROWSER_NAMES) for (const arch of ARCHES) for (const groupBy of ['deviceClass', 'engine', 'browser']) for (const execution of EXECUTION_MODES) for (const engine of ['', ...ENGINE_NAMES.slice(0, 1)]) filters.push(`&browser=${encodeURIComponent(browser)}&arch=${arch}&groupBy=${groupBy}&execution=${execution}${engine && `&engine=${engine}`}`);
+    expect(filters.length).toBeGreaterThanOrEqual(1800);
+    const networks = ['198.18.1.1', '198.18.2.1', '198.18.3.1'];
+    const read = async (app: ReturnType<typeof appFor>, from: string, i: number) => {
+      const r = await app.request(`${STATS}${filters[i]}`, { headers: { 'x-test-client': from } });
+      if (r.status === 429) expect((await r.json()).error).toContain('the budget for reads that no summary answers');
+      return r.status;
+    };
+    const statuses = new Map<string, number[]>(networks.map((n) => [n, []]));
+    for (let i = 0; i < 1800; i++) statuses.get(networks[i % 3]!)!.push(await read(perNetwork, networks[i % 3]!, i));
+    for (const [, got] of statuses) expect(got.filter((x) => x === 200)).toHaveLength(1);
+    expect([...statuses.values()].flat().every((x) => x === 200 || x === 429)).toBe(true);
+    // The budget for everyone: one read by anyone puts it in debt, for every network.
+    const forAll = appFor(sql, { liveReadMsPerMinute: { network: 1e9, all: 1 } });
+    const all = [];
+    for (let i = 0; i < 30; i++) all.push(await read(forAll, networks[i % 3]!, 1000 + i));
+    expect(all.filter((x) => x === 200)).toHaveLength(1);
+    const limited = forAll;
+    if (kind === 'postgres') {
+      // With shared limits the budget is the network's whichever process answers.
+      const [a, b] = [appFor(sql, { sharedLimits: true, liveReadMsPerMinute: { network: 1, all: 1e9 } }), appFor(sql, { sharedLimits: true, liveReadMsPerMinute: { network: 1, all: 1e9 } })];
+      expect(await read(a, '198.18.9.1', 1500)).toBe(200);
+      expect(await read(b, '198.18.9.2', 1501)).toBe(429); // the same /24, another process
+      expect(await read(b, '198.18.10.1', 1502)).toBe(200); // another network
+    }
+    // The cohort's own figures come from its view, whatever the live budget: from a fourth network too.
+    expect((await limited.request(STATS, { headers: { 'x-test-client': '198.18.1.1' } })).status).toBe(200);
+    expect((await limited.request('/api/v1/health', { headers: { 'x-test-client': '198.18.1.1' } })).status).toBe(200);
+  }, 120_000);
 
   it('answer a repeated read from the cache, and a read after a new result afresh', async () => {
     for (const ns of [1000, 2000, 3000]) await post(app, submission({ nsPerOp: ns }));
