@@ -46,7 +46,10 @@ export function parseTrustedProxies(text: string | undefined): string[] {
  */
 export function networkOf(address: string, v4Bits = 24, v6Bits = 64): string {
   if (!ipaddr.isValid(address)) return address;
-  const a = ipaddr.process(address);
+  let a = ipaddr.process(address);
+  // A 6to4 address (2002::/16) carries its site's IPv4 address in bits 16–47: each IPv4
+  // address would otherwise be a /48 of its own, one voice per address instead of per /24.
+  if (a.kind() === 'ipv6' && (a as ipaddr.IPv6).range() === '6to4') a = new ipaddr.IPv4(a.toByteArray().slice(2, 6));
   const bytes = a.toByteArray();
   const keep = a.kind() === 'ipv4' ? v4Bits : v6Bits;
   const masked = bytes.map((b, i) => (i * 8 >= keep ? 0 : i * 8 + 8 <= keep ? b : b & (0xff << (8 - (keep - i * 8)))));

@@ -20,8 +20,26 @@ export const SERVER_OPTIONS = {
   connectionsCheckingInterval: 1_000,
 } as const;
 
-/** Open connections one address may hold at once; more are closed as they arrive. */
+/** Open connections one address (IPv6: one /64) may hold at once; more are closed as they arrive. */
 export const CONNECTIONS_PER_ADDRESS = 32;
+
+/**
+ * What the connection cap counts under: an IPv4 address as it is, an IPv6 address by its /64
+ * (a household or a rented server holds a whole /64, so counting single IPv6 addresses would
+ * bound nothing). IPv4-mapped IPv6 (::ffff:a.b.c.d) is IPv4. Written out by hand: this module
+ * takes no dependencies.
+ */
+export function connectionKeyOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (!address.includes(':')) return address;
+  const [head = '', tail = ''] = address.split('%')[0]!.split('::');
+  const groups = (x: string) => (x === '' ? [] : x.split(':'));
+  const h = groups(head);
+  const t = address.includes('::') ? groups(tail) : [];
+  const all = address.includes('::') ? [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t] : h;
+  return `${all.slice(0, 4).map((g) => parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+}
 
 /**
  * Caps connections per address on a server made with SERVER_OPTIONS. `exempt` names addresses
@@ -32,8 +50,9 @@ export function guardServer<S extends Server>(server: S, o: { most?: number; exe
   const most = o.most ?? CONNECTIONS_PER_ADDRESS;
   const open = new Map<string, number>();
   server.on('connection', (socket) => {
-    const address = socket.remoteAddress ?? 'unknown';
-    if (o.exempt?.(address)) return;
+    const remote = socket.remoteAddress ?? 'unknown';
+    if (o.exempt?.(remote)) return;
+    const address = connectionKeyOf(remote);
     const n = (open.get(address) ?? 0) + 1;
     if (n > most) return void socket.destroy();
     open.set(address, n);

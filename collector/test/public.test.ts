@@ -10,6 +10,7 @@ import { addressResolver, limitKeyOf, networkOf, parseTrustedProxies, sourceNetw
 import { spawnSync } from 'node:child_process';
 import { migrate, openPglite, openPostgres, type Sql } from '../db.ts';
 import { classifyFault } from '../faults.ts';
+import { connectionKeyOf } from '../http-guard.ts';
 import { createExportDumps, csvCell } from '../export-dump.ts';
 import { createSourceKeys } from '../source.ts';
 import { refreshCohorts } from '../cohorts.ts';
@@ -351,6 +352,22 @@ describe('client addresses', () => {
     expect(networkOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
     expect(sourceNetworkOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1::/48');
     expect(sourceNetworkOf('::ffff:192.0.2.77')).toBe('192.0.2.0/24');
+  });
+
+  it('takes a 6to4 address for the IPv4 network inside it, so each IPv4 address is not a /48 of its own', () => {
+    // 2002:c000:0201:: is 6to4 for 192.0.2.1; 2002:c000:024d:: for 192.0.2.77.
+    expect(sourceNetworkOf('2002:c000:201::1')).toBe('192.0.2.0/24');
+    expect(sourceNetworkOf('2002:c000:24d:5::9')).toBe(sourceNetworkOf('2002:c000:201::1'));
+    expect(sourceNetworkOf('2002:c000:301::1')).toBe('192.0.3.0/24');
+  });
+
+  it('counts the connection cap of an IPv6 client by its /64, of an IPv4 client by its address', () => {
+    expect(connectionKeyOf('2001:db8:1:2:aaaa::1')).toBe(connectionKeyOf('2001:db8:1:2:ffff:1:2:3'));
+    expect(connectionKeyOf('2001:db8:1:2::1')).toBe('2001:db8:1:2::/64');
+    expect(connectionKeyOf('2001:db8:1:3::1')).not.toBe(connectionKeyOf('2001:db8:1:2::1'));
+    expect(connectionKeyOf('::1')).toBe('0:0:0:0::/64');
+    expect(connectionKeyOf('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(connectionKeyOf('192.0.2.7')).not.toBe(connectionKeyOf('192.0.2.8'));
   });
 });
 
