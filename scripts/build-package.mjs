@@ -50,6 +50,8 @@ const pkg = {
   files: ['dist', 'site', 'README.md'],
   dependencies: {
     valibot: root.dependencies.valibot,
+    // Names the nearest option when one is misspelt (options.ts checkOptionNames).
+    'fastest-levenshtein': root.dependencies['fastest-levenshtein'],
     '@noble/ciphers': root.dependencies['@noble/ciphers'],
     // Imported only when a run asks for the libsodium implementation.
     'libsodium-wrappers': root.dependencies['libsodium-wrappers'],

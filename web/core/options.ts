@@ -5,6 +5,7 @@ import { presetParams } from './params.ts';
 import type { PartialDocument, Progress, RunHooks } from './run/runner.ts';
 import { type CaseResult, type RunParams, RunParamsSchema, type Validation, formatIssue } from './schema.ts';
 import * as v from 'valibot';
+import { closest, distance } from 'fastest-levenshtein';
 
 export interface RunOptions extends Partial<Omit<RunParams, 'preset' | 'implementations'>> {
   /** Starting point for every parameter not given (default `quick`). */
@@ -54,8 +55,28 @@ export function modulesOf(o: RunOptions, resolve: (url: string) => string = (u) 
   return { ids: ids.length || !modules.length ? ids : undefined, modules };
 }
 
+/** The options RunOptions has beyond RunParams' fields: each a key of RunOptions, so a rename breaks this list at compile time. */
+const OWN_OPTIONS = ['preset', 'implementations', 'modulesAlone', 'onProgress', 'onValidation', 'onCase', 'onWarning', 'onPartial', 'gateTimeoutMs', 'signal'] as const satisfies readonly (keyof RunOptions)[];
+/** Every option name runBenchmark takes. */
+export const OPTION_NAMES: readonly string[] = Object.freeze([...Object.keys(RunParamsSchema.entries).filter((k) => k !== 'preset' && k !== 'implementations'), ...OWN_OPTIONS].sort());
+
+/**
+ * Refuses an option name runBenchmark does not know, naming the nearest known one: a
+ * misspelt `algorithm` or `size` would otherwise be dropped without a word and the whole
+ * preset run in its place.
+ */
+export function checkOptionNames(o: object, known: readonly string[] = OPTION_NAMES): void {
+  for (const key of Object.keys(o)) {
+    if (known.includes(key)) continue;
+    const near = closest(key, [...known]);
+    const hint = distance(key, near) <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean '${near}'?)` : '';
+    throw new Error(`Invalid options: unknown option '${key.slice(0, 60)}'${hint}; the options are ${known.join(', ')}`);
+  }
+}
+
 /** Merges options over the preset and validates; throws naming the offending field. */
 export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}): RunParams {
+  checkOptionNames(o);
   const { preset = 'quick', onProgress: _p, onValidation: _v, onCase: _c, onWarning: _w, onPartial: _l, signal: _s, implementations: _i, gateTimeoutMs: _g, modulesAlone: _a, ...opts } = o;
   // An A/B run's two modules are the run; built-ins run beside them only when named.
   const ids = modulesOf(o).ids;

@@ -7,6 +7,18 @@ describe('URL parameters', () => {
     expect(() => resolveParams({ preset: 'nope' as 'quick' })).toThrow("Invalid preset: 'nope' is not one of quick");
   });
 
+  it("refuses a misspelt option of the package's, naming the nearest known one, before anything runs", async () => {
+    const { resolveParams, OPTION_NAMES } = await import('../options.ts');
+    const { runBenchmark } = await import('../node.ts');
+    expect(() => resolveParams({ algorithm: ['aes-128-gcm'], sizes: [64] } as never)).toThrow("Invalid options: unknown option 'algorithm' (did you mean 'algorithms'?)");
+    expect(() => resolveParams({ size: [64] } as never)).toThrow("unknown option 'size' (did you mean 'sizes'?)");
+    expect(() => resolveParams({ colour: 'blue' } as never)).toThrow(/unknown option 'colour'; the options are /);
+    expect(() => runBenchmark({ algorithm: ['aes-128-gcm'], size: [64] } as never)).toThrow("unknown option 'algorithm' (did you mean 'algorithms'?)");
+    // Every option the types name is known, and the hooks too.
+    for (const name of ['algorithms', 'sizes', 'rounds', 'implementations', 'modulesAlone', 'onProgress', 'signal', 'preset', 'budgetMs', 'ab']) expect(OPTION_NAMES).toContain(name);
+    expect(() => resolveParams({ algorithms: ['aes-128-gcm'], sizes: [64], onProgress: () => {} })).not.toThrow();
+  });
+
   it('defaults to the quick preset', () => {
     const { params, autorun } = parseParams('');
     expect(params.preset).toBe('quick');
