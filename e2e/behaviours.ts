@@ -231,6 +231,12 @@ export const BEHAVIOURS: Behaviour[] = [
       // Its permalink opens it read-only, in a page that shares nothing with this one.
       await d.openAfresh(link);
       expect(await textMatching(d, 'permalink-note', 'received on')).toContain('desktop result received on');
+      // Its footer states what was kept: the WASM builds its cases ran on, and no run time (it was not kept).
+      const footer = await d.text('environment');
+      expect(footer).toContain(`${state.result!.cases.length} cases (run time not kept)`);
+      expect(/in 0\.0 s|simd128 no/.test(footer)).toBe(false);
+      const builds = [...new Set(state.result!.cases.filter((c) => c.implementation === 'rustcrypto-wasm').map((c) => c.variant))];
+      if (builds.length) expect(footer).toContain(`WASM build ${builds.join(', ')}`);
       await d.visible('results-table');
       await showAllRows(d);
       expect(await d.count(rows('results-table'))).toBe(state.result!.cases.length);

@@ -78,7 +78,8 @@ export function fromStored(s: StoredResult): ResultDocument {
       deviceMemoryGiB: s.memoryBucket,
       crossOriginIsolated: s.isolated,
       timerResolutionMs: Math.max(s.timerUs, 1) / 1000,
-      wasm: { simd128: false, relaxedSimd: false, threads: false },
+      // What the browser supported was not kept; the builds its cases ran on were.
+      wasm: { simd128: cases.some((c) => c.variant === 'simd128' || c.variant === 'relaxed-simd'), relaxedSimd: cases.some((c) => c.variant === 'relaxed-simd'), threads: false },
       engineVersion: '',
       cores: { crates: {}, wasmBindgen: '', backends: {} },
       runtime: s.runtime === 'node' ? 'node' : 'browser',

@@ -35,6 +35,13 @@ describe('fromStored', () => {
     expect(doc.warnings[0]).toContain('A phone (Pixel 8) result received on 2026-11-23');
   });
 
+  it('says the run used simd128 when its WASM cases ran on that build (the browser features were not kept)', () => {
+    expect(fromStored(stored()).environment.wasm.simd128).toBe(true);
+    const baseline = stored();
+    baseline.cases[0]!.variant = 'baseline';
+    expect(fromStored(baseline).environment.wasm.simd128).toBe(false);
+  });
+
   it('says when an operator quarantined it, and refuses an id it does not know', () => {
     expect(fromStored({ ...stored(), quarantined: true }).warnings[0]).toContain('quarantined');
     const bad = stored();
