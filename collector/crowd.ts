@@ -43,7 +43,8 @@ function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] }
  * One voice per source: each network's runs of a day (source.ts) collapse to their median
  * before any statistic, so thirty runs from one address weigh as much as one; and each voice
  * weighs what its day may add to its cohort (weights.ts; cohort_day_weights, drawn at the
- * cohort's refresh, 1 until then). Rows stored before sources existed are each their own voice.
+ * cohort's refresh, 1 until then; the other execution modes' populations are not weighed, each
+ * voice 1). Rows stored before sources existed are each their own voice.
  */
 export const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
   SELECT ${GROUP_BY[groupBy]} AS grp, s.received_on AS day, count(*) AS runs,
@@ -51,7 +52,7 @@ export const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
          coalesce(CASE WHEN bool_and(c.arrived_outside) THEN max(dw.wo) ELSE max(dw.w) END, 1) AS w
   FROM cases c JOIN submissions s ON s.id = c.submission_id
   LEFT JOIN cohort_day_weights dw ON dw.algorithm = c.algorithm AND dw.implementation = c.implementation AND dw.operation = c.operation
-       AND dw.size_bytes = c.size_bytes AND dw.device_class = s.device_class AND dw.day = s.received_on
+       AND dw.size_bytes = c.size_bytes AND dw.device_class = s.device_class AND dw.day = s.received_on AND s.execution = 'standard'
   WHERE ${clause} AND NOT c.outlier AND NOT c.no_spread
   GROUP BY ${GROUP_BY[groupBy]}, s.received_on, coalesce(s.source, s.id::text)`;
 
