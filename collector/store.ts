@@ -50,8 +50,11 @@ export interface ExportRow {
 }
 
 /**
- * One page of every case, for the streamed export, in `cases.seq` order: each page is one
- * range of a unique index, so the cost per page stays flat however large the crowd grows.
+ * One page of every case of the days that have ended, for the export, in `cases.seq` order:
+ * each page is one range of a unique index, so the cost per page stays flat however large the
+ * crowd grows. Today's rows wait for midnight (UTC): an export remade every few minutes while
+ * they arrive would date each one to those minutes for whoever polls it, and the collector
+ * promises the day alone.
  */
 export async function exportPage(sql: Sql, afterSeq: number, limit: number): Promise<(ExportRow & { seq: string })[]> {
   const rows = await sql.query<Omit<ExportRow, 'samples'> & StoredSamples & { seq: string }>(
@@ -59,7 +62,7 @@ export async function exportPage(sql: Sql, afterSeq: number, limit: number): Pro
             c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, c.n, c.median_ns, c.bytes_per_second, c.robust_cv, c.outlier, c.held,
             s.quarantined, c.samples, c.samples_f64, c.seq::text AS seq
      FROM cases c JOIN submissions s ON s.id = c.submission_id
-     WHERE c.seq > $1
+     WHERE c.seq > $1 AND s.received_on < current_date
      ORDER BY c.seq
      LIMIT $2`,
     [afterSeq, limit],

@@ -74,6 +74,7 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     const old = bodies[0]!.result.runId;
     await sql.query('UPDATE cases SET samples_f64 = NULL, samples = ARRAY[1.5, 2.25]::double precision[], n = 2 WHERE submission_id = $1', [old]);
     expect((await (await app.request(`/api/v1/results/${old}`)).json()).cases[0].samples).toEqual([1.5, 2.25]);
+    await sql.query('UPDATE submissions SET received_on = current_date - 1'); // the export holds the days that have ended
     const nd = (await (await app.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
     expect(nd.map((r) => r.samples.length).sort((a, b) => a - b)).toEqual([1, 2, 17]);
   });
@@ -261,14 +262,17 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect((await sql.query('SELECT 1 FROM cases')).length).toBe(40);
   });
 
-  it('streams the anonymized data as CSV and NDJSON', async () => {
+  it('streams the anonymized data as CSV and NDJSON, each result the day after it arrived, so the export tells its day and not its time', async () => {
     for (const cls of ['phone', 'server']) await post(app, submission({ deviceClass: cls }));
-    const csv = await (await app.request('/api/v1/export.csv')).text();
+    expect((await (await app.request('/api/v1/export.csv')).text()).trim().split('\n')).toHaveLength(1); // today's rows wait for midnight
+    await sql.query('UPDATE submissions SET received_on = current_date - 1');
+    const nextDay = appFor(sql); // a process whose export was not made yet today
+    const csv = await (await nextDay.request('/api/v1/export.csv')).text();
     const lines = csv.trim().split('\n');
     expect(lines[0]).toMatch(/^submission,received_on,device_class,/);
     expect(lines).toHaveLength(3);
     expect(csv).not.toMatch(/Mozilla|user_agent|\bip\b/);
-    const nd = (await (await app.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
+    const nd = (await (await nextDay.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
     expect(nd.map((r) => r.device_class).sort()).toEqual(['phone', 'server']);
     expect(nd[0].samples).toHaveLength(5);
   });

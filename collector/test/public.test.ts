@@ -126,6 +126,7 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     const { cohorts } = await (await now().request(STATS)).json();
     expect(cohorts[0].n).toBe(16);
     // Still stored and exported, marked.
+    await sql.query('UPDATE submissions SET received_on = current_date - 1'); // the export holds the days that have ended
     const nd = (await (await app.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
     expect(nd.filter((r) => r.quarantined)).toHaveLength(1);
     expect(await quarantine(sql, { source: bad!.source }, { release: true, reason: 'test: undo' })).toBe(1);
@@ -276,6 +277,7 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
       expect((await r.json()).error).toContain('deviceModel: a device family (iPhone; iPad;');
     }
     expect((await post(app, { ...submission(), deviceModel: 'Google Pixel' })).status).toBe(201);
+    await sql.query('UPDATE submissions SET received_on = current_date - 1'); // the export holds the days that have ended
     const csv = await (await app.request('/api/v1/export.csv')).text();
     expect(csv).toContain(',Google Pixel,');
     expect(csv).not.toContain('SUM');
@@ -418,12 +420,15 @@ describe.each(BACKENDS)('exports made once for everyone, on %s', (kind) => {
 
   it('are made again at most once per minimum age while rows arrive, and after the maximum age without', async () => {
     await post(app, submission());
+    await sql.query('UPDATE submissions SET received_on = current_date - 1'); // the export holds the days that have ended
+    const yesterday = async () => void (await sql.query('UPDATE submissions SET received_on = current_date - 1'));
     let [now, generation] = [0, 1];
     const dumps = createExportDumps(sql, { generation: () => generation, minAgeMs: 60_000, maxAgeMs: 600_000, now: () => now });
     try {
       const first = await dumps.current('csv');
       expect(lines(first.path)).toHaveLength(2); // the header and one case
       await post(app, submission());
+      await yesterday();
       generation++;
       now = 59_000;
       const early = await dumps.current('ndjson');
@@ -449,6 +454,7 @@ describe.each(BACKENDS)('exports made once for everyone, on %s', (kind) => {
 
   it('answer every client with the same file, its length, and 304 to a client that has it', async () => {
     for (let i = 0; i < 3; i++) await post(app, submission());
+    await sql.query('UPDATE submissions SET received_on = current_date - 1'); // the export holds the days that have ended
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => app.request('/api/v1/export.csv', { headers: { 'x-test-client': `192.0.2.${i + 1}` } })));
     const etags = new Set(answers.map((r) => r.headers.get('etag')));
     expect(etags.size).toBe(1);
