@@ -10,7 +10,7 @@
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { compareExitCode, compareInRun, compareTable, type Comparison } from '../web/core/report/compare.ts';
+import { compareExitCode, compareInRun, compareTable, type Comparison, unknownAdvice } from '../web/core/report/compare.ts';
 import { ParamError, parseParams, toSearch } from '../web/core/params.ts';
 import type { Progress } from '../web/core/run/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
@@ -139,6 +139,7 @@ export async function abCompare(o: AbOptions): Promise<number> {
     results.push({ engine, doc, r });
     const code = refused.length || r.cases.length === 0 ? 3 : compareExitCode(r);
     if (r.cases.length === 0 && !refused.length) console.error(`[${engine}] nothing to compare: no case of the head has a base case beside it`);
+    if (!refused.length) for (const line of unknownAdvice(r, { inRun: true, budgetSeconds: o.budgetSeconds })) console.error(`[${engine}] ${line}`);
     worst = worse(worst, code);
   }
   const markdown = [

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
-import { compareExitCode, compareInRun, compareResults, compareTable } from './compare.ts';
+import { compareExitCode, compareInRun, compareResults, compareTable, unknownAdvice } from './compare.ts';
 import { parseParams, toSearch } from '../web/core/params.ts';
 
 /** A document whose one case has the given ns/op samples (summaries are recomputed anyway). */
@@ -66,6 +66,21 @@ describe('compare', () => {
     const r = compareResults(doc(wide), doc(wide.map((x) => x * 1.2)));
     expect(r.cases[0]!.verdict).toBe('unknown');
     expect(compareExitCode(r)).toBe(2);
+  });
+
+  it('says on exit 2 what would decide the UNKNOWN comparisons: one session, more rounds or a wider margin; in an A/B, a longer budget', () => {
+    const wide = [500, 700, 900, 1000, 1100, 1300, 1500, 1700];
+    const r = compareResults(doc(wide), doc(wide.map((x) => x * 1.2)));
+    const files = unknownAdvice(r, { inRun: false });
+    expect(files[0]).toMatch(/^1 of 1 comparisons are UNKNOWN: their intervals reach ±\d+(\.\d)? % against a margin of ±3 %/);
+    expect(files.join('\n')).toContain('aeadbench compare --base A.js --head B.js');
+    expect(files.join('\n')).toContain('--rounds');
+    expect(files.join('\n')).toMatch(/--margin \d+%/);
+    const ab = unknownAdvice(r, { inRun: true, budgetSeconds: 60 });
+    expect(ab.join('\n')).toContain('--budget 120s');
+    expect(ab.join('\n')).not.toContain('--base');
+    // Nothing undecided, nothing to say.
+    expect(unknownAdvice(compareResults(doc(steady(1000)), doc(steady(1000))), { inRun: false })).toEqual([]);
   });
 
   it('reports cases present in only one document', () => {

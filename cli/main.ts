@@ -20,7 +20,7 @@ import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { BROWSER_NAMES } from './browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
 import { bundleModule } from './modules.ts';
-import { compareExitCode, compareResults, compareTable } from './compare.ts';
+import { compareExitCode, compareResults, compareTable, unknownAdvice } from './compare.ts';
 import { abCompare, parseBudget } from './ab.ts';
 import { DEFAULT_MARGIN } from '../web/core/decision.ts';
 import { DEVICE_CLASSES, type DeviceClass, submitResult } from '../web/core/submit.ts';
@@ -316,6 +316,7 @@ async function compare(argv: string[]): Promise<number> {
   if (values.junit) writeFileSync(values.junit, toJunit(r));
   stepSummary(comparisonMarkdown(r));
   if (r.cases.length === 0) throw new CliError(`nothing to compare: ${a.cases.length ? '' : 'A has no case; '}${b.cases.length ? '' : 'B has no case; '}no case of A is in B`);
+  for (const line of unknownAdvice(r, { inRun: false })) console.error(line);
   return compareExitCode(r);
 }
 

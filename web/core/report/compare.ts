@@ -118,6 +118,28 @@ export function compareExitCode(r: Comparison): 0 | 1 | 2 | 3 {
   return 0;
 }
 
+/**
+ * What would decide the UNKNOWN comparisons of `r`, for a CI job that exits 2 on them (empty
+ * when there are none): how wide their intervals are against the margin, and the moves that
+ * narrow them or widen it. `inRun`: an A/B of one session (its budget can grow); otherwise two
+ * result files, whose unpaired intervals carry the machine's drift between the two runs.
+ */
+export function unknownAdvice(r: Comparison, o: { inRun: boolean; budgetSeconds?: number }): string[] {
+  const unknown = r.cases.filter((c) => c.verdict === 'unknown');
+  if (unknown.length === 0) return [];
+  const widest = Math.max(...unknown.map((c) => (c.high - c.low) / 2 / c.ratio));
+  const pct = (x: number) => `±${+(x * 100).toFixed(1)} %`;
+  const lines = [`${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: their intervals reach ${pct(widest)} against a margin of ${pct(r.margin)}, so neither SAME nor a difference is proven. What would decide them:`];
+  if (o.inRun) {
+    lines.push(`- a longer budget: --budget ${Math.min(3600, Math.max(120, 2 * (o.budgetSeconds ?? 60)))}s (the stop rule measures only the undecided comparisons again)`);
+  } else {
+    lines.push('- both builds in one session, interleaved and paired: aeadbench compare --base A.js --head B.js (two runs apart carry the machine\'s drift between them)');
+    lines.push('- more rounds in each run (--rounds), so each median is known more closely');
+  }
+  lines.push(`- a wider margin, if a difference that small does not matter to you: --margin ${+(Math.min(0.5, Math.max(r.margin * 2, Math.ceil(widest * 100) / 100)) * 100).toFixed(0)}%`);
+  return lines;
+}
+
 const MARK: Record<CompareVerdict, string> = { faster: '▲ FASTER', slower: '▼ SLOWER', same: 'SAME', unknown: '? UNKNOWN' };
 
 export function compareTable(r: Comparison): string {
