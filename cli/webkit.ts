@@ -97,7 +97,17 @@ export interface WebKitSession {
  * MiniBrowser session with `--automation`. Every failure names its step; nothing is left running.
  * `env` reaches the browser's processes (JavaScriptCore reads `JSC_*` options from it).
  */
+/** selenium-webdriver, an optional peer of the package: named with its install line when it is missing, before anything starts. */
+async function loadSelenium(): Promise<typeof import('selenium-webdriver')> {
+  try {
+    return await import('selenium-webdriver');
+  } catch {
+    throw new WebKitError("WebKit runs drive WebKitGTK's MiniBrowser over WebDriver and need selenium-webdriver (npm install selenium-webdriver@4); Chromium, Firefox and Node runs need nothing more");
+  }
+}
+
 export async function startWebKit(o: { executable?: string; display?: string; windowSize?: { width: number; height: number }; env?: Record<string, string> } = {}): Promise<WebKitSession> {
+  const { Builder } = await loadSelenium();
   const miniBrowser = findMiniBrowser(o.executable);
   const driverPath = findDriver();
   let xvfb: ChildProcess | undefined;
@@ -140,7 +150,6 @@ export async function startWebKit(o: { executable?: string; display?: string; wi
         }
       })(),
     );
-    const { Builder } = await import('selenium-webdriver');
     driver = await within(
       `opening MiniBrowser (${miniBrowser}) on display ${display}`,
       30_000,
