@@ -11,15 +11,16 @@ import { CASE_PRECISION, medianPrecision } from '../web/core/run/stop-rule.ts';
 import { verdict } from '../web/core/report/verdict.ts';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { comparisonMarkdown, matrixMarkdown, runMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/report/ci-formats.ts';
 import { parseArgs } from 'node:util';
 import { toCsv } from '../web/core/report/csv.ts';
 import { ParamError, formatSize, parseParams, toSearch } from '../web/core/params.ts';
-import type { Progress } from '../web/core/run/runner.ts';
-import { type ResultDocument, validateResult } from '../web/core/schema.ts';
+import { NOTHING_PASSED, type Progress } from '../web/core/run/runner.ts';
+import { type ResultDocument, type RunParams, validateResult } from '../web/core/schema.ts';
 import { BROWSER_NAMES } from './browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
-import { bundleModule } from './modules.ts';
+import { type BundledModule, bundleModule } from './modules.ts';
 import { compareExitCode, compareResults, compareTable, unknownAdvice } from './compare.ts';
 import { abCompare, parseBudget } from './ab.ts';
 import { DEFAULT_MARGIN } from '../web/core/decision.ts';
@@ -128,7 +129,7 @@ async function run(argv: string[]): Promise<number> {
   if (alone && !values.implementation?.length) throw new CliError('--modules-alone times modules of yours alone: give them with --implementation FILE');
   const q = new URLSearchParams();
   for (const k of ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'rounds'] as const) if (values[k] !== undefined) q.set(k, values[k]!);
-  let params;
+  let params: RunParams;
   try {
     params = parseParams(q).params; // validated here, so a bad flag fails before a browser starts
   } catch (e) {
@@ -148,12 +149,28 @@ async function run(argv: string[]): Promise<number> {
     let doc: ResultDocument;
     // Modules of yours: bundled for where they run, gated, then timed beside what --implementations selects.
     const bundles = await Promise.all((values.implementation ?? []).map((f) => bundleModule(f, engine === 'node' ? 'node' : 'browser')));
+    const runEngine = () => runEngineFor(engine, bundles, onProgress);
+    // What the run says of a module names the file you gave, not the bundle made of it.
+    const yourFiles = (text: string) =>
+      bundles.reduce((t, b) => t.replaceAll(pathToFileURL(b.path).href, b.source).replaceAll(b.path, b.source).replace(new RegExp(`(https?://[^\\s/]+)?${b.urlPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), b.source), text);
+    try {
+      doc = await runEngine();
+    } catch (e) {
+      throw Object.assign(e as Error, { message: yourFiles((e as Error).message) });
+    }
+    doc.skipped = doc.skipped.map((x) => ({ ...x, what: yourFiles(x.what), reason: yourFiles(x.reason) }));
+    doc.warnings = doc.warnings.map(yourFiles);
+    for (const m of doc.modules ?? []) say(`module ${m.id} (${m.label}${m.version ? ` ${m.version}` : ''}): passed the gate; sha256 of the bundle timed ${m.sha256}`);
+    if (tty) process.stderr.write('\n');
+    return doc;
+  };
+  async function runEngineFor(engine: string, bundles: BundledModule[], onProgress: (p: Progress) => void): Promise<ResultDocument> {
     if (engine === 'node') {
       const { runBenchmark } = await import('../web/core/node.ts');
       // Without --implementations, Node's defaults (node:crypto too), and the modules beside them.
       const ids = values.implementations ? params.implementations : [];
       const implementations = ids.length || bundles.length ? [...ids, ...bundles.map((b) => b.path)] : undefined;
-      doc = await runBenchmark({ ...params, implementations, modulesAlone: alone, onProgress });
+      return runBenchmark({ ...params, implementations, modulesAlone: alone, onProgress });
     } else {
       const files = new Map(bundles.map((b) => [b.urlPath, b.bytes]));
       const q = new URLSearchParams(toSearch(params));
@@ -165,14 +182,21 @@ async function run(argv: string[]): Promise<number> {
         q.set('alone', '1');
       }
       const search = q.toString();
-      doc = await runInBrowser({ browser: engine as BrowserName, executable: values.executable, search, files, onProgress });
+      return runInBrowser({ browser: engine as BrowserName, executable: values.executable, search, files, onProgress });
     }
-    for (const m of doc.modules ?? []) say(`module ${m.id} (${m.label}${m.version ? ` ${m.version}` : ''}): passed the gate; sha256 of the bundle timed ${m.sha256}`);
-    if (tty) process.stderr.write('\n');
-    return doc;
-  };
+  }
   if (engines.length > 1) return matrix(engines, measure, values.out!);
-  const doc = await measure(engines[0]!);
+  let doc: ResultDocument;
+  try {
+    doc = await measure(engines[0]!);
+  } catch (e) {
+    // Every module failed the gate and nothing else runs: a validation failure (1), each named.
+    const message = (e as Error).message;
+    if (!message.startsWith(NOTHING_PASSED)) throw e;
+    for (const failure of message.split('\n  - ').slice(1)) console.error(`FAILED: ${failure}`);
+    console.error(`aeadbench: ${NOTHING_PASSED}, so nothing was timed`);
+    return 1;
+  }
   const checked = validateResult(doc);
   if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.join('; ')}`);
   say(resultsTable(doc));

@@ -70,6 +70,18 @@ for (const target of ['chromium', 'node'] as const) {
   });
 }
 
+for (const target of ['chromium', 'node'] as const) {
+  test(`aeadbench run --modules-alone with modules that all fail the gate names each failure and your file, and exits 1 (${target})`, async ({ browserName }) => {
+    test.skip(browserName !== 'chromium', `runs once, in the chromium project`);
+    const r = cli('run', '--browser', target, '--algorithms', 'aes-128-gcm', '--sizes', '64,1k', '--rounds', '1', '--implementation', 'web/core/test/modules/wrong-at-1000.mjs', '--implementation', 'web/core/test/modules/builtin-id.mjs', '--modules-alone');
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stderr).toContain('FAILED: test-wrong-at-1000 aes-128-gcm: ciphertext differs from the reference at 1000 bytes');
+    expect(r.stderr).toContain("FAILED: module web/core/test/modules/builtin-id.mjs: id: 'noble' is a built-in implementation");
+    expect(r.stderr).toContain('no implementation passed the gate, so nothing was timed');
+    expect(r.stderr).not.toMatch(/aeadbench-module-|\/m\/builtin-id-|failed its own schema/);
+  });
+}
+
 test('--modules-alone without a module of yours is a clear error', async ({ browserName }) => {
   test.skip(browserName !== 'chromium', 'CLI error paths are checked once');
   const r = cli('run', '--browser', 'node', '--modules-alone');

@@ -6,6 +6,7 @@ export { parseParams, presetParams, toSearch, formatSize, parseSize, ParamError 
 export { summarizeResult } from './report/summary.ts';
 export { SIZE_CLASSES, noteShown, verdict, type Claim, type ShownClaim, type Verdict } from './report/verdict.ts';
 export { defineImplementation, ContractError, type CustomImplementation, type ModuleInfo, type ModuleRef } from './implementations/custom.ts';
+export { NothingPassedError } from './run/gate.ts';
 export { toCsv } from './report/csv.ts';
 export { DEVICE_CLASSES, SubmitError, submissionBody, submitResult, type DeviceClass } from './submit.ts';
 export type { Available, Progress } from './run/runner.ts';

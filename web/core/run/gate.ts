@@ -84,3 +84,18 @@ export async function gateModules(createWorker: () => WorkerHandle, params: RunP
   }
   return out;
 }
+
+/** How a run's error begins when no implementation is left to time because every module of yours failed the gate: the CLI exits 1 on it, as on any gate failure. */
+export const NOTHING_PASSED = 'no implementation passed the gate';
+
+/**
+ * Every module failed the gate and no built-in runs beside them (`modulesAlone`): there is
+ * nothing to time, and a document of no cases would read as a run that went well. The message
+ * names each failure, as the validation table would.
+ */
+export class NothingPassedError extends Error {
+  constructor(readonly failures: readonly string[]) {
+    super(`${NOTHING_PASSED}:${failures.map((f) => `\n  - ${f}`).join('')}`);
+  }
+}
+

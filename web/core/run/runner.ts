@@ -16,12 +16,12 @@ import { isAaTwin, nextExtraRound, wantsOvertime } from './stop-rule.ts';
 import type { PlannedCase, WorkerApi } from '../worker/api.ts';
 import { type WorkerHandle, connect } from '../worker/rpc.ts';
 import { type Available, aaTwin, firstRoundOrder, planCases, roundOrder } from './plan.ts';
-import { gateModules } from './gate.ts';
+import { NothingPassedError, gateModules } from './gate.ts';
 import { RunSession, type RunPlatform } from './session.ts';
 
 export { toCaseResult } from './document.ts';
 export { type Available, aaTwin, planCases, roundOrder } from './plan.ts';
-export { type GatedModules, gateModules } from './gate.ts';
+export { type GatedModules, NOTHING_PASSED, NothingPassedError, gateModules } from './gate.ts';
 export type { PartialDocument, Progress, RunHooks, RunPlatform } from './session.ts';
 export type { WorkerHandle } from '../worker/rpc.ts';
 
@@ -67,7 +67,14 @@ async function gate(s: RunSession): Promise<Validation[]> {
   s.modules = gated.passed;
   // An A/B run names its two modules among the implementations already: each once. Modules run
   // alone (builtIns) replace the preset's built-ins with only those named.
-  s.params = { ...s.params, implementations: [...new Set([...(s.platform.builtIns ?? s.params.implementations), ...s.modules.map((m) => m.info.id)])] };
+  const implementations = [...new Set([...(s.platform.builtIns ?? s.params.implementations), ...s.modules.map((m) => m.info.id)])];
+  if (implementations.length === 0) {
+    throw new NothingPassedError([
+      ...gated.refused.map((r) => `${r.what}: ${r.reason}`),
+      ...gated.validation.filter((v) => v.excluded).map((v) => `${v.implementation} ${v.algorithm}: ${v.errors[0] ?? 'failed validation'}`),
+    ]);
+  }
+  s.params = { ...s.params, implementations };
   for (const r of gated.refused) {
     s.skipped.push(r);
     s.warn(`${r.what} refused: ${r.reason}`);

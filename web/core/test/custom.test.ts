@@ -10,6 +10,7 @@ import { rustcryptoWasm } from '../implementations/rustcrypto-wasm.ts';
 import { ContractError, defineImplementation } from '../implementations/custom.ts';
 import { gateBackend } from '../implementations/gate.ts';
 import { runBenchmark } from '../node.ts';
+import { NothingPassedError } from '../run/gate.ts';
 import { nodePlatform } from '../worker/platform-node.ts';
 import { SubmitError, submitResult } from '../submit.ts';
 import { reduceSubmission, RequestError } from '../../../collector/submission.ts';
@@ -176,11 +177,11 @@ describe('a run with modules of yours (Node)', () => {
     expect(alone.params.implementations).toEqual(['test-good-gcm']);
     const named = await runBenchmark({ ...base, algorithms: [...base.algorithms], operations: [...base.operations], implementations: ['noble', modulePath('good-gcm.mjs')] });
     expect(named.cases.map((c) => c.implementation).sort()).toEqual(['noble', 'test-good-gcm']);
-    // A module refused at the gate leaves an alone run with nothing to time: it completes empty, saying why.
-    const warnings: string[] = [];
-    const refused = await runBenchmark({ ...base, algorithms: [...base.algorithms], operations: [...base.operations], implementations: [modulePath('missing.mjs')], onWarning: (w) => warnings.push(w) });
-    expect(refused.cases).toEqual([]);
-    expect(warnings.some((w) => w.includes('missing.mjs refused:'))).toBe(true);
+    // Modules that all fail the gate leave an alone run with nothing to time: it fails, naming each
+    // failure (it used to complete with no case, which read like a run that went well).
+    const nothing = runBenchmark({ ...base, algorithms: [...base.algorithms], operations: [...base.operations], implementations: [modulePath('missing.mjs'), modulePath('wrong-at-1000.mjs')], sizes: [64, 1024] });
+    await expect(nothing).rejects.toBeInstanceOf(NothingPassedError);
+    await expect(nothing).rejects.toThrow(/^no implementation passed the gate:\n {2}- module .*missing\.mjs: .*\n {2}- test-wrong-at-1000 aes-128-gcm: ciphertext differs from the reference at 1000 bytes/);
   });
 
   it('names an implementation that is neither built in nor a module', () => {
