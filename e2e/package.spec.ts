@@ -119,8 +119,16 @@ test('the package README documents every result field, and its Node example runs
   test.setTimeout(180_000);
   const readme = readFileSync(resolve('target/package/README.md'), 'utf8');
   for (const field of ['`cases[].totalBytesPerSecond`', '`cases[].unstable`', '`aaCheck.decision`', '`environment.crossOriginIsolated`']) expect(readme).toContain(field);
-  writeFileSync(join(project, 'readme-node.mjs'), readmeExample('node'));
-  const out = execFileSync('node', ['readme-node.mjs'], { cwd: project, encoding: 'utf8', timeout: 150_000 });
+  // Saved under the name its first line gives, in a folder whose package.json is what `npm init -y`
+  // writes (no "type": CommonJS), where a .js file of ESM would fail.
+  const example = readmeExample('node');
+  const file = /^\/\/ (\S+\.mjs)\n/.exec(example)?.[1];
+  expect(file, 'the Node example names its file (.mjs) on its first line').toBeTruthy();
+  const cjs = join(project, 'cjs-user');
+  mkdirSync(cjs, { recursive: true });
+  writeFileSync(join(cjs, 'package.json'), JSON.stringify({ name: 'cjs-user', version: '1.0.0', main: 'index.js', license: 'ISC' }));
+  writeFileSync(join(cjs, file!), example);
+  const out = execFileSync('node', [file!], { cwd: cjs, encoding: 'utf8', timeout: 150_000 });
   // Two algorithms × two sizes, each with its winner, MB/s and interval.
   const lines = out.trim().split('\n').filter((l) => / MB\/s \[/.test(l));
   expect(lines, out).toHaveLength(4);
