@@ -269,7 +269,10 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
   const { operation, cases } = casesOf(doc);
   const fastest = fastestBySize(cases);
   const large = fastest.find((f) => f.sizeClass === 'large') ?? fastest[fastest.length - 1];
-  const cost = large && !pending('cost') ? costOf(cases, large.winner) : null;
+  // Whose message cost is told: the large messages' winner, or for a tie its first member in the
+  // claim's order, so that the sentence does not follow whichever member ranked first this run.
+  const costed = large && (large.certainty === 'tie' ? [large.winner, ...rivals(large).filter((x) => x.decision === 'same')].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))[0]! : large.winner);
+  const cost = costed && !pending('cost') ? costOf(cases, costed) : null;
   const crossover = webCryptoCrossover(cases);
   const hw = hardwareAes(crossover);
   const sentences: string[] = [];
@@ -293,9 +296,13 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
     // Contenders after the runner-up that the run could not tell from the winner yet.
     const open = rs.slice(f.margin ? 1 : 0).filter((x) => x.decision === 'unknown');
     const notApart = open.length && f.certainty !== 'tie' ? ` Not told apart from ${listed(open.map((x) => `${x.label} (${times(x.margin)})`))} either.` : '';
+    // A tie names its members in one order (the claim's), whichever of them ranked first this run,
+    // with the span of their figures: no member reads as the winner of it.
+    const members = [f.winner, ...tied].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
+    const span = (xs: number[]) => [Math.min(...xs), Math.max(...xs)].map((x) => x.toFixed(x < 10 ? 2 : 0)).join('–');
     sentences.push(
       f.certainty === 'tie' && tied.length
-        ? `Tie for ${cls.label}: ${listed([f.winner.label, ...tied.map((x) => x.label)])}, within ±${VERDICT_MARGIN * 100} % at ${at} (${tied.map((x) => (tied.length > 1 ? `${x.label} ${times(x.margin)}` : times(x.margin))).join(', ')}); ${mbps}.${caveat}`
+        ? `Tie for ${cls.label}: ${listed(members.map((x) => x.label))}, within ±${VERDICT_MARGIN * 100} % of one another at ${at}, ${span(members.map((x) => x.mbps))} MB/s (medians).${caveat}`
         : `Fastest for ${cls.label}: ${f.winner.label}, ${mbps}` +
             (f.runnerUp && f.margin ? `, ${times(f.margin)} ahead of ${f.runnerUp.label}` : '') +
             `${words(f.certainty)}.${notApart}${caveat}`,
@@ -361,7 +368,7 @@ export function noteShown(shown: readonly ShownClaim[], claims: readonly Claim[]
 const CLAIM_IDS = [...SIZE_CLASSES.map((c) => `fastest/${c.id}`), 'crossover', 'hardware-aes'];
 
 /** The winner's rivals in its leading group — the runner-up, then `alsoLeading` — each with its ratio to the winner and what that decides. */
-function rivals(f: Fastest): (Contender & { margin: Ratio; decision: Decision })[] {
+function rivals(f: Fastest): (Contender & { mbps: number; margin: Ratio; decision: Decision })[] {
   const all = [...(f.runnerUp && f.margin ? [{ ...f.runnerUp, margin: f.margin }] : []), ...f.alsoLeading];
   return all.map((x) => ({ ...x, decision: decide(x.margin, VERDICT_MARGIN) }));
 }

@@ -102,6 +102,12 @@ describe('verdict', () => {
       expect(v.sentences.find((t) => t.startsWith('Tie for large'))).toMatch(/: [^,]+, [^,]+ and [^,]+, within ±5 %/);
     }
     expect(claimOf(a).answer).toBe(claimOf(b).answer);
+    // The sentence lists them in the claim's order, and the cost names the same member, whichever ranked first.
+    const members = (v: ReturnType<typeof verdict>) => /: (.+), within ±5 % of one another/.exec(v.sentences.find((t) => t.startsWith('Tie for large'))!)![1];
+    expect(members(a)).toBe(members(b));
+    expect(members(a)!.replace(' and ', ', ').split(', ')).toEqual(claimOf(a).answer.split(' = '));
+    expect(a.cost!.contender.label).toBe(b.cost!.contender.label);
+    expect(a.cost!.contender.label).toBe(claimOf(a).answer.split(' = ')[0]);
     // The third 5 % behind, on the margin's edge: not shown slower, not shown equal.
     const edge = verdict(run([wasmChacha, x, { ...ascon, fixedNs: 315, perByteNs: 2.415 }], { jitter: 0.002, workers: 4 }));
     const f = edge.fastest.find((g) => g.sizeClass === 'large')!;
