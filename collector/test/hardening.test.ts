@@ -244,11 +244,22 @@ describe('slow and greedy clients of the servers we run', () => {
   it('closes connections past 32 from one address at once, and serves another address meanwhile', async () => {
     const site = await startNode('server/serve.ts', ['--dir', siteDir(), '--no-collector'], {}, { readyPath: '/' });
     try {
-      const open = Array.from({ length: 40 }, () => connect({ port: site.port, host: '127.0.0.1', localAddress: '127.0.4.1' }).on('error', () => {}));
-      await Promise.all(open.map((s) => new Promise((r) => (s.once('connect', r), s.once('close', r)))));
-      await new Promise((r) => setTimeout(r, 500));
-      expect(open.filter((s) => s.destroyed || s.readyState !== 'open')).toHaveLength(8);
+      // Events, not a wait: the eighth close the server makes is awaited, then the other 32
+      // are still open, and still open after another address has been served.
+      let closed = 0;
+      let eighth!: () => void;
+      const eightClosed = new Promise<void>((r) => (eighth = r));
+      const open = Array.from({ length: 40 }, () =>
+        connect({ port: site.port, host: '127.0.0.1', localAddress: '127.0.4.1' })
+          .on('error', () => {})
+          .on('close', () => ++closed === 8 && eighth()),
+      );
+      await eightClosed;
+      const stillOpen = () => open.filter((s) => !s.destroyed && s.readyState === 'open').length;
+      expect(stillOpen()).toBe(32);
       expect((await http(`${site.url}/`, { from: '127.0.4.2' })).status).toBe(200);
+      expect(stillOpen()).toBe(32);
+      expect(closed).toBe(8);
       for (const s of open) s.destroy();
     } finally {
       await site.kill();
