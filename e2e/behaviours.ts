@@ -241,6 +241,10 @@ export const BEHAVIOURS: Behaviour[] = [
       await showAllRows(d);
       expect(await d.count(rows('results-table'))).toBe(state.result!.cases.length);
       expect(await d.text('verdict')).toMatch(/(Fastest|Tie) for/);
+      // The headline leads it: one sentence of choices, no ratio or interval in it.
+      const lead = await d.text('headline');
+      expect(lead).toContain('On this device the fastest choice is');
+      expect(/×|\[|ahead of/.test(lead)).toBe(false);
       expect(await d.count('[data-testid="submit-panel"]')).toBe(0); // read-only: nothing to send
       await d.openAfresh(link.replace(/#\/result\/.*/, '#/result/not-a-uuid'));
       expect(await textMatching(d, 'permalink-error', 'not-a-uuid')).toContain("'not-a-uuid' is not a result id");

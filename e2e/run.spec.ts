@@ -13,6 +13,8 @@ for (const [width, height] of [
     expect(b.y + b.height).toBeLessThanOrEqual(height);
     await start.click();
     await expect(page.getByTestId('verdict')).toBeInViewport({ timeout: 10_000 });
+    // The headline leads the verdict, in plain words, while the run measures.
+    await expect(page.getByTestId('headline')).toContainText('On this device the fastest choice is');
     await page.getByTestId('cancel').click();
     await expect(page.getByTestId('cancelled')).toBeVisible();
   });

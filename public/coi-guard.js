@@ -1,1 +1,1 @@
-(function(){var s=navigator.serviceWorker;if(!s||typeof s.register!='function')return;var r=s.register.bind(s);s.register=function(){return Promise.resolve(r.apply(null,arguments)).then(function(g){return g||Promise.reject(new Error('service workers are blocked here'))})}})();
+(function(){var s=navigator.serviceWorker;if(!s)return;var r=s.register.bind(s);s.register=function(){return Promise.resolve(r.apply(null,arguments)).then(function(g){return g||Promise.reject(Error('blocked'))})}})();
