@@ -99,6 +99,9 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
     const allowed = c.req.method === 'POST' ? await writes.take(writeKey(client)) : reads.take(client.limitKey);
     if (!allowed) return c.json({ error: 'too many requests; try again in a minute' }, 429, { 'Retry-After': '60' });
     await next();
+    // A write the store could not take (503 database away, 507 disk full) is given back: a client
+    // that retries as Retry-After asks would otherwise spend its budget on our fault.
+    if (c.req.method === 'POST' && (c.res.status === 503 || c.res.status === 507)) await writes.refund(writeKey(client));
   });
   // Writes only from the site's own pages. A JSON content type cannot be sent cross-origin
   // without a CORS preflight, which only listed origins pass; a browser also names the page's

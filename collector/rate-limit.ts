@@ -15,6 +15,8 @@ import type { Sql } from './db.ts';
 export interface RateLimiter {
   /** True if the client may proceed; counts the request. */
   take(key: string, cost?: number): boolean | Promise<boolean>;
+  /** Gives back what a request took that failed through no fault of the client's (the database away, the disk full). */
+  refund(key: string, cost?: number): void | Promise<void>;
 }
 
 export function createRateLimiter(o: { perMinute: number; rotateMs?: number; now?: () => number }): RateLimiter {
@@ -44,6 +46,10 @@ export function createRateLimiter(o: { perMinute: number; rotateMs?: number; now
       buckets.set(key, b);
       return true;
     },
+    refund(address, cost = 1) {
+      const b = buckets.get(createHmac('sha256', salt).update(address).digest('base64url'));
+      if (b) b.tokens = Math.min(o.perMinute, b.tokens + cost);
+    },
   };
 }
 
@@ -69,6 +75,10 @@ export function createSqlRateLimiter(sql: Sql, o: { perMinute: number }): RateLi
         [key, o.perMinute, cost, o.perMinute / 60],
       );
       return rows.length === 1 && cost <= o.perMinute;
+    },
+    async refund(key, cost = 1) {
+      // The database is what failed, most likely: a refund it cannot take is no error of the request's.
+      await sql.query('UPDATE rate_buckets SET tokens = least($2::float8, tokens + $3::float8) WHERE key = $1', [key, o.perMinute, cost]).catch(() => {});
     },
   };
 }

@@ -85,6 +85,31 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     expect(flagged[0]!.n).toBe(20);
   });
 
+  it('gives back the write token of a POST the store could not take (503), so a client retrying as told is not rate-limited for our fault', async () => {
+    let down = false;
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+    const flaky: Sql = {
+      kind: sql.kind,
+      get closed() {
+        return sql.closed;
+      },
+      query: (text, params) => (down ? Promise.reject(refused) : sql.query(text, params)),
+      transaction: (fn) => (down ? Promise.reject(refused) : sql.transaction(fn)),
+      freeBytes: sql.freeBytes?.bind(sql),
+      close: () => sql.close(),
+    };
+    const limited = appFor(flaky, { submissionsPerMinute: 3 });
+    down = true;
+    const whileDown = [];
+    for (let i = 0; i < 6; i++) whileDown.push((await post(limited, submission(), { 'x-test-client': '192.0.2.50' })).status);
+    expect(whileDown).toEqual(Array(6).fill(503)); // six retries with three tokens: none was charged
+    down = false;
+    expect((await post(limited, submission(), { 'x-test-client': '192.0.2.50' })).status).toBe(201);
+    // A refusal that is the client's own (a bad body) still costs its token.
+    for (let i = 0; i < 2; i++) expect((await post(limited, '{', { 'x-test-client': '192.0.2.50' })).status).toBe(400);
+    expect((await post(limited, submission(), { 'x-test-client': '192.0.2.50' })).status).toBe(429);
+  });
+
   it('caps the submissions one network may store in a day', async () => {
     const capped = appFor(sql, { sourceDailyCap: 3 });
     const statuses = [];
