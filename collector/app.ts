@@ -40,6 +40,8 @@ export interface CollectorOptions {
   isReady?: () => boolean;
   /** How often the exports may be made again while rows arrive (export-dump.ts; default 5 minutes). */
   exportMinAgeMs?: number;
+  /** How long new rows wait before their cohorts are weighed and judged again (default a minute). */
+  refreshDelayMs?: number;
   /** Milliseconds of reads answered live per minute: per network, and by everyone (default LIVE_READ_MS_PER_MINUTE). */
   liveReadMsPerMinute?: { network: number; all: number };
 }
@@ -149,6 +151,7 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
       sources,
       sourceDailyCap: o.sourceDailyCap ?? DEFAULT_SOURCE_DAILY_CAP,
       exportMinAgeMs: o.exportMinAgeMs,
+      refreshDelayMs: o.refreshDelayMs,
     }),
   );
   app.notFound((c) => c.json({ error: `no route ${c.req.method} ${new URL(c.req.url).pathname}` }, 404));

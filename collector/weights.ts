@@ -71,23 +71,31 @@ export function dayWeights(voicesPerDay: readonly number[]): number[] {
  */
 export function weightedQuantile(values: readonly number[], weights: readonly number[], q: number): number {
   if (values.length === 0) return NaN;
-  const total = weights.reduce((a, b) => a + b, 0);
+  // Equal values are one point with their weights summed: otherwise the order of a tie (two
+  // voices of one figure, on days that weigh differently) would move the answer.
+  const xs: number[] = [];
+  const ws: number[] = [];
+  values.forEach((x, i) => {
+    if (xs.length && xs[xs.length - 1] === x) ws[ws.length - 1]! += weights[i]!;
+    else xs.push(x), ws.push(weights[i]!);
+  });
+  const total = ws.reduce((a, b) => a + b, 0);
   let cum = 0;
   let prev: { x: number; p: number } | null = null;
-  for (let i = 0; i < values.length; i++) {
-    const p = (cum + weights[i]! / 2) / total;
-    cum += weights[i]!;
-    const x = values[i]!;
+  for (let i = 0; i < xs.length; i++) {
+    const p = (cum + ws[i]! / 2) / total;
+    cum += ws[i]!;
+    const x = xs[i]!;
     if (p >= q) return prev === null || p === prev.p ? x : prev.x + ((x - prev.x) * (q - prev.p)) / (p - prev.p);
     prev = { x, p };
   }
-  return values[values.length - 1]!;
+  return xs[xs.length - 1]!;
 }
 
 /**
  * SQL for the weighted quantiles of the rows of `from` (a subquery with the columns `part`,
  * `x` and `w`): one row (part…, q, x) per partition and quantile, exactly as weightedQuantile
- * computes them. The quantiles are `qs`, an SQL float8[] of a few (each row is tested against
+ * computes them (equal values first made one, their weights summed). The quantiles are `qs`, an SQL float8[] of a few (each row is tested against
  * each), or `{ even: k }`, the k evenly spaced quantiles 0, 1/(k−1) … 1, each row producing
  * only those that fall between its middle and the next one's (k rows in all, however many
  * voices). One sort per partition: a row's neighbour comes from lead() over the same window.
@@ -97,9 +105,11 @@ export function weightedQuantilesSql(from: string, part: readonly string[], qs: 
   const by = part.join(', ');
   const partition = part.length ? `PARTITION BY ${by}` : '';
   const cols = part.length ? `${by}, ` : '';
-  const rows = `SELECT ${cols}x, (cum - w / 2) / tot AS p, nx, (cum + nw / 2) / tot AS np, i
+  // The next row's middle computed as that row computes its own (cum + nw is its cum), bit for bit:
+  // otherwise a quantile could fall in two rows, or none.
+  const rows = `SELECT ${cols}x, (cum - w / 2) / tot AS p, nx, ((cum + nw) - nw / 2) / tot AS np, i
     FROM (SELECT ${cols}x, w, sum(w) OVER win AS cum, sum(w) OVER (${partition}) AS tot, lead(x) OVER win AS nx, lead(w) OVER win AS nw, row_number() OVER win AS i
-          FROM (${from}) f WHERE w > 0
+          FROM (SELECT ${cols}x, sum(w) AS w FROM (${from}) f WHERE w > 0 GROUP BY ${cols}x) t
           WINDOW win AS (${partition} ORDER BY x ROWS UNBOUNDED PRECEDING)) c`;
   const at = (q: string) => `CASE WHEN o.nx IS NULL OR o.p >= ${q} OR o.np = o.p THEN o.x ELSE o.x + (o.nx - o.x) * (${q} - o.p) / (o.np - o.p) END`;
   if (typeof qs === 'string') {

@@ -6,7 +6,8 @@
  * with 1 and 3 collector processes on PostgreSQL; and the crowd-statistics query time over
  * 1 M case rows. Quote ratios from one run: this machine's absolute figures move 2× between runs.
  *   DURATION=10 CONNECTIONS=16 ROWS=1000000 COHORT_ROWS=100000 npm run bench:collector
- * PARTS picks sections (default all): load, bodies, nginx, poisoning, stats. `-- --write` writes
+ * PARTS picks sections (default all): load, bodies, nginx, poisoning, stats; ATTACKS=text,… the
+ * attacks of poisoning whose names hold one of them. `-- --write` writes
  * the attacks' table to docs/measured/crowd-attacks.md (scripts/measured.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -124,7 +125,7 @@ async function largestSubmissionCpu(open: () => Promise<Sql>) {
 async function bodyCpu(open: () => Promise<Sql>, kind: 'widest' | 'invalid' | 'over', dbCpuMs?: () => number) {
   const sql = await open();
   await migrate(sql);
-  await sql.query('TRUNCATE submissions, cohort_bounds CASCADE');
+  await sql.query('TRUNCATE submissions, cohort_bounds, cohort_day_weights CASCADE');
   const app = createApp(sql, { submissionsPerMinute: 1e9, sourceDailyCap: 1e9, clientAddress: () => '127.0.0.1' });
   const text = kind === 'widest' ? body(MAX_CASES, Math.floor(MAX_SAMPLES_TOTAL / MAX_CASES)) : invalidBody(kind === 'over' ? 8 : DEFAULT_MAX_BODY_BYTES / 2 ** 20);
   const expected = { widest: 201, invalid: 422, over: 413 }[kind];
@@ -287,7 +288,10 @@ const ATTACKS: Attack[] = [
 ];
 
 async function poisoning(sql: Sql) {
-  const app = appFor(sql);
+  // Days are played by moving rows back in time and refreshing after each, as the server would
+  // at the turn of a day; a background refresh landing between a day's posts and its move would
+  // judge rows by a day they do not belong to, so there is none here.
+  const app = appFor(sql, { refreshDelayMs: 2 ** 31 - 1 });
   const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone';
   const nsFor = (mbPerS: number) => (1024 * 1e9) / (mbPerS * 1e6);
   const phone = async (mbPerS: number, from: string, identical = false) => {
@@ -303,8 +307,9 @@ async function poisoning(sql: Sql) {
     for (let i = 0; i < n; i++) await phone(46 + (10 * ((5 * next++) % 12)) / 11, `198.${tag}.${i}.10`);
   };
   const rows: string[] = [];
-  for (const a of ATTACKS) {
-    await sql.query('TRUNCATE submissions, cohort_bounds, cohort_views, rate_buckets, daily_counts CASCADE');
+  const only = process.env.ATTACKS?.split(',');
+  for (const a of ATTACKS.filter((x) => !only || only.some((o) => x.name.includes(o)))) {
+    await sql.query('TRUNCATE submissions, cohort_bounds, cohort_views, cohort_day_weights, rate_buckets, daily_counts CASCADE');
     next = 0;
     const total = a.honestBefore.length + a.days;
     let ago = total - 1;
@@ -386,7 +391,7 @@ async function filteredReads(sql: Sql, windowS: number, dbCpuMs?: () => number) 
  * client's first /stats and /percentile of it (no cache), which read the view made at refresh.
  */
 async function largeCohort(sql: Sql, rows: number) {
-  await sql.query('TRUNCATE submissions, cohort_bounds, cohort_views CASCADE');
+  await sql.query('TRUNCATE submissions, cohort_bounds, cohort_views, cohort_day_weights CASCADE');
   await sql.query(
     `INSERT INTO submissions (id, payload_sha256, schema_version, engine_version, device_class, browser, browser_major, os, os_major, arch, cores, runtime, isolated, timer_us, preset, engine, source, received_on)
      SELECT md5('c' || i)::uuid, '', 'aeadbench/result@2', '0.1.0', (ARRAY['phone','tablet','laptop','desktop','server'])[1 + i % 5], 'Chrome', 150, 'Linux', 6, 'x86-64', 8, 'browser', true, 5, 'quick', 'Blink', 'src' || i, current_date - 1 - i % 2

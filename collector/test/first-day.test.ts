@@ -7,7 +7,7 @@ import { type Sql, migrate, openPostgres } from '../db.ts';
 import { refreshCohorts } from '../cohorts.ts';
 import { CROWD_FLOOR, placeIn } from '../crowd.ts';
 import { formatMoving, main as reviewMain, movingCohorts, parseBurst, quarantineDay } from '../review.ts';
-import { DAY_MIN_WEIGHT, DAY_SHARE, OUTSIDE_QUORUM, dayWeights, voiceWeights, weightedQuantile } from '../weights.ts';
+import { DAY_MIN_WEIGHT, DAY_SHARE, OUTSIDE_QUORUM, dayWeights, voiceWeights, weightedQuantile, weightedQuantilesSql } from '../weights.ts';
 import { addressCap } from '../writer.ts';
 import { BACKENDS, appFor, freshDatabase, openBackend, post, submission, useBackend } from './helpers.ts';
 
@@ -41,6 +41,13 @@ describe('weights and weighted quantiles', () => {
     expect(weightedQuantile([1, 10], [9, 1], 0.45)).toBe(1);
     expect(weightedQuantile([1, 10], [1, 1], 0.01)).toBe(1);
     expect(weightedQuantile([1, 10], [1, 1], 0.99)).toBe(10);
+  });
+
+  it('do not depend on the order of a tie: equal values are one point with their weights summed', () => {
+    const a = weightedQuantile([46, 46, 50, 55], [1, 1 / 6, 1, 1 / 6], 0.5);
+    const b = weightedQuantile([46, 46, 50, 55], [1 / 6, 1, 1, 1 / 6], 0.5);
+    expect(a).toBe(b);
+    expect(a).toBe(weightedQuantile([46, 50, 55], [7 / 6, 1, 1 / 6], 0.5));
   });
 
   it('place a figure by the weight below it', () => {
@@ -158,6 +165,19 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
     await honest(CROWD_FLOOR.voices - 1, 1);
     await refreshCohorts(sql);
     expect(await phones()).toMatchObject({ n: 12 + CROWD_FLOOR.voices - 1, days: 2, tooFew: false });
+  });
+
+  it('computes weighted quantiles in SQL exactly as weights.ts does, ties and all, whatever order the rows come in', async () => {
+    const xs = [46, 46, 46.9, 48.7, 50.5, 50.5, 53.3, 55.1, 56];
+    const ws = [1, 1 / 6, 1, 1 / 6, 1, 1 / 6, 1, 0.5, 1 / 6];
+    const qs = [0.05, 0.25, 0.5, 0.75, 0.95];
+    for (const order of [xs.map((_, i) => i), xs.map((_, i) => xs.length - 1 - i)]) {
+      const values = order.map((i) => `(${xs[i]}::float8, ${ws[i]}::float8)`).join(', ');
+      const rows = await sql.query<{ q: number; x: number }>(`${weightedQuantilesSql(`SELECT x, w FROM (VALUES ${values}) AS v(x, w)`, [], `ARRAY[${qs.join(', ')}]::float8[]`)} ORDER BY 1`);
+      expect(rows.map((r) => Number(r.x))).toEqual(qs.map((q) => expect.closeTo(weightedQuantile(xs, ws, q), 9)));
+      const even = await sql.query<{ q: number; x: number }>(`${weightedQuantilesSql(`SELECT x, w FROM (VALUES ${values}) AS v(x, w)`, [], { even: 11 })} ORDER BY 1`);
+      expect(even.map((r) => Number(r.x))).toEqual(Array.from({ length: 11 }, (_, i) => expect.closeTo(weightedQuantile(xs, ws, i / 10), 9)));
+    }
   });
 
   it('a fresh voice counts as one until its cohort is weighed, then as its day may', async () => {

@@ -41,7 +41,7 @@ export function useBackend(kind: (typeof BACKENDS)[number], use: (sql: Sql, app:
 }
 
 export async function resetBackend(sql: Sql): Promise<void> {
-  await sql.query('TRUNCATE submissions, cohort_bounds, cohort_views, rate_buckets, operator_log, daily_counts CASCADE');
+  await sql.query('TRUNCATE submissions, cohort_bounds, cohort_views, cohort_day_weights, rate_buckets, operator_log, daily_counts CASCADE');
   await sql.query('UPDATE collector_totals SET submissions = 0, cases = 0');
 }
 
