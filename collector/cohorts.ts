@@ -15,7 +15,7 @@ import { voiceWeights, weightedQuantilesSql } from './weights.ts';
  * median of the cohort's voices and the spread their weighted median absolute deviation
  * (weights.ts), never taken as less than SPREAD_FLOOR. FENCE_SPREADS × MAD is about as far as
  * Tukey's far fences (3 × IQR beyond the quartiles, 4.7 σ of a normal spread) reach. A cohort —
- * algorithm, implementation, operation, size, device class — is judged by its own fences once
+ * algorithm, implementation, variant, operation, size, AAD length, device class — is judged by its own fences once
  * it has MIN_SOURCES voices, and before that by the same case's fences over every class
  * (device_class '*'), which are wide but catch the absurd. Outliers are flagged, never deleted,
  * and every flag is drawn again at each refresh from every voice: a voice an early false
@@ -31,7 +31,25 @@ export const FENCE_SPREADS = 7;
  */
 export const SPREAD_FLOOR = 0.05;
 const OUTLIER = `(c.no_spread OR abs(ln(c.bytes_per_second) - b.center) > ${FENCE_SPREADS} * greatest(b.spread, ${SPREAD_FLOOR}))`;
-const SAME_CASE = (t: string, c = 'c') => `${t}.algorithm = ${c}.algorithm AND ${t}.implementation = ${c}.implementation AND ${t}.operation = ${c}.operation AND ${t}.size_bytes = ${c}.size_bytes`;
+/**
+ * What makes a cohort, once: the columns a case is judged by the fellows of, with their SQL
+ * types. The variant (a WASM build, Web Crypto sequential or pipelined) and the associated
+ * data's length are part of it: a pipelined call or a 1 MiB AAD is another measurement.
+ */
+const KEY_COLUMNS = [
+  ['algorithm', 'text'],
+  ['implementation', 'text'],
+  ['variant', 'text'],
+  ['operation', 'text'],
+  ['size_bytes', 'integer'],
+  ['aad_bytes', 'integer'],
+] as const;
+/** `t.a = c.a AND …` over the key columns. */
+const SAME_CASE = (t: string, c = 'c') => KEY_COLUMNS.map(([k]) => `${t}.${k} = ${c}.${k}`).join(' AND ');
+/** `p.a, p.b, …` over the key columns (no prefix: `a, b, …`). */
+const KEY_LIST = (p = '') => KEY_COLUMNS.map(([k]) => `${p && `${p}.`}${k}`).join(', ');
+/** `a text, b text, …`: the key columns for jsonb_to_recordset. */
+const KEY_TYPES = KEY_COLUMNS.map(([k, t]) => `${k} ${t}`).join(', ');
 /** Joins `b` to the bounds that judge case `c` of submission `s`: its class's, else every class's. */
 const JUDGED_BY = `${SAME_CASE('b')} AND b.n >= ${MIN_SOURCES} AND b.device_class = CASE
     WHEN EXISTS (SELECT 1 FROM cohort_bounds own WHERE ${SAME_CASE('own')} AND own.device_class = s.device_class AND own.n >= ${MIN_SOURCES})
@@ -54,16 +72,28 @@ export async function flagOutliers(tx: Pick<Sql, 'query'>, ids: string[]): Promi
 export interface CohortKey {
   algorithm: string;
   implementation: string;
+  variant: string;
   operation: string;
   sizeBytes: number;
+  aadBytes: number;
 }
 
-/** One cohort key as text: the refresher's and the reads' map key. */
-export const cohortKeyText = (k: CohortKey) => `${k.algorithm}/${k.implementation}/${k.operation}/${k.sizeBytes}`;
+/** One cohort key as text: the refresher's map key. */
+export const cohortKeyText = (k: CohortKey) => `${k.algorithm}/${k.implementation}/${k.variant}/${k.operation}/${k.sizeBytes}/${k.aadBytes}`;
+
+/** A key from a case or a row (camelCase or the columns' snake_case). */
+export const cohortKeyOf = (c: { algorithm: string; implementation: string; variant: string; operation: string } & ({ sizeBytes: number; aadBytes: number } | { size_bytes: number; aad_bytes: number })): CohortKey => ({
+  algorithm: c.algorithm,
+  implementation: c.implementation,
+  variant: c.variant,
+  operation: c.operation,
+  sizeBytes: Number('sizeBytes' in c ? c.sizeBytes : c.size_bytes),
+  aadBytes: Number('aadBytes' in c ? c.aadBytes : c.aad_bytes),
+});
 
 export function cohortKeysOf(rs: readonly Pick<Reduced, 'cases'>[]): CohortKey[] {
   const keys = new Map<string, CohortKey>();
-  for (const r of rs) for (const c of r.cases) keys.set(cohortKeyText(c), { algorithm: c.algorithm, implementation: c.implementation, operation: c.operation, sizeBytes: c.sizeBytes });
+  for (const r of rs) for (const c of r.cases) keys.set(cohortKeyText(cohortKeyOf(c)), cohortKeyOf(c));
   return [...keys.values()];
 }
 
@@ -80,9 +110,9 @@ export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
 export const REFRESH_BATCH = 500;
 
 /** A batch of cohort keys as one parameter ($1), unpacked by KEYS into a table `k`. */
-const keysParam = (keys: CohortKey[]) => [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, size_bytes: k.sizeBytes })))];
-const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(algorithm text, implementation text, operation text, size_bytes integer))`;
-const COHORT = 'algorithm, implementation, operation, size_bytes';
+const keysParam = (keys: CohortKey[]) => [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, variant: k.variant, operation: k.operation, size_bytes: k.sizeBytes, aad_bytes: k.aadBytes })))];
+const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(${KEY_TYPES}))`;
+const COHORT = KEY_LIST();
 
 /**
  * refreshCohort for many cases at once, in a few statements over all of them (weights, bounds,
@@ -104,8 +134,10 @@ export async function refreshCohortBatch(sql: Sql, named: CohortKey[]): Promise<
 interface DayWeight {
   algorithm: string;
   implementation: string;
+  variant: string;
   operation: string;
   size_bytes: number;
+  aad_bytes: number;
   device_class: string;
   day: string;
   w: number;
@@ -123,21 +155,21 @@ async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]>
   const days = await tx.query<Day>(
     `WITH ${KEYS},
      voices AS (
-       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, bool_and(c.arrived_outside) AS outside
+       SELECT ${KEY_LIST('c')}, s.device_class, s.received_on, bool_and(c.arrived_outside) AS outside
        FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
        WHERE ${ELIGIBLE}
-       GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text))
-     SELECT algorithm, implementation, operation, size_bytes, device_class, to_char(received_on, 'YYYY-MM-DD') AS day,
+       GROUP BY ${KEY_LIST('c')}, s.device_class, s.received_on, coalesce(s.source, s.id::text))
+     SELECT ${COHORT}, device_class, to_char(received_on, 'YYYY-MM-DD') AS day,
             count(*)::int AS n, count(*) FILTER (WHERE outside)::int AS outside
-     FROM voices GROUP BY algorithm, implementation, operation, size_bytes, device_class, received_on
+     FROM voices GROUP BY ${COHORT}, device_class, received_on
      ORDER BY received_on`,
     p,
   );
   // Days in order, per class and over every class ('*', where a day's voices are all its classes').
   const byCohort = new Map<string, { key: Omit<DayWeight, 'w' | 'wo' | 'day'>; days: Map<string, { voices: number; outside: number }> }>();
   const add = (d: Day, cls: string) => {
-    const id = `${d.algorithm}/${d.implementation}/${d.operation}/${d.size_bytes}/${cls}`;
-    const entry = byCohort.get(id) ?? { key: { algorithm: d.algorithm, implementation: d.implementation, operation: d.operation, size_bytes: Number(d.size_bytes), device_class: cls }, days: new Map() };
+    const id = `${cohortKeyText(cohortKeyOf(d))}/${cls}`;
+    const entry = byCohort.get(id) ?? { key: { algorithm: d.algorithm, implementation: d.implementation, variant: d.variant, operation: d.operation, size_bytes: Number(d.size_bytes), aad_bytes: Number(d.aad_bytes), device_class: cls }, days: new Map() };
     const day = entry.days.get(d.day) ?? { voices: 0, outside: 0 };
     entry.days.set(d.day, { voices: day.voices + Number(d.n), outside: day.outside + Number(d.outside) });
     byCohort.set(id, entry);
@@ -155,8 +187,8 @@ async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]>
   // The class weights, for the reads (crowd.ts): a handful of rows per cohort and day, written anew.
   await tx.query(`WITH ${KEYS} DELETE FROM cohort_day_weights d USING k WHERE ${SAME_CASE('d', 'k')}`, p);
   await tx.query(
-    `INSERT INTO cohort_day_weights (algorithm, implementation, operation, size_bytes, device_class, day, w, wo)
-     SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8, wo float8)`,
+    `INSERT INTO cohort_day_weights (${COHORT}, device_class, day, w, wo)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${KEY_TYPES}, device_class text, day date, w float8, wo float8)`,
     [JSON.stringify(out.filter((d) => d.device_class !== '*'))],
   );
   return out;
@@ -169,27 +201,27 @@ async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]>
 async function drawAndFlag(tx: Pick<Sql, 'query'>, p: unknown[], weights: DayWeight[]): Promise<void> {
   const params = [...p, JSON.stringify(weights)];
   const WEIGHTED_VOICES = `${KEYS},
-     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8, wo float8)),
+     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(${KEY_TYPES}, device_class text, day date, w float8, wo float8)),
      voices AS (
-       SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on AS day, count(*) AS runs,
+       SELECT ${KEY_LIST('c')}, s.device_class, s.received_on AS day, count(*) AS runs,
               percentile_cont(0.5) WITHIN GROUP (ORDER BY ln(c.bytes_per_second)) AS v, bool_and(c.arrived_outside) AS outside
        FROM k JOIN cases c ON ${SAME_CASE('k')} JOIN submissions s ON s.id = c.submission_id
        WHERE ${ELIGIBLE}
-       GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)),
+       GROUP BY ${KEY_LIST('c')}, s.device_class, s.received_on, coalesce(s.source, s.id::text)),
      classed AS (
        SELECT ${COHORT}, device_class AS cls, day, runs, v, outside FROM voices
        UNION ALL SELECT ${COHORT}, '*', day, runs, v, outside FROM voices),
      weighted AS (
-       SELECT v.algorithm, v.implementation, v.operation, v.size_bytes, v.cls, v.day, v.runs, v.v AS x, CASE WHEN v.outside THEN wt.wo ELSE wt.w END AS w
+       SELECT ${KEY_LIST('v')}, v.cls, v.day, v.runs, v.v AS x, CASE WHEN v.outside THEN wt.wo ELSE wt.w END AS w
        FROM classed v JOIN wt ON ${SAME_CASE('wt', 'v')} AND wt.device_class = v.cls AND wt.day = v.day)`;
-  const PART = ['algorithm', 'implementation', 'operation', 'size_bytes', 'cls'];
+  const PART = [...KEY_COLUMNS.map(([k]) => k), 'cls'];
   await tx.query(
     `WITH ${WEIGHTED_VOICES},
      center AS (${weightedQuantilesSql('SELECT * FROM weighted', PART, 'ARRAY[0.5]::float8[]')}),
-     spread AS (${weightedQuantilesSql(`SELECT w.algorithm, w.implementation, w.operation, w.size_bytes, w.cls, abs(w.x - m.x) AS x, w.w FROM weighted w JOIN center m ON ${SAME_CASE('m', 'w')} AND m.cls = w.cls`, PART, 'ARRAY[0.5]::float8[]')}),
+     spread AS (${weightedQuantilesSql(`SELECT ${KEY_LIST('w')}, w.cls, abs(w.x - m.x) AS x, w.w FROM weighted w JOIN center m ON ${SAME_CASE('m', 'w')} AND m.cls = w.cls`, PART, 'ARRAY[0.5]::float8[]')}),
      counted AS (SELECT ${COHORT}, cls, count(*) AS n, count(DISTINCT day) AS days, sum(runs) AS runs FROM weighted GROUP BY ${COHORT}, cls)
      INSERT INTO cohort_bounds (${COHORT}, device_class, n, days, runs, center, spread, refreshed_at)
-     SELECT n.algorithm, n.implementation, n.operation, n.size_bytes, n.cls, n.n, n.days, n.runs, m.x, d.x, now()
+     SELECT ${KEY_LIST('n')}, n.cls, n.n, n.days, n.runs, m.x, d.x, now()
      FROM counted n JOIN center m ON ${SAME_CASE('m', 'n')} AND m.cls = n.cls JOIN spread d ON ${SAME_CASE('d', 'n')} AND d.cls = n.cls
      ON CONFLICT (${COHORT}, device_class)
      DO UPDATE SET n = excluded.n, days = excluded.days, runs = excluded.runs, center = excluded.center, spread = excluded.spread, refreshed_at = excluded.refreshed_at`,
@@ -198,7 +230,7 @@ async function drawAndFlag(tx: Pick<Sql, 'query'>, p: unknown[], weights: DayWei
   // A class (or '*') with no voices left keeps no figure of its own.
   await tx.query(
     `WITH ${KEYS},
-     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(algorithm text, implementation text, operation text, size_bytes integer, device_class text, day date, w float8, wo float8))
+     wt AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(${KEY_TYPES}, device_class text, day date, w float8, wo float8))
      DELETE FROM cohort_bounds b USING k WHERE ${SAME_CASE('b', 'k')} AND NOT EXISTS (SELECT 1 FROM wt WHERE ${SAME_CASE('wt', 'b')} AND wt.device_class = b.device_class)`,
     params,
   );
@@ -222,7 +254,7 @@ async function drawAndFlag(tx: Pick<Sql, 'query'>, p: unknown[], weights: DayWei
 async function dueKeys(sql: Pick<Sql, 'query'>, named: CohortKey[]): Promise<CohortKey[]> {
   if (named.length === 0) return [];
   const due = await sql.query<{ i: number }>(
-    `SELECT i FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (algorithm text, implementation text, operation text, size_bytes integer)) WITH ORDINALITY AS k(algorithm, implementation, operation, size_bytes, i)
+    `SELECT i FROM ROWS FROM (jsonb_to_recordset($1::jsonb) AS (${KEY_TYPES})) WITH ORDINALITY AS k(${COHORT}, i)
      WHERE EXISTS (SELECT 1 FROM cohort_bounds b WHERE ${SAME_CASE('b', 'k')})
         OR (SELECT count(*) FROM (SELECT 1 FROM cases c WHERE ${SAME_CASE('c', 'k')} LIMIT ${MIN_SOURCES}) AS r) >= ${MIN_SOURCES}`,
     keysParam(named),
@@ -242,9 +274,9 @@ export const VIEW_MAX_AGE_S = 300;
  */
 async function refreshViews(tx: Pick<Sql, 'query'>, keys: CohortKey[]): Promise<void> {
   const p = keysParam(keys);
-  const large = await tx.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number; rows: number }>(
+  const large = await tx.query<{ algorithm: string; implementation: string; variant: string; operation: string; size_bytes: number; aad_bytes: number; rows: number }>(
     `WITH ${KEYS}
-     SELECT b.algorithm, b.implementation, b.operation, b.size_bytes, b.runs::int AS rows
+     SELECT ${KEY_LIST('b')}, b.runs::int AS rows
      FROM k JOIN cohort_bounds b ON ${SAME_CASE('b', 'k')} AND b.device_class = '*'
      LEFT JOIN cohort_views v ON ${SAME_CASE('v', 'k')}
      WHERE b.runs >= ${VIEW_ROWS} AND (v.refreshed_at IS NULL OR v.refreshed_at < now() - interval '${VIEW_MAX_AGE_S} seconds')`,
@@ -258,26 +290,24 @@ async function refreshViews(tx: Pick<Sql, 'query'>, keys: CohortKey[]): Promise<
     p,
   );
   for (const r of large) {
-    const f: CrowdFilter = { algorithm: r.algorithm, implementation: r.implementation, operation: r.operation, sizeBytes: Number(r.size_bytes) };
+    const f: CrowdFilter = cohortKeyOf(r);
     const stats = await crowdStats(tx, f);
     const distributions: Record<string, Awaited<ReturnType<typeof voiceDistribution>>> = { '*': await voiceDistribution(tx, f) };
     for (const c of stats) distributions[c.group] = await voiceDistribution(tx, { ...f, deviceClass: c.group });
     await tx.query(
-      `INSERT INTO cohort_views (algorithm, implementation, operation, size_bytes, rows, stats, distributions, refreshed_at)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7::jsonb, now())
-       ON CONFLICT (algorithm, implementation, operation, size_bytes)
+      `INSERT INTO cohort_views (${COHORT}, rows, stats, distributions, refreshed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, now())
+       ON CONFLICT (${COHORT})
        DO UPDATE SET rows = excluded.rows, stats = excluded.stats, distributions = excluded.distributions, refreshed_at = excluded.refreshed_at`,
-      [f.algorithm, f.implementation, f.operation, f.sizeBytes, r.rows, JSON.stringify(stats), JSON.stringify(distributions)],
+      [f.algorithm, f.implementation, f.variant, f.operation, f.sizeBytes, f.aadBytes, r.rows, JSON.stringify(stats), JSON.stringify(distributions)],
     );
   }
 }
 
 /** Every case's bounds, REFRESH_BATCH cases at a time (the operator's tools; tests). */
 export async function refreshCohorts(sql: Sql): Promise<void> {
-  const keys = await sql.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number }>(
-    'SELECT DISTINCT algorithm, implementation, operation, size_bytes FROM cases',
-  );
-  await refreshInBatches(sql, keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) })));
+  const keys = await sql.query<{ algorithm: string; implementation: string; variant: string; operation: string; size_bytes: number; aad_bytes: number }>(`SELECT DISTINCT ${COHORT} FROM cases`);
+  await refreshInBatches(sql, keys.map(cohortKeyOf));
 }
 
 export async function refreshInBatches(sql: Sql, keys: CohortKey[]): Promise<void> {

@@ -7,12 +7,17 @@
 import { CROWD_FLOOR, type CohortStats } from '../web/core/crowd.ts';
 import type { Sql } from './db.ts';
 import { weightedQuantilesSql } from './weights.ts';
+import { primaryVariant } from '../web/core/tables/algorithms.ts';
 
 export interface CrowdFilter {
   algorithm: string;
   implementation: string;
+  /** The way the implementation was measured (a WASM build, Web Crypto sequential or pipelined); its primary one when not given. */
+  variant?: string;
   operation: string;
   sizeBytes: number;
+  /** Associated data's length (default 0): a case with AAD is a cohort of its own. */
+  aadBytes?: number;
   deviceClass?: string;
   browser?: string;
   engine?: string;
@@ -26,9 +31,15 @@ export interface CrowdFilter {
 export const GROUP_BY = { deviceClass: 's.device_class', engine: 's.engine', browser: 's.browser' } as const;
 export type GroupBy = keyof typeof GROUP_BY;
 
+/** The cohort a filter names, its defaults filled in: the implementation's primary variant, no AAD. */
+export function cohortOf(f: CrowdFilter): Required<Pick<CrowdFilter, 'algorithm' | 'implementation' | 'variant' | 'operation' | 'sizeBytes' | 'aadBytes'>> {
+  return { algorithm: f.algorithm, implementation: f.implementation, variant: f.variant ?? primaryVariant(f.implementation as Parameters<typeof primaryVariant>[0]) ?? '', operation: f.operation, sizeBytes: f.sizeBytes, aadBytes: f.aadBytes ?? 0 };
+}
+
 function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] } {
-  const parts = ['c.algorithm = $1', 'c.implementation = $2', 'c.operation = $3', 'c.size_bytes = $4', 'NOT s.quarantined'];
-  const params: unknown[] = [f.algorithm, f.implementation, f.operation, f.sizeBytes];
+  const k = cohortOf(f);
+  const parts = ['c.algorithm = $1', 'c.implementation = $2', 'c.variant = $3', 'c.operation = $4', 'c.size_bytes = $5', 'c.aad_bytes = $6', 'NOT s.quarantined'];
+  const params: unknown[] = [k.algorithm, k.implementation, k.variant, k.operation, k.sizeBytes, k.aadBytes];
   const filters = [['s.device_class', f.deviceClass], ['s.browser', f.browser], ['s.engine', f.engine], ['s.arch', f.arch], ['s.scenario', f.scenario], ['s.execution', f.execution ?? 'standard']] as const;
   for (const [col, val] of filters) {
     if (val !== undefined) {
@@ -51,8 +62,8 @@ export const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
          percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x,
          coalesce(CASE WHEN bool_and(c.arrived_outside) THEN max(dw.wo) ELSE max(dw.w) END, 1) AS w
   FROM cases c JOIN submissions s ON s.id = c.submission_id
-  LEFT JOIN cohort_day_weights dw ON dw.algorithm = c.algorithm AND dw.implementation = c.implementation AND dw.operation = c.operation
-       AND dw.size_bytes = c.size_bytes AND dw.device_class = s.device_class AND dw.day = s.received_on AND s.execution = 'standard'
+  LEFT JOIN cohort_day_weights dw ON dw.algorithm = c.algorithm AND dw.implementation = c.implementation AND dw.variant = c.variant AND dw.operation = c.operation
+       AND dw.size_bytes = c.size_bytes AND dw.aad_bytes = c.aad_bytes AND dw.device_class = s.device_class AND dw.day = s.received_on AND s.execution = 'standard'
   WHERE ${clause} AND NOT c.outlier AND NOT c.no_spread
   GROUP BY ${GROUP_BY[groupBy]}, s.received_on, coalesce(s.source, s.id::text)`;
 
@@ -175,15 +186,15 @@ export async function viewOf(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupBy: G
 
 /** A large cohort's distribution of voices (all, or one device class) from its view, or null as viewOf. */
 export async function viewDistribution(sql: Pick<Sql, 'query'>, f: CrowdFilter): Promise<Distribution | null> {
-  const [v] = await readView<Distribution | null>(sql, f, 'deviceClass', 'distributions -> $5::text', [f.deviceClass ?? '*']);
+  const [v] = await readView<Distribution | null>(sql, f, 'deviceClass', 'distributions -> $7::text', [f.deviceClass ?? '*']);
   return v === undefined ? null : (v ?? { n: 0, days: 0, exact: true, values: [] });
 }
 
 async function readView<T>(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupBy: GroupBy, column: string, extra: unknown[] = []): Promise<T[]> {
   if (groupBy !== 'deviceClass' || f.browser || f.engine || f.arch || f.scenario || (f.execution ?? 'standard') !== 'standard') return [];
   const rows = await sql.query<{ v: T | string }>(
-    `SELECT ${column} AS v FROM cohort_views WHERE algorithm = $1 AND implementation = $2 AND operation = $3 AND size_bytes = $4`,
-    [f.algorithm, f.implementation, f.operation, f.sizeBytes, ...extra],
+    `SELECT ${column} AS v FROM cohort_views WHERE algorithm = $1 AND implementation = $2 AND variant = $3 AND operation = $4 AND size_bytes = $5 AND aad_bytes = $6`,
+    (({ algorithm, implementation, variant, operation, sizeBytes, aadBytes }) => [algorithm, implementation, variant, operation, sizeBytes, aadBytes, ...extra])(cohortOf(f)),
   );
   return rows.map((r) => (typeof r.v === 'string' ? JSON.parse(r.v) : r.v));
 }

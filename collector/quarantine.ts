@@ -12,7 +12,7 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { refreshInBatches } from './cohorts.ts';
+import { cohortKeyOf, refreshInBatches } from './cohorts.ts';
 import type { Sql } from './db.ts';
 import { runAsCommand, withStore } from './operator.ts';
 
@@ -43,11 +43,11 @@ export async function quarantine(sql: Sql, sel: QuarantineSelector, o: { release
     return rows.map((r) => r.id);
   });
   if (affected.length) {
-    const keys = await sql.query<{ algorithm: string; implementation: string; operation: string; size_bytes: number }>(
-      'SELECT DISTINCT algorithm, implementation, operation, size_bytes FROM cases WHERE submission_id = ANY($1::uuid[])',
+    const keys = await sql.query<{ algorithm: string; implementation: string; variant: string; operation: string; size_bytes: number; aad_bytes: number }>(
+      'SELECT DISTINCT algorithm, implementation, variant, operation, size_bytes, aad_bytes FROM cases WHERE submission_id = ANY($1::uuid[])',
       [affected],
     );
-    await refreshInBatches(sql, keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, operation: k.operation, sizeBytes: Number(k.size_bytes) })));
+    await refreshInBatches(sql, keys.map(cohortKeyOf));
   }
   return affected.length;
 }

@@ -54,6 +54,8 @@ export interface ReviewDay {
 }
 
 export interface MovingCohort extends Omit<Burst, 'day'> {
+  variant: string;
+  aadBytes: number;
   /** The figure at the start of the window and now, and how much it moved (now / start − 1). */
   from: number;
   to: number;
@@ -73,8 +75,10 @@ export function parseBurst(text: string): Burst {
 interface VoiceRow {
   algorithm: string;
   implementation: string;
+  variant: string;
   operation: string;
   size_bytes: number;
+  aad_bytes: number;
   device_class: string;
   day: string;
   x: number;
@@ -91,23 +95,24 @@ interface VoiceRow {
 export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCohort[]> {
   const rows = await sql.query<VoiceRow>(
     `WITH recent AS (
-       SELECT DISTINCT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class
+       SELECT DISTINCT c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class
        FROM submissions s JOIN cases c ON c.submission_id = s.id
        WHERE s.received_on > current_date - ${MOVE_WINDOW_DAYS} AND s.execution = 'standard')
-     SELECT c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, to_char(s.received_on, 'YYYY-MM-DD') AS day,
+     SELECT c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class, to_char(s.received_on, 'YYYY-MM-DD') AS day,
             percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x,
             coalesce(CASE WHEN bool_and(c.arrived_outside) THEN max(dw.wo) ELSE max(dw.w) END, 1) AS w, min(s.browser) AS browser
-     FROM recent r JOIN cases c ON c.algorithm = r.algorithm AND c.implementation = r.implementation AND c.operation = r.operation AND c.size_bytes = r.size_bytes
+     FROM recent r JOIN cases c ON c.algorithm = r.algorithm AND c.implementation = r.implementation AND c.variant = r.variant AND c.operation = r.operation
+          AND c.size_bytes = r.size_bytes AND c.aad_bytes = r.aad_bytes
      JOIN submissions s ON s.id = c.submission_id AND s.device_class = r.device_class
-     LEFT JOIN cohort_day_weights dw ON dw.algorithm = c.algorithm AND dw.implementation = c.implementation AND dw.operation = c.operation
-          AND dw.size_bytes = c.size_bytes AND dw.device_class = s.device_class AND dw.day = s.received_on
+     LEFT JOIN cohort_day_weights dw ON dw.algorithm = c.algorithm AND dw.implementation = c.implementation AND dw.variant = c.variant AND dw.operation = c.operation
+          AND dw.size_bytes = c.size_bytes AND dw.aad_bytes = c.aad_bytes AND dw.device_class = s.device_class AND dw.day = s.received_on
      WHERE NOT c.outlier AND NOT c.no_spread AND NOT s.quarantined AND s.execution = 'standard' AND c.bytes_per_second > 0
-     GROUP BY c.algorithm, c.implementation, c.operation, c.size_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)`,
+     GROUP BY c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)`,
   );
   const [{ today }] = (await sql.query<{ today: string }>("SELECT to_char(current_date, 'YYYY-MM-DD') AS today")) as [{ today: string }];
   const cohorts = new Map<string, VoiceRow[]>();
   for (const r of rows) {
-    const id = `${r.algorithm}/${r.implementation}/${r.operation}/${r.size_bytes}/${r.device_class}`;
+    const id = `${r.algorithm}/${r.implementation}/${r.variant}/${r.operation}/${r.size_bytes}/${r.aad_bytes}/${r.device_class}`;
     cohorts.set(id, [...(cohorts.get(id) ?? []), r]);
   }
   const window = Array.from({ length: MOVE_WINDOW_DAYS + 1 }, (_, i) => new Date(Date.parse(today) - (MOVE_WINDOW_DAYS - i) * 86_400_000).toISOString().slice(0, 10));
@@ -143,7 +148,7 @@ export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCoho
     if (hi / lo - 1 <= MOVE_SHARE) continue;
     const v0 = voices[0]!;
     const [from, to] = [figures[0]!, figures[figures.length - 1]!];
-    out.push({ algorithm: v0.algorithm, implementation: v0.implementation, operation: v0.operation, sizeBytes: Number(v0.size_bytes), deviceClass: v0.device_class, from, to, moved: to / from - 1, days });
+    out.push({ algorithm: v0.algorithm, implementation: v0.implementation, variant: v0.variant, operation: v0.operation, sizeBytes: Number(v0.size_bytes), aadBytes: Number(v0.aad_bytes), deviceClass: v0.device_class, from, to, moved: to / from - 1, days });
   }
   return out.sort((a, b) => Math.abs(b.moved) - Math.abs(a.moved));
 }
@@ -168,7 +173,7 @@ export function formatMoving(list: readonly MovingCohort[]): string[] {
   if (list.length === 0) return [`no cohort's figure moved more than ${MOVE_SHARE * 100} % in the last ${MOVE_WINDOW_DAYS} days`];
   const lines: string[] = [];
   for (const m of list) {
-    lines.push(`${m.algorithm}/${m.implementation}/${m.operation}/${m.sizeBytes}/${m.deviceClass}: ${mb(m.from)} → ${mb(m.to)} MB/s (${m.moved >= 0 ? '+' : ''}${(m.moved * 100).toFixed(1)} %)`);
+    lines.push(`${m.algorithm}/${m.implementation} (${m.variant})/${m.operation}/${m.sizeBytes}${m.aadBytes ? ` AAD ${m.aadBytes}` : ''}/${m.deviceClass}: ${mb(m.from)} → ${mb(m.to)} MB/s (${m.moved >= 0 ? '+' : ''}${(m.moved * 100).toFixed(1)} %)`);
     for (const d of m.days) {
       if (d.networks === 0) continue;
       const browsers = Object.entries(d.browsers).map(([b, n]) => `${b} ${n}`).join(', ');

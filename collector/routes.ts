@@ -17,7 +17,7 @@ import { type ExportFile, type ExportFormat, createExportDumps } from './export-
 import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
 import { type CohortKey, cohortKeysOf, createRefresher } from './cohorts.ts';
-import { GROUP_BY, type GroupBy, crowdStats, enoughEvidence, placeIn, viewDistribution, viewOf, voiceDistribution } from './crowd.ts';
+import { GROUP_BY, type GroupBy, cohortOf, crowdStats, enoughEvidence, placeIn, viewDistribution, viewOf, voiceDistribution } from './crowd.ts';
 import { counts, sourceCount, storedResult } from './store.ts';
 import { type Capped, createWriter } from './writer.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, type Reduced, RequestError, checkBodyText, reduceSubmission } from './submission.ts';
@@ -28,6 +28,9 @@ const FilterSchema = v.object({
   implementation: v.picklist(IMPLEMENTATION_IDS),
   operation: v.picklist(OPERATIONS),
   size: v.pipe(v.string(), v.regex(/^\d+$/, 'an integer number of bytes'), v.transform(Number), v.number(), v.maxValue(MAX_SIZE_BYTES)),
+  // The way it was measured (default: the implementation's primary one) and the AAD's length (default 0): each a cohort of its own.
+  variant: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9-]{1,40}$/, 'a variant id, like simd128 or pipelined'))),
+  aad: v.optional(v.pipe(v.string(), v.regex(/^\d+$/, 'an integer number of bytes'), v.transform(Number), v.number(), v.maxValue(1 << 20))),
   deviceClass: v.optional(v.picklist(DEVICE_CLASSES)),
   browser: v.optional(v.picklist(BROWSER_NAMES)),
   engine: v.optional(v.picklist(ENGINE_NAMES)),
@@ -173,9 +176,10 @@ export function routes(sql: Sql, deps: RouteDeps) {
 
   api.get('/stats', async (c) => {
     const { groupBy, ...f } = query(StatsSchema, c.req.query());
-    const filter = { ...f, sizeBytes: f.size };
+    const filter = { ...f, sizeBytes: f.size, aadBytes: f.aad };
     // A large cohort's answer was computed at its last refresh (store.ts viewOf); a small one's is read live.
-    const cohorts = await cachedRead(`stats ${JSON.stringify([f, groupBy])}`, async () => {
+    // One cache entry per cohort whether its defaults were written out or left out.
+    const cohorts = await cachedRead(`stats ${JSON.stringify([{ ...f, ...cohortOf(filter) }, groupBy])}`, async () => {
       const view = await viewOf(sql, filter, groupBy);
       if (view) return view.filter((x) => f.deviceClass === undefined || x.group === f.deviceClass);
       return live(c, () => crowdStats(sql, filter, groupBy));
@@ -187,8 +191,8 @@ export function routes(sql: Sql, deps: RouteDeps) {
     const f = query(PercentileSchema, c.req.query());
     const { bytesPerSecond, ...cohort } = f;
     // The cohort's distribution is cached, whatever figure is placed in it.
-    const d = await cachedRead(`voices ${JSON.stringify(cohort)}`, async () => {
-      const filter = { ...cohort, sizeBytes: f.size };
+    const d = await cachedRead(`voices ${JSON.stringify({ ...cohort, ...cohortOf({ ...cohort, sizeBytes: f.size, aadBytes: f.aad }) })}`, async () => {
+      const filter = { ...cohort, sizeBytes: f.size, aadBytes: f.aad };
       const view = await viewDistribution(sql, filter);
       if (view) return view;
       return live(c, () => voiceDistribution(sql, filter));

@@ -7,14 +7,28 @@
 CREATE TABLE cohort_day_weights (
   algorithm      text NOT NULL,
   implementation text NOT NULL,
+  variant        text NOT NULL,
   operation      text NOT NULL,
   size_bytes     integer NOT NULL,
+  aad_bytes      integer NOT NULL,
   device_class   text NOT NULL,
   day            date NOT NULL,
   w              double precision NOT NULL,
   wo             double precision NOT NULL,
-  PRIMARY KEY (algorithm, implementation, operation, size_bytes, device_class, day)
+  PRIMARY KEY (algorithm, implementation, variant, operation, size_bytes, aad_bytes, device_class, day)
 );
+-- A cohort is also its variant (a WASM build; Web Crypto sequential or pipelined) and its
+-- associated data's length: a pipelined call or a 1 MiB AAD joined the cohort of plain calls
+-- without AAD. Bounds and views are derived: emptied here, drawn again as their cohorts are
+-- touched (the first new row of each, within a minute).
+TRUNCATE cohort_bounds, cohort_views;
+ALTER TABLE cohort_bounds ADD COLUMN variant text NOT NULL DEFAULT '', ADD COLUMN aad_bytes integer NOT NULL DEFAULT 0;
+ALTER TABLE cohort_bounds DROP CONSTRAINT cohort_bounds_pkey;
+ALTER TABLE cohort_bounds ADD PRIMARY KEY (algorithm, implementation, variant, operation, size_bytes, aad_bytes, device_class);
+ALTER TABLE cohort_views ADD COLUMN variant text NOT NULL DEFAULT '', ADD COLUMN aad_bytes integer NOT NULL DEFAULT 0;
+ALTER TABLE cohort_views DROP CONSTRAINT cohort_views_pkey;
+ALTER TABLE cohort_views ADD PRIMARY KEY (algorithm, implementation, variant, operation, size_bytes, aad_bytes);
+CREATE INDEX cases_cohort_full ON cases (algorithm, implementation, variant, operation, size_bytes, aad_bytes);
 -- A case whose samples are all one value: no timer gives that, so it is not a measurement. Kept
 -- and exported, never counted, never part of the fences.
 ALTER TABLE cases ADD COLUMN no_spread boolean NOT NULL DEFAULT false;

@@ -81,6 +81,7 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
     await refreshCohorts(sql);
   };
   const HONEST_MEDIAN = 51e6;
+  const plainVariant = submission().result.cases[0]!.variant;
 
   it('8 identical fakes on day 0, then 6 honest phones a day for 4 days: day 5 shows the honest median, over 24 honest voices', async () => {
     // Identical samples, 10× faster, from 8 /24s, into a cohort nobody had used.
@@ -178,6 +179,29 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
       const even = await sql.query<{ q: number; x: number }>(`${weightedQuantilesSql(`SELECT x, w FROM (VALUES ${values}) AS v(x, w)`, [], { even: 11 })} ORDER BY 1`);
       expect(even.map((r) => Number(r.x))).toEqual(Array.from({ length: 11 }, (_, i) => expect.closeTo(weightedQuantile(xs, ws, i / 10), 9)));
     }
+  });
+
+  it('keeps a case with associated data, or of another variant, out of the plain cohort: each is a cohort of its own', async () => {
+    await honest(6, 0);
+    await endDay(1);
+    await honest(6, 1);
+    await refreshCohorts(sql);
+    const plain = await phones();
+    expect(plain).toMatchObject({ n: 12, tooFew: false });
+    // Ten times slower, with 64 KiB of AAD, and ten more from the baseline build: neither moves it.
+    for (let i = 0; i < 3; i++) {
+      const withAad = submission({ deviceClass: 'phone', nsPerOp: nsFor(5), mutate: (d) => ((d.params.aadBytes = [0, 65536]), (d.cases[0]!.aadBytes = 65536)) });
+      expect((await post(app, withAad, { 'x-test-client': `203.0.${i}.40` })).status).toBe(201);
+      const baseline = submission({ deviceClass: 'phone', nsPerOp: nsFor(5), mutate: (d) => void (d.cases[0]!.variant = 'baseline') });
+      expect((await post(app, baseline, { 'x-test-client': `203.0.${i}.41` })).status).toBe(201);
+    }
+    await refreshCohorts(sql);
+    expect(await phones()).toMatchObject({ n: 12, median: plain.median, outliers: 0 });
+    const of = async (extra: string) => (await (await appFor(sql).request(`${STATS}${extra}`)).json()).cohorts[0] as { n: number };
+    expect(await of('&aad=65536')).toMatchObject({ n: 3 });
+    expect(await of('&variant=baseline')).toMatchObject({ n: 3 });
+    expect(await of(`&variant=${plainVariant}&aad=0`)).toMatchObject({ n: 12 });
+    expect((await appFor(sql).request(`${STATS}&variant=Not%20one`)).status).toBe(400);
   });
 
   it('a fresh voice counts as one until its cohort is weighed, then as its day may', async () => {
