@@ -43,7 +43,7 @@ export interface ExportRow {
   bytes_per_second: number;
   robust_cv: number;
   outlier: boolean;
-  /** In a burst held for review by an earlier collector (held bursts are now diluted instead, cohorts.ts): false for every row since.
+  /** In a burst held for review by an earlier collector (held bursts are now diluted instead, cohorts.ts): false for every row since. */
   held: boolean;
   quarantined: boolean;
   samples: number[];
