@@ -2,6 +2,7 @@
 import type { CohortStats } from '../../core/crowd.ts';
 import type { CaseResult } from '../../core/schema.ts';
 import { getJson } from '../lib/collector.ts';
+import { PRESETS } from '../../core/tables/algorithms.ts';
 
 export type Cohort = CohortStats;
 /** A cohort above the collector's floor of evidence: it has figures. */
@@ -38,6 +39,8 @@ export class CrowdState {
       engine: this.engine || undefined,
       arch: this.arch || undefined,
       scenario: this.scenario || undefined,
+      // A study's runs carry its associated data (lightweight-iot: 14 bytes), and each AAD length is a cohort of its own.
+      aad: this.scenario ? (PRESETS[this.scenario as keyof typeof PRESETS]?.aadBytes[0] ?? 0) : undefined,
       groupBy: this.groupBy,
     };
   }
