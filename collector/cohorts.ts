@@ -81,8 +81,18 @@ export interface CohortKey {
 /** One cohort key as text: the refresher's map key. */
 export const cohortKeyText = (k: CohortKey) => `${k.algorithm}/${k.implementation}/${k.variant}/${k.operation}/${k.sizeBytes}/${k.aadBytes}`;
 
+/** A cohort key as its columns come back from SQL (KEY_COLUMNS). */
+export interface CohortKeyRow {
+  algorithm: string;
+  implementation: string;
+  variant: string;
+  operation: string;
+  size_bytes: number;
+  aad_bytes: number;
+}
+
 /** A key from a case or a row (camelCase or the columns' snake_case). */
-export const cohortKeyOf = (c: { algorithm: string; implementation: string; variant: string; operation: string } & ({ sizeBytes: number; aadBytes: number } | { size_bytes: number; aad_bytes: number })): CohortKey => ({
+export const cohortKeyOf = (c: Omit<CohortKey, 'sizeBytes' | 'aadBytes'> & (Pick<CohortKey, 'sizeBytes' | 'aadBytes'> | Pick<CohortKeyRow, 'size_bytes' | 'aad_bytes'>)): CohortKey => ({
   algorithm: c.algorithm,
   implementation: c.implementation,
   variant: c.variant,
@@ -131,13 +141,7 @@ export async function refreshCohortBatch(sql: Sql, named: CohortKey[]): Promise<
 }
 
 /** Voice weights per cohort, device class (or '*') and day: a voice of that day weighs `w`, or `wo` if it arrived outside the fences. */
-interface DayWeight {
-  algorithm: string;
-  implementation: string;
-  variant: string;
-  operation: string;
-  size_bytes: number;
-  aad_bytes: number;
+interface DayWeight extends CohortKeyRow {
   device_class: string;
   day: string;
   w: number;
@@ -274,7 +278,7 @@ export const VIEW_MAX_AGE_S = 300;
  */
 async function refreshViews(tx: Pick<Sql, 'query'>, keys: CohortKey[]): Promise<void> {
   const p = keysParam(keys);
-  const large = await tx.query<{ algorithm: string; implementation: string; variant: string; operation: string; size_bytes: number; aad_bytes: number; rows: number }>(
+  const large = await tx.query<CohortKeyRow & { rows: number }>(
     `WITH ${KEYS}
      SELECT ${KEY_LIST('b')}, b.runs::int AS rows
      FROM k JOIN cohort_bounds b ON ${SAME_CASE('b', 'k')} AND b.device_class = '*'
@@ -306,7 +310,7 @@ async function refreshViews(tx: Pick<Sql, 'query'>, keys: CohortKey[]): Promise<
 
 /** Every case's bounds, REFRESH_BATCH cases at a time (the operator's tools; tests). */
 export async function refreshCohorts(sql: Sql): Promise<void> {
-  const keys = await sql.query<{ algorithm: string; implementation: string; variant: string; operation: string; size_bytes: number; aad_bytes: number }>(`SELECT DISTINCT ${COHORT} FROM cases`);
+  const keys = await sql.query<CohortKeyRow>(`SELECT DISTINCT ${COHORT} FROM cases`);
   await refreshInBatches(sql, keys.map(cohortKeyOf));
 }
 

@@ -57,7 +57,7 @@ function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] }
  * cohort's refresh, 1 until then; the other execution modes' populations are not weighed, each
  * voice 1). Rows stored before sources existed are each their own voice.
  */
-export const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
+const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
   SELECT ${GROUP_BY[groupBy]} AS grp, s.received_on AS day, count(*) AS runs,
          percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x,
          coalesce(CASE WHEN bool_and(c.arrived_outside) THEN max(dw.wo) ELSE max(dw.w) END, 1) AS w

@@ -12,7 +12,7 @@
  * @module
  */
 import { parseArgs } from 'node:util';
-import { cohortKeyOf, refreshInBatches } from './cohorts.ts';
+import { type CohortKeyRow, cohortKeyOf, refreshInBatches } from './cohorts.ts';
 import type { Sql } from './db.ts';
 import { runAsCommand, withStore } from './operator.ts';
 
@@ -43,7 +43,7 @@ export async function quarantine(sql: Sql, sel: QuarantineSelector, o: { release
     return rows.map((r) => r.id);
   });
   if (affected.length) {
-    const keys = await sql.query<{ algorithm: string; implementation: string; variant: string; operation: string; size_bytes: number; aad_bytes: number }>(
+    const keys = await sql.query<CohortKeyRow>(
       'SELECT DISTINCT algorithm, implementation, variant, operation, size_bytes, aad_bytes FROM cases WHERE submission_id = ANY($1::uuid[])',
       [affected],
     );

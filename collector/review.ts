@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import type { Sql } from './db.ts';
 import { runAsCommand, withStore } from './operator.ts';
 import { quarantine } from './quarantine.ts';
+import type { CohortKeyRow } from './cohorts.ts';
 import { weightedQuantile } from './weights.ts';
 
 /** How far back the review looks, and how far a figure may move in that time before it is listed. */
@@ -72,13 +73,7 @@ export function parseBurst(text: string): Burst {
   return { algorithm: m[1]!, implementation: m[2]!, operation: m[3]!, sizeBytes: Number(m[4]), deviceClass: m[5]!, day: m[6]! };
 }
 
-interface VoiceRow {
-  algorithm: string;
-  implementation: string;
-  variant: string;
-  operation: string;
-  size_bytes: number;
-  aad_bytes: number;
+interface VoiceRow extends CohortKeyRow {
   device_class: string;
   day: string;
   x: number;

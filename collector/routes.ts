@@ -18,7 +18,7 @@ import { classifyFault } from './faults.ts';
 import type { SourceKeys } from './source.ts';
 import { type CohortKey, cohortKeysOf, createRefresher } from './cohorts.ts';
 import { GROUP_BY, type GroupBy, cohortOf, crowdStats, enoughEvidence, placeIn, viewDistribution, viewOf, voiceDistribution } from './crowd.ts';
-import { counts, sourceCount, storedResult } from './store.ts';
+import { counts, storedResult } from './store.ts';
 import { type Capped, createWriter } from './writer.ts';
 import { DEVICE_CLASSES, MAX_PLAUSIBLE_BYTES_PER_SECOND, type Reduced, RequestError, checkBodyText, reduceSubmission } from './submission.ts';
 import { OPENAPI } from './openapi.ts';
@@ -155,9 +155,7 @@ export function routes(sql: Sql, deps: RouteDeps) {
     if (!(await deps.chargeCohorts(client, cohorts))) throw new RequestError(429, `a body naming ${cohorts} cohorts exceeds what this client may send now; try again in a minute`);
     reduced.source = deps.sources.hash(sourceNetworkOf(client.address));
     reduced.addressKey = deps.sources.hash(`address ${client.limitKey}`);
-    // A cheap early refusal; the cap itself is counted where the submission is stored (writer.ts).
-    const sent = await sourceCount(sql, reduced.source);
-    if (sent >= deps.sourceDailyCap) throw new RequestError(429, capMessage({ capped: 'network', sent }));
+    // The daily caps are counted where the submission is stored (writer.ts), in its transaction.
     const outcome = await writer.submit(reduced);
     if (typeof outcome === 'object') throw new RequestError(429, capMessage(outcome));
     if (outcome === 'conflict') return c.json({ error: `run id ${reduced.id} was already submitted with different content` }, 409);

@@ -1,18 +1,20 @@
 /**
  * Reads of what is stored, one row or one page at a time: the export's pages, one result for
- * its permalink, the totals, a source's count for the daily cap. (Writing: writer.ts; bounds:
+ * its permalink, the totals. (Writing: writer.ts; bounds:
  * cohorts.ts; statistics: crowd.ts; the operator's quarantine: quarantine.ts.)
  * @module
  */
 import type { StoredResult } from '../web/core/permalink.ts';
 import type { Sql } from './db.ts';
+import type { CohortKeyRow } from './cohorts.ts';
 import { RUN_COLUMNS, listOf } from './columns.ts';
 
 /** Where a run ran, as the export's and the permalink's SELECTs read it: made once from the column list. */
 const EXPORT_RUN = listOf(RUN_COLUMNS, (c) => `s.${c.column}`);
 const PERMALINK_RUN = listOf(RUN_COLUMNS, (c) => `${c.column} AS "${c.field}"`);
 
-export interface ExportRow {
+/** A case as the export lists it: where it ran, its cohort (CohortKeyRow), its figures and samples. */
+export interface ExportRow extends CohortKeyRow {
   submission: string;
   received_on: string;
   device_class: string;
@@ -32,12 +34,6 @@ export interface ExportRow {
   timer_us: number;
   preset: string;
   scenario: string | null;
-  algorithm: string;
-  implementation: string;
-  variant: string;
-  operation: string;
-  size_bytes: number;
-  aad_bytes: number;
   n: number;
   median_ns: number;
   bytes_per_second: number;
@@ -107,9 +103,4 @@ export async function counts(sql: Sql): Promise<{ submissions: number; cases: nu
   return { submissions: Number(r?.submissions ?? 0), cases: Number(r?.cases ?? 0) };
 }
 
-/** Submissions from one source (a network, for one day) already stored: for the daily cap. */
-export async function sourceCount(sql: Sql, source: string): Promise<number> {
-  const [r] = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM submissions WHERE source = $1', [source]);
-  return Number(r?.n ?? 0);
-}
 
