@@ -1,21 +1,16 @@
 #!/usr/bin/env node
 /**
- * The aeadbench command line.
- *   aeadbench run --browser chromium|chrome|edge|firefox|webkit|node[,…] [--out DIR] [--preset …] [--algorithms …]
- *                 [--implementations …] [--sizes …] [--operations …] [--json FILE] [--csv FILE]
- *                 [--executable PATH]
- * In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
+ * The aeadbench command line: `aeadbench help` prints its usage, made from the registry of its
+ * outputs (formats.ts). In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
  * @module
  */
-import { CASE_PRECISION, medianPrecision } from '../web/core/run/stop-rule.ts';
-import { verdict } from '../web/core/report/verdict.ts';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { comparisonMarkdown, matrixMarkdown, runMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/report/ci-formats.ts';
+import { comparisonMarkdown, matrixMarkdown, toJunit } from '../web/core/report/ci-formats.ts';
 import { parseArgs } from 'node:util';
-import { toCsv } from '../web/core/report/csv.ts';
-import { ParamError, formatSize, parseParams, toSearch } from '../web/core/params.ts';
+import { ParamError, parseParams, toSearch } from '../web/core/params.ts';
+import { FILE_OUTPUTS, RUN_OUTPUTS, STDOUT_FORMATS, USAGE, stdoutFormat, summaryMarkdown } from './formats.ts';
 import { NOTHING_PASSED, type Progress } from '../web/core/run/runner.ts';
 import { type ResultDocument, type RunParams, validateResult } from '../web/core/schema.ts';
 import { BROWSER_NAMES } from './browsers.ts';
@@ -25,34 +20,6 @@ import { compareExitCode, compareResults, compareTable, unknownAdvice } from './
 import { abCompare, parseBudget } from './ab.ts';
 import { DEFAULT_MARGIN } from '../web/core/decision.ts';
 import { DEVICE_CLASSES, type DeviceClass, submitResult } from '../web/core/submit.ts';
-
-const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webkit|node[,…] [--out DIR] [--preset quick|standard|full]
-                     [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
-                     [--operations encrypt,decrypt] [--rounds N] [--json FILE] [--csv FILE]
-                     [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
-                     [--format table|bmf|github-action-benchmark] [--implementation FILE]… [--modules-alone]
-       aeadbench compare A.json B.json [--margin 3%] [--junit FILE]
-                     throughput of B over A per case, FASTER / SAME / SLOWER / UNKNOWN against the margin
-       aeadbench compare --base A.mjs --head B.mjs [--browser chromium|firefox|webkit|node[,…]] [--margin 3%]
-                     [--budget 60s] [--algorithms a,b] [--sizes 1k,1M] [--operations encrypt] [--junit FILE]
-                     [--json FILE] [--out DIR]
-                     A/B in one session: two modules of yours, both gated, then interleaved case by case
-                     and measured until each comparison is decided (head over base, paired) or the budget is spent
-
---implementation FILE (repeatable) adds a module of yours (docs/custom-implementations.md):
-bundled with its own node_modules, checked by the gate, then timed beside the built-ins;
-a module that fails the gate is not timed, is named with its first failure, and the run exits 1.
---modules-alone times the modules without the preset's built-ins: only those --implementations
-names run beside them (none named: the modules alone; a CI job watching its own code).
-
---format bmf prints Bencher Metric Format on stdout (bencher run --adapter json reads it);
---format github-action-benchmark prints its customBiggerIsBetter JSON (MB/s per case); with
-either, the table and the verdict go to stderr. --junit writes one test case per comparison,
-SLOWER a failure. With $GITHUB_STEP_SUMMARY set, a Markdown table is appended to it.
-
-exit codes: 0 done (compare: nothing slower beyond the margin); 1 a case failed validation (run),
-            or something is SLOWER (compare); 2 a comparison stayed UNKNOWN (compare);
-            3 bad input or an error (a bad flag, a missing browser, no case measured or in common)`;
 
 function progressLine(p: Progress): string {
   const width = 30;
@@ -71,16 +38,6 @@ export function plainProgressLine(engine: string, p: Progress, elapsedMs: number
   return `[${engine}] ${p.phase} ${p.done}/${p.total} ${what}, ${(elapsedMs / 1000).toFixed(0)} s elapsed${eta}${p.current ? ` (${p.current})` : ''}`;
 }
 
-export function resultsTable(doc: ResultDocument): string {
-  const mbps = (b: number | undefined) => (b === undefined ? '–' : (b / 1e6).toFixed(1));
-  const rows = doc.cases.map((c) => [c.algorithm, `${c.implementation} (${c.variant})`, c.operation, formatSize(c.sizeBytes), mbps(c.bytesPerSecond), mbps(c.totalBytesPerSecond), c.usPerOp.toFixed(3), `±${(medianPrecision(c) * 100).toFixed(1)}%${c.unstable ? ' ⚠' : ''}`]);
-  const head = ['algorithm', 'implementation', 'op', 'size', 'MB/s median', 'MB/s all calls', 'µs/op', 'median ±'];
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((x, i) => (i >= 3 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ');
-  const legend = `median ±: reach of the median's 95 % interval; ⚠ not resolved within the run's budget (beyond ±${CASE_PRECISION * 100} %)`;
-  return [line(head), ...rows.map(line), legend].join('\n');
-}
-
 async function run(argv: string[]): Promise<number> {
   const { values } = parseArgs({
     args: argv,
@@ -94,8 +51,7 @@ async function run(argv: string[]): Promise<number> {
       sizes: { type: 'string' },
       operations: { type: 'string' },
       rounds: { type: 'string' },
-      json: { type: 'string' },
-      csv: { type: 'string' },
+      ...Object.fromEntries(FILE_OUTPUTS.map((o) => [o.name, { type: 'string' } as const])),
       executable: { type: 'string' },
       submit: { type: 'string' },
       'device-class': { type: 'string', default: 'server' },
@@ -105,8 +61,9 @@ async function run(argv: string[]): Promise<number> {
     strict: true,
   });
   const deviceClass = values['device-class']!;
-  const FORMATS = ['table', 'bmf', 'github-action-benchmark'];
-  if (!FORMATS.includes(values.format!)) throw new CliError(`Invalid --format: '${values.format}' (expected ${FORMATS.join(', ')})`);
+  const format = stdoutFormat(values.format!);
+  if (!format) throw new CliError(`Invalid --format: '${values.format}' (expected ${STDOUT_FORMATS.join(', ')})`);
+  const files = FILE_OUTPUTS.filter((o) => values[o.name as keyof typeof values]).map((o) => ({ output: o, path: values[o.name as keyof typeof values] as string }));
   // With a machine format on stdout, the words go to stderr.
   const say = values.format === 'table' ? (x: string) => console.log(x) : (x: string) => console.error(x);
   if (!(DEVICE_CLASSES as readonly string[]).includes(deviceClass)) throw new CliError(`Invalid --device-class: '${deviceClass}' (expected ${DEVICE_CLASSES.join(', ')})`);
@@ -123,7 +80,7 @@ async function run(argv: string[]): Promise<number> {
   if (engines.includes('node') && values.executable) throw new CliError('--executable applies to browsers, not to --browser node');
   if (engines.length > 1) {
     if (!values.out) throw new CliError('several engines need --out DIR: the result of each is written to DIR/<engine>.json, with DIR/summary.md beside them');
-    if (values.json || values.csv || values.submit || values.executable) throw new CliError('with several engines, use --out DIR (not --json, --csv, --submit or --executable)');
+    if (files.length || values.submit || values.executable) throw new CliError(`with several engines, use --out DIR (not ${FILE_OUTPUTS.map((o) => `--${o.name}`).join(', ')}, --submit or --executable)`);
   }
   const alone = values['modules-alone']!;
   if (alone && !values.implementation?.length) throw new CliError('--modules-alone times modules of yours alone: give them with --implementation FILE');
@@ -199,31 +156,28 @@ async function run(argv: string[]): Promise<number> {
   }
   const checked = validateResult(doc);
   if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.join('; ')}`);
-  say(resultsTable(doc));
-  // The verdict the page shows first, in the same words (web/core/report/verdict.ts).
-  say(['', 'Verdict:', ...verdict(doc).sentences.map((x) => `  - ${x}`)].join('\n'));
-  if (values.format === 'bmf') console.log(JSON.stringify(toBmf(doc), null, 2));
-  if (values.format === 'github-action-benchmark') console.log(JSON.stringify(toGithubActionBenchmark(doc), null, 2));
-  stepSummary(runMarkdown(doc, `aeadbench run --browser ${values.browser}`));
-  if (values.json) writeFileSync(values.json, JSON.stringify(doc, null, 2));
-  if (values.csv) writeFileSync(values.csv, toCsv(doc));
+  // The table and the verdict the page shows first, in the same words (web/core/report/verdict.ts).
+  say(RUN_OUTPUTS[0]!.write(doc));
+  if (format !== RUN_OUTPUTS[0]) console.log(format.write(doc));
+  stepSummary(summaryMarkdown(doc, `aeadbench run --browser ${values.browser}`));
+  for (const f of files) writeFileSync(f.path, f.output.write(doc));
   const failed = doc.validation.filter((v) => v.excluded);
   for (const f of failed) console.error(`FAILED: ${f.implementation} (${f.variant}) ${f.algorithm}: ${f.errors.join('; ')}`);
   // A module of yours that could not even be gated (did not load, broke the contract) fails the run too.
   const refused = doc.skipped.filter((x) => x.what.startsWith('module '));
   for (const r of refused) console.error(`FAILED: ${r.what}: ${r.reason}`);
   // A run that measured nothing is no green light for CI.
-  if (doc.cases.length === 0) throw new CliError(`no case was measured${doc.skipped.length ? `: ${doc.skipped.map((s) => `${s.what} (${s.reason})`).join('; ')}` : ''}${values.json ? `; the result is in ${values.json}` : ''}`);
+  if (doc.cases.length === 0) throw new CliError(`no case was measured${doc.skipped.length ? `: ${doc.skipped.map((s) => `${s.what} (${s.reason})`).join('; ')}` : ''}${files.length ? `; the result is in ${files.map((f) => f.path).join(', ')}` : ''}`);
   if (values.submit) {
     try {
       const r = await submitResult(values.submit, doc, { deviceClass: deviceClass as DeviceClass });
       console.error(`submitted run ${r.id} to ${values.submit} as ${deviceClass}${r.duplicate ? ' (already there)' : ''}`);
     } catch (e) {
-      console.error(`aeadbench: ${(e as Error).message}${values.json ? `; the result is in ${values.json}` : ''}`);
+      console.error(`aeadbench: ${(e as Error).message}${files.length ? `; the result is in ${files.map((f) => f.path).join(', ')}` : ''}`);
       return 1;
     }
   }
-  console.error(`${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s on ${doc.environment.browser.name} ${doc.environment.browser.version}${values.json ? `; wrote ${values.json}` : ''}`);
+  console.error(`${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s on ${doc.environment.browser.name} ${doc.environment.browser.version}${files.length ? `; wrote ${files.map((f) => f.path).join(', ')}` : ''}`);
   return failed.length || refused.length ? 1 : 0;
 }
 

@@ -16,6 +16,9 @@ import { AB_IDS, bundleAs } from '../cli/ab.ts';
 import { type BrowserName, runInBrowser } from '../cli/browser-run.ts';
 import { type CompareVerdict, compareInRun } from '../web/core/report/compare.ts';
 import { parseParams, toSearch } from '../web/core/params.ts';
+import { recordPage } from './measured.ts';
+
+recordPage('ab', { title: "The A/B decision's error rates", about: "Modules of known difference (the same code, 2 %, 5 % and 10 % more work) compared against one base, RUNS times per engine, verdicts counted." });
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox').split(',') as BrowserName[];

@@ -14,6 +14,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { GENERAL_ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
+import { recordPage } from './measured.ts';
+
+recordPage('cores', { title: "WASM against native: the cores", about: "The same RustCrypto crates compiled to WebAssembly (baseline and simd128) and natively, soft and hardware backends, per algorithm and size." });
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 25);

@@ -16,6 +16,9 @@ import { bareLoop, openHarness, settled } from './harness-page.ts';
 import { median } from '../web/core/stats.ts';
 import { formatSize, parseSize } from '../web/core/params.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
+import { recordPage } from './measured.ts';
+
+recordPage('harness', { title: "The engine's own overhead", about: "What the engine reports against a plain loop written apart from it, in headless browsers, and the quick preset's wall time." });
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const SIZES = (process.env.SIZES ?? process.env.SIZE ?? '1k,16k,1M').split(',').map((s) => parseSize(s));

@@ -32,6 +32,9 @@ import { openHarness, sandwiched, settled } from './harness-page.ts';
 import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
+import { recordPage } from './measured.ts';
+
+recordPage('modules', { title: "Is the engine fair to JavaScript?", about: "Each example module and noble timed by the engine and by a plain loop written apart from it: engine / plain loop per size." });
 
 // The engine as it ships (the package's compiled JavaScript), not its sources through tsx's
 // loader, which no user runs: tsx detaches an ArrayBuffer in the thread it starts in (`node

@@ -11,6 +11,9 @@ import type { BrowserName } from '../cli/browsers.ts';
 import type { CaseResult } from '../web/core/schema.ts';
 import { pairedRatio } from '../web/core/stats.ts';
 import { formatSize } from '../web/core/params.ts';
+import { recordPage } from './measured.ts';
+
+recordPage('peers', { title: "RustCrypto and libaegis against libsodium.js", about: "Paired ratios from one browser run: above 1, the row is faster than libsodium.js." });
 
 const BROWSER = (process.env.BROWSER ?? 'chromium') as BrowserName;
 const SIZES = process.env.SIZES ?? '64,1k,16k,1M';

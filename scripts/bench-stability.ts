@@ -13,6 +13,9 @@ import type { BrowserName } from '../cli/browsers.ts';
 import type { CaseResult, ResultDocument } from '../web/core/schema.ts';
 import { explainedShare, speedRange } from '../web/core/run/interference.ts';
 import { median, pairedRatio } from '../web/core/stats.ts';
+import { recordPage } from './measured.ts';
+
+recordPage('stability', { title: "Do comparisons hold still?", about: "K fresh-browser quick runs: the spread of absolute medians against the spread of paired ratios, the flags and their reasons." });
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox').split(',') as BrowserName[];

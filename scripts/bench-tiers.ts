@@ -11,6 +11,9 @@
 import { spawnSync } from 'node:child_process';
 import { runInBrowser } from '../cli/browser-run.ts';
 import { median } from '../web/core/stats.ts';
+import { recordPage } from './measured.ts';
+
+recordPage('tiers', { title: "Does the engine time V8's optimised tier?", about: "The same WASM cases under default tiering, TurboFan only and Liftoff only, in Node and Chromium." });
 
 const REPS = Number(process.env.REPS ?? 3);
 const CASES = ['aes-128-gcm/encrypt/16384', 'chacha20-poly1305/encrypt/16384'];

@@ -24,6 +24,9 @@ import { type ShownClaim, verdict } from '../web/core/report/verdict.ts';
 import { mean, median } from '../web/core/stats.ts';
 import { bareLoop, inTurn, openHarness, settled } from './harness-page.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
+import { recordPage } from './measured.ts';
+
+recordPage('verdict', { title: "Does the verdict hold?", about: "N fresh-browser quick runs per engine: for every claim of the verdict, how many runs agree with the most common answer; flags, wall time and the A/A check per engine." });
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',') as BrowserName[];

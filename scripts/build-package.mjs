@@ -21,11 +21,19 @@ if (!entrySource.includes("'./worker/bench.worker.ts'")) throw new Error(`${brow
 writeFileSync(browserEntry, entrySource.replace("'./worker/bench.worker.ts'", "'./worker/bench.worker.js'"));
 
 const root = JSON.parse(readFileSync('package.json', 'utf8'));
+// The npm packages the implementations' backends import, from their descriptions (implementations/<id>/meta.ts).
+const { METAS } = await import(`./../${OUT}/dist/web/core/implementations/index.js`);
+const backendDependencies = Object.fromEntries(
+  METAS.flatMap((m) => m.npm).map((name) => {
+    if (!root.dependencies[name]) throw new Error(`an implementation's meta.ts names the npm package '${name}', which package.json's dependencies lack`);
+    return [name, root.dependencies[name]];
+  }),
+);
 const core = (name) => ({ types: `./dist/web/core/${name}.d.ts`, default: `./dist/web/core/${name}.js` });
 const pkg = {
   name: 'aeadbench',
   version: root.version,
-  description: 'Measure AEAD ciphers (RustCrypto and libaegis in WebAssembly, Web Crypto, @noble/ciphers, libsodium.js, node:crypto) where your code runs: browsers and Node.',
+  description: `Measure AEAD ciphers (${METAS.map((m) => m.label).join(', ')}) where your code runs: browsers and Node.`,
   license: root.license,
   type: 'module',
   sideEffects: false,
@@ -52,9 +60,8 @@ const pkg = {
     valibot: root.dependencies.valibot,
     // Names the nearest option when one is misspelt (options.ts checkOptionNames).
     'fastest-levenshtein': root.dependencies['fastest-levenshtein'],
-    '@noble/ciphers': root.dependencies['@noble/ciphers'],
-    // Imported only when a run asks for the libsodium implementation.
-    'libsodium-wrappers': root.dependencies['libsodium-wrappers'],
+    // Each imported only when a run asks for its implementation.
+    ...backendDependencies,
   },
   // esbuild bundles a module of yours for `aeadbench run --implementation FILE`.
   peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'], '@playwright/test': `>=1.40`, 'selenium-webdriver': root.dependencies['selenium-webdriver'], esbuild: root.dependencies.esbuild },

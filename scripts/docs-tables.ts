@@ -1,18 +1,20 @@
 /**
- * The tables docs/architecture.md shows, generated from the tables they describe: the algorithm
- * table (ids, constructions and sizes from web/core/tables/algorithms.ts, crates from the Rust
- * table as the built cores report it, versions from the build's record) and the code size per
- * algorithm (web/core/wasm/code-size.json, written by build-wasm). `npm run docs` rewrites them
- * between their markers; scripts/docs.test.ts fails while they are stale.
+ * The tables the docs show, generated from the tables they describe: in docs/architecture.md the
+ * algorithm table (ids, constructions and sizes from web/core/tables/algorithms.ts, crates from
+ * the Rust table as the built cores report it, versions from the build's record) and the code
+ * size per algorithm (web/core/wasm/code-size.json, written by build-wasm); in
+ * docs/implementations.md the implementations, from their folders' meta.ts. `npm run docs`
+ * rewrites them between their markers; scripts/docs.test.ts fails while they are stale.
  * @module
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { ALGORITHMS } from '../web/core/tables/algorithms.ts';
+import { ALGORITHMS, IMPLEMENTATIONS } from '../web/core/tables/algorithms.ts';
 import { nodePlatform } from '../web/core/worker/platform-node.ts';
 import codeSize from '../web/core/wasm/code-size.js';
+import { readUnits } from './units.ts';
+import { USAGE } from '../cli/formats.ts';
 
-const DOC = new URL('../docs/architecture.md', import.meta.url);
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 
 /** `| id | construction | crates (versions) | key / nonce / tag bytes |`, one row per id of the table. */
@@ -40,6 +42,18 @@ export function codeSizeTable(): string {
   return ['| id | KiB | KiB gzip |', '|---|---:|---:|', ...rows, '', `Measured ${today} with ${rustc} (\`npm run docs\`); the empty probe itself: ${codeSize.emptyProbe.wasmBytes} B.`].join('\n');
 }
 
+/** `| id | what | timed how |`, one row per implementation folder; an npm package's version is package.json's. */
+export async function implementationTable(): Promise<string> {
+  const docs = new Map((await readUnits()).map((u) => [u.meta.id, u.docs]));
+  const deps = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { dependencies: Record<string, string> }).dependencies;
+  const rows = IMPLEMENTATIONS.map((m) => {
+    const packages = m.npm.map((name) => `\`${name}\` ${deps[name] ?? '?'}`).join(', ');
+    const d = docs.get(m.id)!;
+    return `| \`${m.id}\` | ${packages ? `${packages}: ` : ''}${d.what} | ${d.timed} |`;
+  });
+  return ['| id | what | timed how |', '|---|---|---|', ...rows].join('\n');
+}
+
 const marker = (name: string) => [`<!-- generated: ${name} (npm run docs) -->`, `<!-- end: ${name} -->`] as const;
 
 /** A generated section of the document as it stands. */
@@ -47,13 +61,24 @@ export function section(doc: string, name: string): string {
   const [open, close] = marker(name);
   const a = doc.indexOf(open);
   const b = doc.indexOf(close);
-  if (a < 0 || b < a) throw new Error(`docs/architecture.md has no section '${name}' between ${open} and ${close}`);
+  if (a < 0 || b < a) throw new Error(`the document has no section '${name}' between ${open} and ${close}`);
   return doc.slice(a + open.length + 1, b - 1);
 }
 
+/** The generated sections of each document under docs/. */
+const SECTIONS: Record<string, () => Promise<Record<string, string>>> = {
+  'docs/architecture.md': async () => ({ algorithms: await algorithmTable(), 'code size': codeSizeTable() }),
+  'docs/implementations.md': async () => ({ implementations: await implementationTable() }),
+  'docs/package.md': async () => ({ usage: usageBlock() }),
+  'web/core/README.md': async () => ({ usage: usageBlock() }),
+};
+
+/** The command line's usage as `aeadbench help` prints it (cli/formats.ts, made from its registry of outputs). */
+export const usageBlock = () => ['```', USAGE, '```'].join('\n');
+
 /** The document with each generated section replaced by what the tables give now. */
-export async function regenerated(doc: string): Promise<string> {
-  const sections: Record<string, string> = { algorithms: await algorithmTable(), 'code size': codeSizeTable() };
+export async function regenerated(doc: string, file = 'docs/architecture.md'): Promise<string> {
+  const sections = await SECTIONS[file]!();
   for (const [name, body] of Object.entries(sections)) {
     const old = section(doc, name);
     const [open] = marker(name);
@@ -63,11 +88,14 @@ export async function regenerated(doc: string): Promise<string> {
   return doc;
 }
 
-export const readDoc = () => readFileSync(DOC, 'utf8');
+const docUrl = (file: string) => new URL(`../${file}`, import.meta.url);
+export const readDoc = (file = 'docs/architecture.md') => readFileSync(docUrl(file), 'utf8');
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const before = readDoc();
-  const after = await regenerated(before);
-  writeFileSync(DOC, after);
-  console.log(before === after ? 'docs/architecture.md: its tables were current' : 'docs/architecture.md: tables regenerated');
+  for (const file of Object.keys(SECTIONS)) {
+    const before = readDoc(file);
+    const after = await regenerated(before, file);
+    writeFileSync(docUrl(file), after);
+    console.log(before === after ? `${file}: its tables were current` : `${file}: tables regenerated`);
+  }
 }

@@ -3,6 +3,7 @@
  * opens with the date, the machine and the command that wrote it, then the figures as the
  * benchmark printed them. Docs and the README point at these pages instead of quoting numbers.
  *   npm run bench:collector -- --write   →   docs/measured/crowd-attacks.md
+ *   npm run bench:<name> -- --write      →   docs/measured/<name>.md (recordPage: what the benchmark printed)
  * @module
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -49,4 +50,44 @@ export function writeMeasured(name: string, o: { title: string; about: string; c
   ].join('\n');
   writeFileSync(file, text);
   return file;
+}
+
+/** The environment variables the benchmarks read (RUNS, ONLY …), as they were set: part of the command. */
+const BENCH_ENV = ['RUNS', 'ONLY', 'PARTS', 'ATTACKS', 'BROWSERS', 'BROWSER', 'SIZES', 'SIZE', 'ROUNDS', 'SAMPLE', 'SAMPLES', 'ALGORITHMS', 'QUICK', 'SEARCH', 'REPS', 'OUT', 'PAIRS', 'LOOP', 'PLAIN', 'BUDGET'];
+
+/** The command that ran this benchmark, as one types it: its variables, `npm run <script> --` and its arguments. */
+export function commandLine(script: string, argv = process.argv.slice(2)): string {
+  const env = BENCH_ENV.filter((k) => process.env[k] !== undefined).map((k) => `${k}=${process.env[k]}`);
+  const args = argv.filter((a) => a !== '--write');
+  return [...env, `npm run ${script}`, ...(args.length ? ['--', ...args, '--write'] : ['--', '--write'])].join(' ');
+}
+
+/**
+ * With `--write`, everything the benchmark prints (stdout and stderr, as they interleave) also
+ * becomes docs/measured/`name`.md when it exits normally: the page holds the figures exactly as
+ * the run printed them, under the date, the machine and the command. Without it, nothing changes.
+ */
+export function recordPage(name: string, o: { title: string; about: string; script?: string }): void {
+  if (!wantsWrite()) return;
+  const lines: string[] = [];
+  let partial = '';
+  const tee = (stream: NodeJS.WriteStream) => {
+    const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      // A progress bar redraws its line with \r: the page keeps only what a line ends with.
+      const text = partial + (typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      const parts = text.split('\n');
+      partial = parts.pop() ?? '';
+      for (const p of parts) lines.push(p.slice(p.lastIndexOf('\r') + 1).trimEnd());
+      return write(chunk, ...rest);
+    }) as typeof stream.write;
+  };
+  tee(process.stdout);
+  tee(process.stderr);
+  process.on('exit', (code) => {
+    if (code !== 0) return; // a failed run writes no page
+    if (partial) lines.push(partial.slice(partial.lastIndexOf('\r') + 1).trimEnd());
+    const file = writeMeasured(name, { title: o.title, about: o.about, command: commandLine(o.script ?? `bench:${name}`), lines: lines.filter((l) => l !== '') });
+    console.log(`wrote ${file}`);
+  });
 }

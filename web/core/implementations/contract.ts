@@ -8,7 +8,7 @@
  */
 import { type AlgorithmId, type CustomImplementationId, algorithm, overheadBytes } from '../tables/algorithms.ts';
 import { CUSTOM_VARIANT, type CustomImplementation } from './custom.ts';
-import { type Backend, type CaseSpec, type PreparedCase, caseInputs, keepObservable, syncRun } from './backend.ts';
+import { type Backend, type CaseSpec, type PreparedCase, caseInputs, keepObservable, syncRun } from './shared.ts';
 
 /** Who a backend's cases name: a built-in's row of the table, or a module of yours by its id. */
 type Identity = Pick<Backend, 'implementation' | 'variant'>;

@@ -11,7 +11,7 @@
  * @module
  */
 import { type AlgorithmId, algorithm } from '../tables/algorithms.ts';
-import type { Backend } from './backend.ts';
+import type { Backend } from './shared.ts';
 import { ModuleCallError } from './contract.ts';
 import type { Validation } from '../schema.ts';
 import { type WycheproofVector, runVectors, toHex } from './validate.ts';

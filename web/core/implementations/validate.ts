@@ -5,7 +5,7 @@
  * @module
  */
 import { type AlgorithmId, algorithm } from '../tables/algorithms.ts';
-import type { Backend } from './backend.ts';
+import type { Backend } from './shared.ts';
 import type { Validation } from '../schema.ts';
 
 export interface WycheproofVector {

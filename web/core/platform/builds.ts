@@ -3,7 +3,7 @@
  * glue, imported on demand, and what the build recorded about it. Literal import paths, so
  * every bundler sees them.
  */
-import type { Cores, WasmVariant } from '../implementations/rustcrypto-wasm.ts';
+import type { Cores, WasmVariant } from '../implementations/shared.ts';
 import baselineInfo from '../wasm/baseline/build-info.js';
 import simd128Info from '../wasm/simd128/build-info.js';
 import libaegisSimd128Info from '../wasm/libaegis-simd128/build-info.js';

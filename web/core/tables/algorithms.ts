@@ -4,99 +4,17 @@
  * @module
  */
 import type { Brand } from 'valibot';
+import { type AlgorithmId, type ImplementationClass, type Runtime, QUICK_ALGORITHM_IDS, algorithm } from './aeads.ts';
+import { METAS } from '../implementations/index.ts';
 
-export const ALGORITHMS = Object.freeze([
-  { id: 'aes-128-gcm', label: 'AES-128-GCM', spec: 'NIST SP 800-38D', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0 },
-  { id: 'aes-256-gcm', label: 'AES-256-GCM', spec: 'NIST SP 800-38D', keyBytes: 32, nonceBytes: 12, tagBytes: 16, blockBytes: 0 },
-  { id: 'chacha20-poly1305', label: 'ChaCha20-Poly1305', spec: 'RFC 8439', keyBytes: 32, nonceBytes: 12, tagBytes: 16, blockBytes: 0 },
-  { id: 'xchacha20-poly1305', label: 'XChaCha20-Poly1305', spec: 'draft-irtf-cfrg-xchacha', keyBytes: 32, nonceBytes: 24, tagBytes: 16, blockBytes: 0 },
-  { id: 'ascon-aead128', label: 'Ascon-AEAD128', spec: 'NIST SP 800-232', keyBytes: 16, nonceBytes: 16, tagBytes: 16, blockBytes: 0 },
-  { id: 'aes-128-cbc-hmac-sha256', label: 'AES-128-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.3', keyBytes: 32, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
-  { id: 'aes-256-cbc-hmac-sha256', label: 'AES-256-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.2.1, AES-256', keyBytes: 64, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
-  // GCM over the other AES finalists, for the aes-candidates study only: no standard, no test vectors.
-  { id: 'twofish-128-gcm', label: 'Twofish-128-GCM', spec: 'GCM over Twofish', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
-  { id: 'serpent-128-gcm', label: 'Serpent-128-GCM', spec: 'GCM over Serpent', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
-  // The AEADs people ask for next: the standard and full presets measure them, quick does not
-  // (it stays within its half-minute budget on the first seven).
-  { id: 'aegis-128l', label: 'AEGIS-128L', spec: 'draft-irtf-cfrg-aegis-aead', keyBytes: 16, nonceBytes: 16, tagBytes: 16, blockBytes: 0, next: true },
-  { id: 'aegis-256', label: 'AEGIS-256', spec: 'draft-irtf-cfrg-aegis-aead', keyBytes: 32, nonceBytes: 32, tagBytes: 16, blockBytes: 0, next: true },
-  { id: 'aes-128-gcm-siv', label: 'AES-128-GCM-SIV', spec: 'RFC 8452', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, next: true },
-  { id: 'aes-256-gcm-siv', label: 'AES-256-GCM-SIV', spec: 'RFC 8452', keyBytes: 32, nonceBytes: 12, tagBytes: 16, blockBytes: 0, next: true },
-  { id: 'aes-128-ocb3', label: 'AES-128-OCB3', spec: 'RFC 7253', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, next: true },
-  { id: 'aes-256-ocb3', label: 'AES-256-OCB3', spec: 'RFC 7253', keyBytes: 32, nonceBytes: 12, tagBytes: 16, blockBytes: 0, next: true },
-  // AEGIS with the draft's 256-bit tag: the only AEGIS libsodium offers.
-  { id: 'aegis-128l-tag256', label: 'AEGIS-128L (256-bit tag)', spec: 'draft-irtf-cfrg-aegis-aead', keyBytes: 16, nonceBytes: 16, tagBytes: 32, blockBytes: 0, next: true },
-  { id: 'aegis-256-tag256', label: 'AEGIS-256 (256-bit tag)', spec: 'draft-irtf-cfrg-aegis-aead', keyBytes: 32, nonceBytes: 32, tagBytes: 32, blockBytes: 0, next: true },
-] as const);
-
-/** The table by id (algorithm()): one-shot implementations look their row up on every call. */
-const BY_ID: ReadonlyMap<string, (typeof ALGORITHMS)[number]> = new Map(ALGORITHMS.map((x) => [x.id, x]));
-
-export type AlgorithmId = (typeof ALGORITHMS)[number]['id'];
-export type Algorithm = (typeof ALGORITHMS)[number];
-export const ALGORITHM_IDS = ALGORITHMS.map((a) => a.id) as readonly AlgorithmId[] as [AlgorithmId, ...AlgorithmId[]];
-/** What the standard and full presets measure: every standard AEAD, not the aes-candidates study's candidates. */
-export const GENERAL_ALGORITHM_IDS = ALGORITHMS.filter((a) => !('candidate' in a)).map((a) => a.id);
-/** What the quick preset measures: the general AEADs without the newer ones. */
-export const QUICK_ALGORITHM_IDS = GENERAL_ALGORITHM_IDS.filter((id) => !('next' in algorithm(id)));
+export * from './aeads.ts';
 
 /**
- * Implementations and the algorithms each can offer at best; `detect()` in each backend says
- * what the running environment really has (e.g. ChaCha20-Poly1305 in Web Crypto is Chromium-only).
- * `variants` are the ways one implementation is measured, recorded per case; the first is its
- * primary one. They are builds of their own (WASM baseline against SIMD: both contenders), or,
- * with `sameCalls`, ways of timing the same calls (Web Crypto pipelined: read beside, never
- * weighed against the sequential calls).
+ * The built-in implementations, each described in its own folder (implementations/<id>/meta.ts,
+ * beside its backend), in rank order. `detect()` in each backend says what the running
+ * environment really has (e.g. ChaCha20-Poly1305 in Web Crypto is Chromium-only).
  */
-export const IMPLEMENTATIONS = Object.freeze([
-  {
-    id: 'rustcrypto-wasm',
-    label: 'RustCrypto → WASM',
-    description: 'RustCrypto crates compiled to WebAssembly; the timing loop runs inside WASM.',
-    algorithms: ALGORITHM_IDS,
-    variants: ['simd128', 'baseline'],
-    needsWasm: true,
-  },
-  {
-    id: 'webcrypto',
-    label: 'Web Crypto',
-    description: "The platform's native crypto.subtle; CBC+HMAC composed from AES-CBC and HMAC; AES-OCB where the platform has it (no browser yet).",
-    algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256', 'aes-128-ocb3', 'aes-256-ocb3'],
-    variants: ['sequential', 'pipelined'],
-    sameCalls: true,
-  },
-  {
-    id: 'noble',
-    label: '@noble/ciphers',
-    description: 'The audited pure-JavaScript library web developers often pick instead.',
-    algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'xchacha20-poly1305', 'aes-128-gcm-siv', 'aes-256-gcm-siv'],
-    variants: ['js'],
-  },
-  {
-    id: 'libsodium',
-    label: 'libsodium.js',
-    description: "libsodium's C compiled to WASM by Emscripten (libsodium-wrappers), the WASM crypto most web apps already ship; timed from JS per call, as noble is.",
-    // libsodium's AEGIS always has a 256-bit tag.
-    algorithms: ['chacha20-poly1305', 'xchacha20-poly1305', 'aegis-128l-tag256', 'aegis-256-tag256'],
-    variants: ['wasm'],
-    needsWasm: true,
-  },
-  {
-    id: 'libaegis-wasm',
-    label: 'libaegis (C) → WASM',
-    description: "The aegis crate's prebuilt libaegis, C compiled for wasm32 with SIMD (relaxed SIMD where the engine has it); the timing loop runs inside WASM.",
-    algorithms: ['aegis-128l', 'aegis-256', 'aegis-128l-tag256', 'aegis-256-tag256'],
-    variants: ['relaxed-simd', 'simd128'],
-    needsWasm: true,
-  },
-  {
-    id: 'node-crypto',
-    label: 'node:crypto (OpenSSL)',
-    description: "Node's OpenSSL binding, beside WASM for server users. Node only.",
-    algorithms: ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256', 'aes-128-ocb3', 'aes-256-ocb3'],
-    variants: ['openssl'],
-  },
-] as const satisfies readonly { id: string; label: string; description: string; algorithms: readonly AlgorithmId[]; variants: readonly string[]; needsWasm?: true; sameCalls?: true }[]);
+export const IMPLEMENTATIONS = METAS;
 
 export type ImplementationId = (typeof IMPLEMENTATIONS)[number]['id'];
 /** The id of a module you brought (custom.ts): checked, never a built-in one. */
@@ -114,43 +32,9 @@ export type ImplementationRef = ImplementationId | CustomImplementationId;
  */
 export type VariantOf<I extends ImplementationId> = Extract<(typeof IMPLEMENTATIONS)[number], { id: I }>['variants'][number];
 
-/**
- * What kind of code does the work, which decides both speed and safety: AES instructions run
- * in constant time at hardware speed; constant-time software (bitsliced or vector-permute AES,
- * software GHASH/POLYVAL, ChaCha, Ascon) is slower but leaks nothing through timing; table-based
- * software AES is fast in JavaScript but its secret-indexed lookups can leak the key through
- * cache timing to code sharing the CPU.
- */
-export const IMPLEMENTATION_CLASSES = Object.freeze({
-  hardware: { label: 'hardware AES', short: 'hw', why: 'AES instructions (AES-NI, ARMv8 Crypto) where the CPU has them: fastest, constant time.' },
-  'constant-time': { label: 'constant-time software', short: 'ct', why: 'No secret-dependent lookups or branches (bitsliced or vector-permute AES, ChaCha, Ascon): slower than hardware, safe on shared machines.' },
-  table: { label: 'table-based software', short: 'tbl', why: 'AES through lookup tables indexed by secret bytes: quick in software, but cache timing can leak the key to code on the same CPU.' },
-  unknown: { label: 'your own module', short: 'own', why: 'A module you brought (custom.ts): it passed the gate, but what kind of code it runs is for you to say.' },
-} as const);
-export type ImplementationClass = keyof typeof IMPLEMENTATION_CLASSES;
-
-/** The class of one implementation × algorithm (see IMPLEMENTATION_CLASSES). */
+/** The class of one implementation × algorithm (see IMPLEMENTATION_CLASSES); a module of yours is 'unknown'. */
 export function implementationClass(impl: ImplementationRef, alg: AlgorithmId): ImplementationClass {
-  const aesBased = alg.startsWith('aes-') || alg.startsWith('aegis-') || alg === 'twofish-128-gcm' || alg === 'serpent-128-gcm';
-  switch (impl) {
-    case 'webcrypto':
-    case 'node-crypto':
-      // The platform's native crypto (BoringSSL, NSS, CommonCrypto, OpenSSL) uses AES instructions where present; its ChaCha is constant-time code.
-      return aesBased ? 'hardware' : 'constant-time';
-    case 'noble':
-      // noble's AES (GCM, GCM-SIV) is T-table based; its ChaCha is constant-time.
-      return aesBased ? 'table' : 'constant-time';
-    case 'libsodium':
-      // libsodium.js has no AES instructions in WASM; its AEGIS runs a table-based software AES round.
-      return alg.startsWith('aegis-') ? 'table' : 'constant-time';
-    case 'rustcrypto-wasm':
-      // Fixsliced AES, soft GHASH/POLYVAL, bitsliced softaes for AEGIS, bitsliced Serpent; Twofish's key-dependent S-boxes are tables.
-      return alg === 'twofish-128-gcm' ? 'table' : 'constant-time';
-    case 'libaegis-wasm':
-      return 'constant-time'; // a vector-permute (swizzle) AES round in SIMD
-    default:
-      return 'unknown';
-  }
+  return IMPLEMENTATION_BY_ID.get(impl)?.classOf(alg) ?? 'unknown';
 }
 export const IMPLEMENTATION_IDS = IMPLEMENTATIONS.map((i) => i.id) as readonly ImplementationId[] as [ImplementationId, ...ImplementationId[]];
 
@@ -159,12 +43,6 @@ export type Operation = (typeof OPERATIONS)[number];
 
 /** Calls in flight for Web Crypto's pipelined variant. */
 export const PIPELINE_DEPTH = 16;
-
-export function algorithm(id: AlgorithmId): Algorithm {
-  const a = BY_ID.get(id);
-  if (!a) throw new Error(`unknown algorithm '${id}'`);
-  return a;
-}
 
 /**
  * Bytes a sealed message carries beyond its plaintext: nonce + tag + padding (the nonce is sent
@@ -401,8 +279,13 @@ export const SCENARIO_IDS = Object.values(PRESETS as Record<string, Preset>).fil
 export type PresetId = keyof typeof PRESETS;
 export const PRESET_IDS = Object.keys(PRESETS) as [PresetId, ...PresetId[]];
 
+/** The built-in implementations a runtime can offer (its folder's meta.ts says where it runs). */
+export const implementationsOf = (runtime: Runtime): ImplementationId[] => IMPLEMENTATIONS.filter((i) => (i.runtimes as readonly Runtime[]).includes(runtime)).map((i) => i.id);
 /** Implementations a browser can offer (node-crypto exists only in Node). */
-export const BROWSER_IMPLEMENTATIONS = IMPLEMENTATION_IDS.filter((i) => i !== 'node-crypto');
+export const BROWSER_IMPLEMENTATIONS = implementationsOf('browser');
+/** The built-in implementations of a runtime that offer one of these algorithms at best: what a run of them by default loads. */
+export const implementationsOffering = (algorithms: readonly AlgorithmId[], runtime: Runtime): ImplementationId[] =>
+  implementationsOf(runtime).filter((id) => algorithms.some((a) => implementationSupports(id, a)));
 
 /** The implementation table by id: the checks below look a row up per case. */
 const IMPLEMENTATION_BY_ID: ReadonlyMap<string, (typeof IMPLEMENTATIONS)[number]> = new Map(IMPLEMENTATIONS.map((i) => [i.id, i]));

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { customBackend } from '../implementations/contract.ts';
-import { rustcryptoWasm } from '../implementations/rustcrypto-wasm.ts';
+import { coresBackend as rustcryptoWasm } from '../implementations/cores.ts';
 import { ContractError, defineImplementation } from '../implementations/custom.ts';
 import { gateBackend } from '../implementations/gate.ts';
 import { runBenchmark } from '../node.ts';
@@ -63,9 +63,9 @@ describe('the gate', () => {
   });
 
   it('the one-shot built-ins — noble, libsodium.js, node:crypto — are modules of the same contract and pass the same gate', async () => {
-    const { nobleModule, noble } = await import('../implementations/noble.ts');
-    const { libsodiumModule, libsodium } = await import('../implementations/libsodium.ts');
-    const { nodeCryptoModule, nodeCrypto } = await import('../implementations/node-crypto.ts');
+    const { nobleModule, noble } = await import('../implementations/noble/backend.ts');
+    const { libsodiumModule, libsodium } = await import('../implementations/libsodium/backend.ts');
+    const { nodeCryptoModule, nodeCrypto } = await import('../implementations/node-crypto/backend.ts');
     const { defineBuiltIn } = await import('../implementations/custom.ts');
     const ref = await reference();
     for (const [m, backend] of [[nobleModule, noble()], [await libsodiumModule(), await libsodium()], [nodeCryptoModule(), nodeCrypto()]] as const) {

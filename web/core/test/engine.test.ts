@@ -1,14 +1,14 @@
 // The engine's worker logic in Node (no browser): every backend available here validated
 // against the vectors and cross-checked, and the timing core on a fake clock.
 import { describe, expect, it } from 'vitest';
-import { noble } from '../implementations/noble.ts';
-import { rustcryptoWasm } from '../implementations/rustcrypto-wasm.ts';
-import { libaegisWasm } from '../implementations/libaegis-wasm.ts';
-import { libsodium } from '../implementations/libsodium.ts';
-import { nodeCrypto } from '../implementations/node-crypto.ts';
+import { noble } from '../implementations/noble/backend.ts';
+import { coresBackend as rustcryptoWasm } from '../implementations/cores.ts';
+import { libaegisWasm } from '../implementations/libaegis-wasm/backend.ts';
+import { libsodium } from '../implementations/libsodium/backend.ts';
+import { nodeCrypto } from '../implementations/node-crypto/backend.ts';
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { webcrypto } from '../implementations/webcrypto.ts';
-import type { Backend } from '../implementations/backend.ts';
+import { webcrypto } from '../implementations/webcrypto/backend.ts';
+import type { Backend } from '../implementations/shared.ts';
 import { calibrate, measureCase, measureInterleaved, timerResolutionMs } from '../worker/measure.ts';
 import { pairedRatio } from '../stats.ts';
 import { validateBackends } from '../implementations/validate.ts';

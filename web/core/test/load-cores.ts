@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import type { WycheproofVector } from '../implementations/validate.ts';
-import { WASM_VARIANTS } from '../implementations/rustcrypto-wasm.ts';
+import { WASM_VARIANTS } from '../implementations/shared.ts';
 
 export type { WycheproofVector };
 

@@ -2,7 +2,7 @@
  * The timing core, run inside the worker. Pure with respect to the DOM: it needs only a clock.
  * @module
  */
-import type { PreparedCase } from '../implementations/backend.ts';
+import type { PreparedCase } from '../implementations/shared.ts';
 
 export type Clock = () => number;
 

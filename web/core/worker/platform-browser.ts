@@ -1,5 +1,6 @@
 /** How the worker finds the WASM cores and the vectors in a browser (bundled by Vite). */
-import type { Platform } from './api.ts';
+import { BACKENDS } from '../implementations/backends.browser.ts';
+import type { Platform } from './types.ts';
 import type { AlgorithmId } from '../tables/algorithms.ts';
 import type { WycheproofVector } from '../implementations/validate.ts';
 import { BUILD_INFO, GLUE } from '../platform/builds.ts';
@@ -10,6 +11,7 @@ const vectorsUrl = (id: AlgorithmId) => new URL(`../vectors/by-algorithm/${id}.j
 
 export const browserPlatform: Platform = {
   runtime: 'browser',
+  backends: BACKENDS,
   async loadCores(variant) {
     const glue = await GLUE[variant]();
     await glue.default(); // fetches and instantiates cores_bg.wasm next to the glue

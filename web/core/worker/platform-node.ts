@@ -2,8 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { nodeCrypto } from '../implementations/node-crypto.ts';
-import type { Platform } from './api.ts';
+import { BACKENDS } from '../implementations/backends.node.ts';
+import type { Platform } from './types.ts';
 import type { WycheproofVector } from '../implementations/validate.ts';
 import { BUILD_INFO, GLUE } from '../platform/builds.ts';
 
@@ -21,9 +21,7 @@ export const nodePlatform: Platform = {
     const all: WycheproofVector[] = JSON.parse(readFileSync(new URL('../vectors/wycheproof.json', import.meta.url), 'utf8')).vectors;
     return all.filter((v) => (algorithms as readonly string[]).includes(v.algorithm));
   },
-  async extraBackends(_params, implementation) {
-    return implementation === 'node-crypto' ? [nodeCrypto()] : [];
-  },
+  backends: BACKENDS,
   async loadModule(url) {
     // A path or a file: URL; the bytes hashed are the file imported.
     const href = /^[a-z][a-z0-9+.-]*:/i.test(url) && !/^[a-z]:[\\/]/i.test(url) ? url : pathToFileURL(url).href;

@@ -6,10 +6,10 @@
  */
 import { gcm, gcmsiv } from '@noble/ciphers/aes.js';
 import { chacha20poly1305, xchacha20poly1305 } from '@noble/ciphers/chacha.js';
-import { algorithm, type AlgorithmId, implementationSupports, ALGORITHM_IDS } from '../tables/algorithms.ts';
-import { defineBuiltIn } from './custom.ts';
-import { contractBackend } from './contract.ts';
-import { type Backend, checkLengths } from './backend.ts';
+import { algorithm, type AlgorithmId, implementationSupports, ALGORITHM_IDS } from '../../tables/algorithms.ts';
+import { defineBuiltIn } from '../custom.ts';
+import { contractBackend } from '../contract.ts';
+import { type Backend, type MakeBackends, checkLengths } from '../shared.ts';
 
 type Factory = (key: Uint8Array, nonce: Uint8Array, aad?: Uint8Array) => { encrypt(pt: Uint8Array): Uint8Array; decrypt(ct: Uint8Array): Uint8Array };
 
@@ -51,3 +51,6 @@ export const nobleModule = defineBuiltIn<Factory>({
 export function noble(): Backend {
   return contractBackend(nobleModule, { implementation: 'noble', variant: 'js' });
 }
+
+const backends: MakeBackends = async () => [noble()];
+export default backends;

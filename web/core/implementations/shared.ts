@@ -4,6 +4,7 @@
  * @module
  */
 import { type AlgorithmId, type CustomImplementationId, type ImplementationId, type Operation, type VariantOf, algorithm } from '../tables/algorithms.ts';
+import type { RunParams } from '../schema.ts';
 
 export interface CaseSpec {
   algorithm: AlgorithmId;
@@ -116,3 +117,34 @@ export function syncRun(
     dispose: () => keepObservable(sink),
   };
 }
+
+/** The built modules (scripts/build-wasm): two pure-Rust ones, two whose AEGIS is libaegis in C (libaegis-wasm.ts). */
+export type WasmVariant = 'baseline' | 'simd128' | 'libaegis-simd128' | 'libaegis-relaxed-simd';
+export const WASM_VARIANTS: readonly WasmVariant[] = ['baseline', 'simd128', 'libaegis-simd128', 'libaegis-relaxed-simd'];
+/** The wasm-bindgen glue of one built variant, initialised. */
+export type Cores = typeof import('../wasm/baseline/cores.js');
+export type CoresLoader = (variant: WasmVariant) => Promise<Cores>;
+/** build-info.json written by scripts/build-wasm: crate versions, flags, sizes. */
+export type BuildInfoLoader = (variant: WasmVariant) => Promise<Record<string, unknown>>;
+
+/** The WebAssembly features an engine validates (cores.ts wasmFeatures). */
+export interface WasmFeatures {
+  simd128: boolean;
+  relaxedSimd: boolean;
+  threads: boolean;
+}
+
+/** What a worker hands an implementation's backend.ts to make its backends. */
+export interface BackendContext {
+  /** The run's choices a backend reads: which WASM builds, which ways of timing Web Crypto. */
+  params: Pick<RunParams, 'wasm' | 'webcrypto'>;
+  loadCores: CoresLoader;
+  loadBuildInfo: BuildInfoLoader;
+  features: WasmFeatures;
+}
+
+/**
+ * What implementations/<id>/backend.ts exports by default: the backends of its implementation
+ * that this worker can make (one per variant the run asks for and the engine can run).
+ */
+export type MakeBackends = (ctx: BackendContext) => Promise<Backend[]>;

@@ -7,10 +7,10 @@
  * @module
  */
 import { type CipherGCMTypes, type KeyObject, createCipheriv, createDecipheriv, createHmac, createSecretKey, getCiphers, timingSafeEqual } from 'node:crypto';
-import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../tables/algorithms.ts';
-import { defineBuiltIn } from './custom.ts';
-import { contractBackend } from './contract.ts';
-import { type Backend, checkLengths } from './backend.ts';
+import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../../tables/algorithms.ts';
+import { defineBuiltIn } from '../custom.ts';
+import { contractBackend } from '../contract.ts';
+import { type Backend, type MakeBackends, checkLengths } from '../shared.ts';
 
 const TAG = 16;
 
@@ -100,3 +100,6 @@ export function nodeCrypto(): Backend {
   // OpenSSL's version is in the environment (libraries.openssl), not in the variant's name.
   return contractBackend(nodeCryptoModule(), { implementation: 'node-crypto', variant: 'openssl' });
 }
+
+const backends: MakeBackends = async () => [nodeCrypto()];
+export default backends;

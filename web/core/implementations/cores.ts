@@ -1,20 +1,11 @@
 /**
- * The RustCrypto cores compiled to WebAssembly. Timing calls `Bench.run(n)`, whose loop runs
- * inside WASM with the key schedule done once, so a sample contains no JS↔WASM crossing
- * beyond the one call.
+ * What the WASM cores' builds share (scripts/build-wasm): their variants, the glue's shape, how a
+ * platform loads them, and the engine's WASM features. RustCrypto's and libaegis's backends run
+ * on them, and so do the worker's clock probe and the gate's reference.
  * @module
  */
 import { ALGORITHM_IDS, type AlgorithmId, type VariantOf } from '../tables/algorithms.ts';
-import type { Backend, CaseSpec, PreparedCase } from './backend.ts';
-
-/** The built modules (scripts/build-wasm): two pure-Rust ones, two whose AEGIS is libaegis in C (libaegis-wasm.ts). */
-export type WasmVariant = 'baseline' | 'simd128' | 'libaegis-simd128' | 'libaegis-relaxed-simd';
-export const WASM_VARIANTS: readonly WasmVariant[] = ['baseline', 'simd128', 'libaegis-simd128', 'libaegis-relaxed-simd'];
-/** The wasm-bindgen glue of one built variant, initialised. */
-export type Cores = typeof import('../wasm/baseline/cores.js');
-export type CoresLoader = (variant: WasmVariant) => Promise<Cores>;
-/** build-info.json written by scripts/build-wasm: crate versions, flags, sizes. */
-export type BuildInfoLoader = (variant: WasmVariant) => Promise<Record<string, unknown>>;
+import type { Backend, BuildInfoLoader, CaseSpec, Cores, CoresLoader, PreparedCase, WasmFeatures, WasmVariant } from './shared.ts';
 
 /** `WebAssembly.validate` of the smallest modules using each feature (wasm-feature-detect's). */
 const PROBES = {
@@ -23,7 +14,7 @@ const PROBES = {
   threads: [0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 5, 4, 1, 3, 1, 1, 10, 11, 1, 9, 0, 65, 0, 254, 16, 2, 0, 26, 11],
 };
 
-export function wasmFeatures(): { simd128: boolean; relaxedSimd: boolean; threads: boolean } {
+export function wasmFeatures(): WasmFeatures {
   const ok = (bytes: number[]) => {
     try {
       return WebAssembly.validate(new Uint8Array(bytes));
@@ -34,14 +25,6 @@ export function wasmFeatures(): { simd128: boolean; relaxedSimd: boolean; thread
   return { simd128: ok(PROBES.simd128), relaxedSimd: ok(PROBES.relaxedSimd), threads: ok(PROBES.threads) };
 }
 
-/** The variants to measure: `auto` is simd128 where supported, else baseline. */
-export function wasmVariants(choice: 'auto' | 'both' | WasmVariant, simd128: boolean): WasmVariant[] {
-  if (choice === 'both') return simd128 ? ['simd128', 'baseline'] : ['baseline'];
-  if (choice === 'simd128') return simd128 ? ['simd128'] : [];
-  if (choice === 'baseline') return ['baseline'];
-  return [simd128 ? 'simd128' : 'baseline'];
-}
-
 function rethrow(e: unknown): never {
   // AeadError from the cores is a wasm-bindgen object: turn it into a real Error.
   const err = e as { kind?: string; message?: string };
@@ -49,7 +32,11 @@ function rethrow(e: unknown): never {
   throw e;
 }
 
-export async function rustcryptoWasm(
+/**
+ * One build of the cores as a backend: RustCrypto's own builds, and libaegis's, which share the
+ * cores' wasm-bindgen surface and in-WASM loops.
+ */
+export async function coresBackend(
   variant: WasmVariant,
   load: CoresLoader,
   loadBuildInfo?: BuildInfoLoader,
@@ -117,3 +104,7 @@ export async function rustcryptoWasm(
     },
   };
 }
+
+/** One build of the cores as a backend, with what only the cores have (the clock chain, the arena, raw block ciphers). */
+export type CoresBackend = Awaited<ReturnType<typeof coresBackend>>;
+export const isCoresBackend = (b: Backend): b is CoresBackend => 'clockChain' in b;

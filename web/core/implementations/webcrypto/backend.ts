@@ -10,8 +10,8 @@
  * PIPELINE_DEPTH calls in flight (throughput, what a server or a batch sees).
  * @module
  */
-import { ALGORITHM_IDS, PIPELINE_DEPTH, algorithm, type AlgorithmId, implementationSupports } from '../tables/algorithms.ts';
-import { type Backend, type CaseSpec, type PreparedCase, caseInputs, checkLengths, concatBytes, pattern } from './backend.ts';
+import { ALGORITHM_IDS, PIPELINE_DEPTH, algorithm, type AlgorithmId, implementationSupports } from '../../tables/algorithms.ts';
+import { type Backend, type MakeBackends, type CaseSpec, type PreparedCase, caseInputs, checkLengths, concatBytes, pattern } from '../shared.ts';
 
 type Subtle = SubtleCrypto;
 
@@ -153,3 +153,10 @@ export async function webcrypto(mode: WebCryptoMode, subtle: Subtle | undefined 
     },
   };
 }
+
+const backends: MakeBackends = async ({ params }) => {
+  const out = [];
+  for (const mode of params.webcrypto) out.push(await webcrypto(mode));
+  return out;
+};
+export default backends;

@@ -7,10 +7,10 @@
  * asks for this implementation.
  * @module
  */
-import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../tables/algorithms.ts';
-import { defineBuiltIn } from './custom.ts';
-import { contractBackend } from './contract.ts';
-import { type Backend, checkLengths } from './backend.ts';
+import { ALGORITHM_IDS, algorithm, type AlgorithmId, implementationSupports } from '../../tables/algorithms.ts';
+import { defineBuiltIn } from '../custom.ts';
+import { contractBackend } from '../contract.ts';
+import { type Backend, type MakeBackends, checkLengths } from '../shared.ts';
 
 type Sodium = typeof import('libsodium-wrappers');
 type Seal = (m: Uint8Array, ad: Uint8Array, nsec: null, npub: Uint8Array, k: Uint8Array) => Uint8Array;
@@ -59,3 +59,6 @@ export async function libsodium(): Promise<Backend & { version: string }> {
   const m = await libsodiumModule();
   return { ...contractBackend(m, { implementation: 'libsodium', variant: 'wasm' }), version: m.version! };
 }
+
+const backends: MakeBackends = async () => [await libsodium()];
+export default backends;

@@ -4,9 +4,9 @@
  * only the AEGIS ids.
  * @module
  */
-import { implementationSupports } from '../tables/algorithms.ts';
-import type { Backend } from './backend.ts';
-import { type BuildInfoLoader, type CoresLoader, rustcryptoWasm } from './rustcrypto-wasm.ts';
+import { implementationSupports } from '../../tables/algorithms.ts';
+import type { Backend, BuildInfoLoader, CoresLoader, MakeBackends } from '../shared.ts';
+import { coresBackend } from '../cores.ts';
 
 export type LibaegisVariant = 'relaxed-simd' | 'simd128';
 
@@ -24,7 +24,7 @@ export function libaegisVariants(choice: 'auto' | 'both' | 'baseline' | 'simd128
 
 /** One libaegis build as an implementation of its own, on the cores' surface. */
 export async function libaegisWasm(variant: LibaegisVariant, load: CoresLoader, loadBuildInfo?: BuildInfoLoader): Promise<Backend & { buildInfo: Record<string, unknown> }> {
-  const core = await rustcryptoWasm(`libaegis-${variant}`, load, loadBuildInfo);
+  const core = await coresBackend(`libaegis-${variant}`, load, loadBuildInfo);
   return {
     implementation: 'libaegis-wasm',
     variant,
@@ -35,3 +35,10 @@ export async function libaegisWasm(variant: LibaegisVariant, load: CoresLoader, 
     prepare: core.prepare,
   };
 }
+
+const backends: MakeBackends = async ({ params, loadCores, loadBuildInfo, features }) => {
+  const out = [];
+  for (const variant of libaegisVariants(params.wasm, features)) out.push(await libaegisWasm(variant, loadCores, loadBuildInfo));
+  return out;
+};
+export default backends;

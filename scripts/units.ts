@@ -1,0 +1,82 @@
+/**
+ * The list of implementations is the list of folders: web/core/implementations/<id>/ holds an
+ * implementation's description (meta.ts, pure data) and its backend (backend.ts, what runs in a
+ * worker). This writes the three files derived from the folders, so that adding one is adding a
+ * folder:
+ *   implementations/index.ts             every description, in rank order (the table of implementations)
+ *   implementations/backends.browser.ts  how a browser's worker loads each backend it can run
+ *   implementations/backends.node.ts     how a Node worker thread loads each backend it can run
+ * Bundlers see every import as written (no computed paths), and a backend is loaded only when
+ * a run asks for it. `npm run units` writes them; every npm start, test and build runs it
+ * (scripts/setup); web/core/test/units.test.ts fails while they are stale.
+ * @module
+ */
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { ImplementationDocs, ImplementationMeta, Runtime } from '../web/core/tables/aeads.ts';
+
+export const UNITS_DIR = fileURLToPath(new URL('../web/core/implementations', import.meta.url));
+const HEADER = '// Written by `npm run units` (scripts/units.ts) from the folders beside it: do not edit.\n';
+
+const camel = (id: string) => id.replace(/-([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+export interface Unit {
+  meta: ImplementationMeta;
+  docs: ImplementationDocs;
+}
+
+/** The folders of `dir` that are implementations, in rank order, each checked: both files there, and the folder named by its id. */
+export async function readUnits(dir = UNITS_DIR): Promise<Unit[]> {
+  const folders = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const units: Unit[] = [];
+  for (const folder of folders) {
+    for (const file of ['meta.ts', 'backend.ts'])
+      if (!existsSync(`${dir}/${folder}/${file}`)) throw new Error(`implementations/${folder}/ has no ${file}: an implementation's folder holds meta.ts and backend.ts`);
+    const mod = (await import(pathToFileURL(`${dir}/${folder}/meta.ts`).href)) as { default?: ImplementationMeta; docs?: ImplementationDocs };
+    const meta = mod.default;
+    if (meta?.id !== folder) throw new Error(`implementations/${folder}/meta.ts describes '${meta?.id}': the folder is named by the id`);
+    if (!mod.docs?.what || !mod.docs.timed) throw new Error(`implementations/${folder}/meta.ts exports no docs ({ what, timed }: its row in docs/implementations.md)`);
+    units.push({ meta, docs: mod.docs });
+  }
+  const ranks = new Map<number, string>();
+  for (const { meta: m } of units) {
+    if (ranks.has(m.rank)) throw new Error(`'${m.id}' and '${ranks.get(m.rank)}' both have rank ${m.rank}`);
+    ranks.set(m.rank, m.id);
+  }
+  return units.sort((a, b) => a.meta.rank - b.meta.rank);
+}
+
+/** The three files' texts, by path under implementations/. */
+export function unitFiles(units: readonly Unit[]): Record<string, string> {
+  const metas = units.map((u) => u.meta);
+  const backends = (runtime: Runtime) =>
+    HEADER +
+    `import type { MakeBackends } from './shared.ts';\n\n` +
+    `/** How a ${runtime === 'browser' ? "browser's worker" : 'Node worker thread'} loads the backends of each implementation that runs there. */\n` +
+    `export const BACKENDS: Readonly<Record<string, () => Promise<{ default: MakeBackends }>>> = {\n` +
+    metas
+      .filter((m) => m.runtimes.includes(runtime))
+      .map((m) => `  ${/^[a-z_$][\w$]*$/i.test(m.id) ? m.id : `'${m.id}'`}: () => import('./${m.id}/backend.ts'),\n`)
+      .join('') +
+    `};\n`;
+  return {
+    'index.ts':
+      HEADER +
+      metas.map((m) => `import ${camel(m.id)} from './${m.id}/meta.ts';\n`).join('') +
+      `\n/** Every built-in implementation's description (its folder's meta.ts), in rank order. */\n` +
+      `export const METAS = [${metas.map((m) => camel(m.id)).join(', ')}] as const;\n`,
+    'backends.browser.ts': backends('browser'),
+    'backends.node.ts': backends('node'),
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const files = unitFiles(await readUnits());
+  for (const [name, text] of Object.entries(files)) {
+    const path = `${UNITS_DIR}/${name}`;
+    if (!existsSync(path) || readFileSync(path, 'utf8') !== text) {
+      writeFileSync(path, text);
+      console.error(`units: wrote web/core/implementations/${name}`);
+    }
+  }
+}

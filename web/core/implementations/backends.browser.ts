@@ -1,0 +1,11 @@
+// Written by `npm run units` (scripts/units.ts) from the folders beside it: do not edit.
+import type { MakeBackends } from './shared.ts';
+
+/** How a browser's worker loads the backends of each implementation that runs there. */
+export const BACKENDS: Readonly<Record<string, () => Promise<{ default: MakeBackends }>>> = {
+  'rustcrypto-wasm': () => import('./rustcrypto-wasm/backend.ts'),
+  webcrypto: () => import('./webcrypto/backend.ts'),
+  noble: () => import('./noble/backend.ts'),
+  libsodium: () => import('./libsodium/backend.ts'),
+  'libaegis-wasm': () => import('./libaegis-wasm/backend.ts'),
+};

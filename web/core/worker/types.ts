@@ -1,0 +1,53 @@
+/**
+ * What crosses between the run (web/core/run) and the worker, and what a platform (browser
+ * module worker, Node worker thread) gives the worker.
+ * @module
+ */
+import type { AlgorithmId, ImplementationRef, Operation } from '../tables/algorithms.ts';
+import type { BuildInfoLoader, CoresLoader, MakeBackends } from '../implementations/shared.ts';
+import type { WycheproofVector } from '../implementations/validate.ts';
+
+export interface Platform {
+  runtime: 'browser' | 'node';
+  loadCores: CoresLoader;
+  loadBuildInfo: BuildInfoLoader;
+  /** The test vectors of these algorithms (a browser fetches only their files). */
+  loadVectors(algorithms: readonly AlgorithmId[]): Promise<WycheproofVector[]>;
+  /** How this platform's worker loads each implementation's backends (implementations/backends.*.ts). */
+  backends: Readonly<Record<string, () => Promise<{ default: MakeBackends }>>>;
+  /** A module of yours: its exports, and the bytes that were loaded (hashed for the result). */
+  loadModule(url: string): Promise<{ exports: Record<string, unknown>; bytes: Uint8Array }>;
+}
+
+export interface PlannedCase {
+  key: string;
+  implementation: ImplementationRef;
+  variant: string;
+  algorithm: AlgorithmId;
+  operation: Operation;
+  sizeBytes: number;
+  aadBytes: number;
+}
+
+export interface MeasuredCase {
+  key: string;
+  samples: number[];
+  /** The cycle of each sample (measure.ts measureInterleaved): equal ids were taken back to back. */
+  cycles?: number[];
+  iterations: number;
+  interruptions: number;
+  stateBytes: number | null;
+}
+
+/** The interference monitor's record: the probe's time at the start of every kept cycle. */
+export interface InterferenceRecord {
+  /** Dependent single-cycle operations in one probe: ops / time = the clock the core ran at. */
+  opsPerProbe: number;
+  cycles: number[];
+  probeMs: number[];
+}
+
+export type WorkerEvent =
+  | { type: 'case-start'; key: string }
+  /** `measured`: the case's samples of this round, for live results (the same as measure returns). */
+  | { type: 'case-done'; key: string; measured?: MeasuredCase };
