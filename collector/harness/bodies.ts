@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createSourceKeys } from '../source.ts';
 import { createApp, type CollectorOptions } from '../app.ts';
 import type { Sql } from '../db.ts';
-import { sampleDocument } from '../../web/core/test/fixtures.ts';
+import { sampleResult } from './sample-result.ts';
 
 /**
  * The app without a server. The client's address comes from the test header `x-test-client`
@@ -33,8 +33,8 @@ const TEST_KEY_DIR = mkdtempSync(join(tmpdir(), 'aeadbench-keys-'));
 export const randomAddress = () => `10.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}.${(Math.random() * 256) | 0}`;
 
 /** A valid submission body: a fresh run id, the user-agent emptied as the site sends it. */
-export function submission(o: { deviceClass?: string; nsPerOp?: number; sizeBytes?: number; mutate?: (doc: ReturnType<typeof sampleDocument>) => void } = {}) {
-  const doc = sampleDocument();
+export function submission(o: { deviceClass?: string; nsPerOp?: number; sizeBytes?: number; mutate?: (doc: ReturnType<typeof sampleResult>) => void } = {}) {
+  const doc = sampleResult();
   doc.runId = crypto.randomUUID();
   doc.environment.userAgent = '';
   const c = doc.cases[0]!;
