@@ -21,7 +21,13 @@ export default defineConfig({
     {
       name: 'csp-meta',
       apply: 'build',
-      transformIndexHtml: () => [{ tag: 'meta', attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy(collectorOrigin(), { meta: true }) }, injectTo: 'head-prepend' }],
+      transformIndexHtml: () => [
+        {
+          tag: 'meta',
+          attrs: { 'http-equiv': 'Content-Security-Policy', content: contentSecurityPolicy(collectorOrigin(), { meta: true }) },
+          injectTo: 'head-prepend',
+        },
+      ],
     },
   ],
   worker: { format: 'es' },

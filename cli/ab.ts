@@ -59,7 +59,12 @@ export async function bundleAs(file: string, id: string, platform: 'node' | 'bro
     return await bundleModule(entry, platform);
   } catch (e) {
     // Name the module as given, not the entry made for it.
-    throw new CliError((e as Error).message.replaceAll(entry, file).replace(`'${entry}'`, `'${file}'`).replace(/Invalid --implementation/, `Invalid --${id}`));
+    throw new CliError(
+      (e as Error).message
+        .replaceAll(entry, file)
+        .replace(`'${entry}'`, `'${file}'`)
+        .replace(/Invalid --implementation/, `Invalid --${id}`),
+    );
   }
 }
 
@@ -84,9 +89,18 @@ export function parseBudget(text: string): number {
 
 export async function abCompare(o: AbOptions): Promise<number> {
   const say = o.say ?? ((x: string) => console.log(x));
-  for (const [flag, file] of [['base', o.base], ['head', o.head]] as const) if (!file) throw new CliError(`--${flag} needs a module file`);
-  const engines = o.browser.split(',').map((b) => b.trim()).filter(Boolean);
-  for (const b of engines) if (![...BROWSER_NAMES, 'node'].includes(b)) throw new CliError(`Invalid --browser: '${b}' (expected ${BROWSER_NAMES.join(', ')} or node, or several separated by commas)`);
+  for (const [flag, file] of [
+    ['base', o.base],
+    ['head', o.head],
+  ] as const)
+    if (!file) throw new CliError(`--${flag} needs a module file`);
+  const engines = o.browser
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  for (const b of engines)
+    if (![...BROWSER_NAMES, 'node'].includes(b))
+      throw new CliError(`Invalid --browser: '${b}' (expected ${BROWSER_NAMES.join(', ')} or node, or several separated by commas)`);
   if (engines.length === 0 || new Set(engines).size !== engines.length) throw new CliError(`Invalid --browser: '${o.browser}' (name each engine once)`);
   if (engines.length > 1 && !o.out) throw new CliError('several engines need --out DIR: each engine writes DIR/<engine>.json, with DIR/summary.md beside them');
   const q = new URLSearchParams({ preset: 'quick' });
@@ -132,9 +146,14 @@ export async function abCompare(o: AbOptions): Promise<number> {
     // Validated before timed: a side the gate refused is an error, not a comparison.
     const refused = refusedIn(doc);
     const r = compareInRun(doc);
-    say(`[${engine}] ${doc.environment.browser.name} ${doc.environment.browser.version}: head over base, one session, paired; ${(doc.durationMs / 1000).toFixed(1)} s`);
+    say(
+      `[${engine}] ${doc.environment.browser.name} ${doc.environment.browser.version}: head over base, one session, paired; ${(doc.durationMs / 1000).toFixed(1)} s`,
+    );
     say(compareTable(r).replace('B/A throughput', 'head/base throughput'));
-    if (doc.aaCheck) say(`A/A check (one case twice, must be SAME): ${doc.aaCheck.ratio.toFixed(3)} [${doc.aaCheck.low.toFixed(3)}–${doc.aaCheck.high.toFixed(3)}] ${doc.aaCheck.decision.toUpperCase()}`);
+    if (doc.aaCheck)
+      say(
+        `A/A check (one case twice, must be SAME): ${doc.aaCheck.ratio.toFixed(3)} [${doc.aaCheck.low.toFixed(3)}–${doc.aaCheck.high.toFixed(3)}] ${doc.aaCheck.decision.toUpperCase()}`,
+      );
     for (const x of refused) console.error(`FAILED: ${x}`);
     results.push({ engine, doc, r });
     const code = refused.length || r.cases.length === 0 ? 3 : compareExitCode(r);

@@ -93,7 +93,11 @@ export async function openBrowser(name: BrowserName, executable?: string, extraA
   const { chromium, firefox } = await loadPlaywright();
   if (name === 'firefox') {
     // A distribution's Firefox speaks WebDriver BiDi (channel moz-firefox); Playwright's own build its own protocol.
-    return viaPlaywright(() => firefox.launch({ executablePath: found.path, ...(found.source === 'playwright' ? {} : { channel: 'moz-firefox' }) } as Parameters<typeof firefox.launch>[0]));
+    return viaPlaywright(() =>
+      firefox.launch({ executablePath: found.path, ...(found.source === 'playwright' ? {} : { channel: 'moz-firefox' }) } as Parameters<
+        typeof firefox.launch
+      >[0]),
+    );
   }
   return viaPlaywright(() => chromium.launch({ executablePath: found.path, args: [...BROWSER_ARGS, ...extraArgs] }));
 }
@@ -131,7 +135,15 @@ export async function runInBrowser(o: {
  */
 export async function runOnPage(
   page: Pick<BrowserPage, 'goto' | 'evaluate' | 'driverBrowserVersion'>,
-  o: { search: string; distDir?: string; onProgress?: (p: Progress) => void; timeoutMs?: number; readyTimeoutMs?: number; files?: ReadonlyMap<string, Uint8Array>; onClaimsShown?: (shown: ShownClaim[]) => void },
+  o: {
+    search: string;
+    distDir?: string;
+    onProgress?: (p: Progress) => void;
+    timeoutMs?: number;
+    readyTimeoutMs?: number;
+    files?: ReadonlyMap<string, Uint8Array>;
+    onClaimsShown?: (shown: ShownClaim[]) => void;
+  },
 ): Promise<ResultDocument> {
   const server = await serveStatic({ dir: o.distDir ?? siteDir(), port: 0, host: '127.0.0.1', files: o.files });
   const { port } = server.address() as AddressInfo;
@@ -148,7 +160,8 @@ export async function runOnPage(
       if (s.progress) o.onProgress?.(s.progress);
       if (s.status === 'error') throw new CliError(s.error ?? 'the page failed');
       if (s.status === 'done' || s.status === 'cancelled') break;
-      if (s.status == null && Date.now() > readyBy) throw new CliError(`the page never became ready (window.aeadbench did not appear within ${readyMs / 1000} s)`);
+      if (s.status == null && Date.now() > readyBy)
+        throw new CliError(`the page never became ready (window.aeadbench did not appear within ${readyMs / 1000} s)`);
       if (Date.now() > deadline) throw new CliError('timed out waiting for the run to finish');
       await new Promise((r) => setTimeout(r, 250));
     }

@@ -19,7 +19,14 @@ export interface Candidate {
 }
 
 /** Without these, Chromium keeps trying to reach Google's services and is refused. */
-export const BROWSER_ARGS = ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+export const BROWSER_ARGS = [
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 export const INSTALL_HINT: Record<BrowserName, string> = {
   chromium: 'install it with: sudo apt-get install chromium (or npx playwright install chromium, or pass --executable PATH)',
@@ -31,10 +38,19 @@ export const INSTALL_HINT: Record<BrowserName, string> = {
 
 /** Browsers `npx playwright install` put in its cache (PLAYWRIGHT_BROWSERS_PATH or the OS default). */
 function playwrightInstalled(prefix: string, inner: string[]): string[] {
-  const root = process.env.PLAYWRIGHT_BROWSERS_PATH || (platform() === 'darwin' ? join(homedir(), 'Library', 'Caches', 'ms-playwright') : platform() === 'win32' ? join(process.env.LOCALAPPDATA ?? homedir(), 'ms-playwright') : join(homedir(), '.cache', 'ms-playwright'));
+  const root =
+    process.env.PLAYWRIGHT_BROWSERS_PATH ||
+    (platform() === 'darwin'
+      ? join(homedir(), 'Library', 'Caches', 'ms-playwright')
+      : platform() === 'win32'
+        ? join(process.env.LOCALAPPDATA ?? homedir(), 'ms-playwright')
+        : join(homedir(), '.cache', 'ms-playwright'));
   let dirs: string[] = [];
   try {
-    dirs = readdirSync(root).filter((d) => d.startsWith(`${prefix}-`)).sort().reverse();
+    dirs = readdirSync(root)
+      .filter((d) => d.startsWith(`${prefix}-`))
+      .sort()
+      .reverse();
   } catch {
     return [join(root, `${prefix}-*`, ...inner)]; // named in the "tried" list all the same
   }
@@ -55,20 +71,40 @@ export function browserCandidates(name: BrowserName): Candidate[] {
         ...env(process.env.CHROMIUM_PATH),
         // Debian's binary itself: /usr/bin/chromium is a wrapper that prints a harmless warning.
         ...system('/usr/lib/chromium/chromium', '/usr/bin/chromium', '/usr/bin/chromium-browser', '/snap/bin/chromium'),
-        ...pw(...playwrightInstalled('chromium', ['chrome-linux', 'chrome']), ...playwrightInstalled('chromium', ['chrome-mac', 'Chromium.app', 'Contents', 'MacOS', 'Chromium']), ...playwrightInstalled('chromium', ['chrome-win', 'chrome.exe'])),
+        ...pw(
+          ...playwrightInstalled('chromium', ['chrome-linux', 'chrome']),
+          ...playwrightInstalled('chromium', ['chrome-mac', 'Chromium.app', 'Contents', 'MacOS', 'Chromium']),
+          ...playwrightInstalled('chromium', ['chrome-win', 'chrome.exe']),
+        ),
       ];
     case 'chrome':
       return [
         ...env(process.env.CHROME_PATH),
-        ...channel('/opt/google/chrome/chrome', '/usr/bin/google-chrome-stable', '/usr/bin/google-chrome', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome', ...PROGRAM_FILES.map((p) => join(p, 'Google', 'Chrome', 'Application', 'chrome.exe'))),
+        ...channel(
+          '/opt/google/chrome/chrome',
+          '/usr/bin/google-chrome-stable',
+          '/usr/bin/google-chrome',
+          '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+          ...PROGRAM_FILES.map((p) => join(p, 'Google', 'Chrome', 'Application', 'chrome.exe')),
+        ),
       ];
     case 'edge':
       return [
         ...env(process.env.EDGE_PATH),
-        ...channel('/opt/microsoft/msedge/msedge', '/usr/bin/microsoft-edge-stable', '/usr/bin/microsoft-edge', '/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge', ...PROGRAM_FILES.map((p) => join(p, 'Microsoft', 'Edge', 'Application', 'msedge.exe'))),
+        ...channel(
+          '/opt/microsoft/msedge/msedge',
+          '/usr/bin/microsoft-edge-stable',
+          '/usr/bin/microsoft-edge',
+          '/Applications/Microsoft Edge.app/Contents/MacOS/Microsoft Edge',
+          ...PROGRAM_FILES.map((p) => join(p, 'Microsoft', 'Edge', 'Application', 'msedge.exe')),
+        ),
       ];
     case 'firefox':
-      return [...env(process.env.FIREFOX_PATH), ...system('/usr/bin/firefox-esr', '/usr/bin/firefox', '/Applications/Firefox.app/Contents/MacOS/firefox'), ...pw(...playwrightInstalled('firefox', ['firefox', 'firefox']))];
+      return [
+        ...env(process.env.FIREFOX_PATH),
+        ...system('/usr/bin/firefox-esr', '/usr/bin/firefox', '/Applications/Firefox.app/Contents/MacOS/firefox'),
+        ...pw(...playwrightInstalled('firefox', ['firefox', 'firefox'])),
+      ];
     case 'webkit':
       return [...env(process.env.WEBKIT_MINIBROWSER), ...pw(...playwrightInstalled('webkit', ['pw_run.sh']))];
   }

@@ -9,7 +9,10 @@ const workflow = readFileSync('examples/ci/aeadbench.yml', 'utf8');
 const usage = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'help'], { encoding: 'utf8' }).stdout;
 
 describe('the GitHub Actions example', () => {
-  const commands = [...workflow.matchAll(/npx aeadbench (run|compare)([^\n|]*)/g)].map((m) => ({ command: m[1]!, flags: [...m[2]!.matchAll(/(--[a-z-]+)/g)].map((f) => f[1]!) }));
+  const commands = [...workflow.matchAll(/npx aeadbench (run|compare)([^\n|]*)/g)].map((m) => ({
+    command: m[1]!,
+    flags: [...m[2]!.matchAll(/(--[a-z-]+)/g)].map((f) => f[1]!),
+  }));
 
   it('runs one A/B compare of base and head across the three engines, with a margin, a budget and a JUnit report', () => {
     expect(commands.map((c) => c.command)).toEqual(['compare']);

@@ -37,7 +37,13 @@ describe('CI formats', () => {
     expect(out).toHaveLength(3);
     for (const e of out) {
       expect(Object.keys(e).every((k) => ['name', 'unit', 'value', 'range', 'extra'].includes(k))).toBe(true);
-      expect(e).toMatchObject({ name: expect.any(String), unit: 'MB/s', value: expect.any(Number), range: expect.stringMatching(/^±[\d.]+$/), extra: expect.any(String) });
+      expect(e).toMatchObject({
+        name: expect.any(String),
+        unit: 'MB/s',
+        value: expect.any(Number),
+        range: expect.stringMatching(/^±[\d.]+$/),
+        extra: expect.any(String),
+      });
     }
     expect(new Set(out.map((e: { name: string }) => e.name)).size).toBe(3); // names key the history
     expect(out[0].value).toBeCloseTo(1024, 0); // 1 KiB in 1000 ns = 1024 MB/s
@@ -89,10 +95,14 @@ describe('the CLI writes them', () => {
     writeFileSync(join(dir, 'a.json'), JSON.stringify(doc([1000, 1000, 1000])));
     writeFileSync(join(dir, 'b.json'), JSON.stringify(doc([1000, 1200, 1000])));
     writeFileSync(join(dir, 'summary.md'), '# earlier step\n');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'compare', join(dir, 'a.json'), join(dir, 'b.json'), '--junit', join(dir, 'junit.xml')], {
-      encoding: 'utf8',
-      env: { ...process.env, GITHUB_STEP_SUMMARY: join(dir, 'summary.md') },
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'cli/main.ts', 'compare', join(dir, 'a.json'), join(dir, 'b.json'), '--junit', join(dir, 'junit.xml')],
+      {
+        encoding: 'utf8',
+        env: { ...process.env, GITHUB_STEP_SUMMARY: join(dir, 'summary.md') },
+      },
+    );
     expect(r.status, r.stderr).toBe(1);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain('failures="1"');
     const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
@@ -103,7 +113,28 @@ describe('the CLI writes them', () => {
     const bad = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'node', '--format', 'xml'], { encoding: 'utf8' });
     expect(bad.status).toBe(3);
     expect(bad.stderr).toContain("Invalid --format: 'xml' (expected table, bmf, github-action-benchmark)");
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'node', '--algorithms', 'ascon-aead128', '--implementations', 'rustcrypto-wasm', '--sizes', '64', '--rounds', '1', '--format', 'bmf'], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cli/main.ts',
+        'run',
+        '--browser',
+        'node',
+        '--algorithms',
+        'ascon-aead128',
+        '--implementations',
+        'rustcrypto-wasm',
+        '--sizes',
+        '64',
+        '--rounds',
+        '1',
+        '--format',
+        'bmf',
+      ],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     expect(r.status, r.stderr).toBe(0);
     const bmf = JSON.parse(r.stdout);
     expect(Object.keys(bmf).length).toBeGreaterThan(0);
@@ -115,7 +146,28 @@ describe('the CLI writes them', () => {
 describe('a matrix of engines in one command', () => {
   it('writes each engine its document and one summary, and names an engine that could not run (exit 3)', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-matrix-')), 'out');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'node,edge', '--out', out, '--algorithms', 'ascon-aead128', '--implementations', 'rustcrypto-wasm', '--sizes', '64', '--rounds', '1'], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cli/main.ts',
+        'run',
+        '--browser',
+        'node,edge',
+        '--out',
+        out,
+        '--algorithms',
+        'ascon-aead128',
+        '--implementations',
+        'rustcrypto-wasm',
+        '--sizes',
+        '64',
+        '--rounds',
+        '1',
+      ],
+      { encoding: 'utf8', timeout: 120_000 },
+    );
     expect(r.status, r.stderr).toBe(3);
     const node = JSON.parse(readFileSync(join(out, 'node.json'), 'utf8')) as ResultDocument;
     expect(node.cases.length).toBeGreaterThan(0);

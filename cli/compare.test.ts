@@ -17,7 +17,7 @@ describe('compare', () => {
     const v1 = doc(steady(1000)) as ResultDocument & { schema: string };
     v1.schema = 'aeadbench/result@1';
     delete (v1.environment as { engine?: unknown }).engine;
-    for (const c of v1.cases) delete (c as { modes?: unknown; unstableReasons?: unknown }).modes, delete (c as { unstableReasons?: unknown }).unstableReasons;
+    for (const c of v1.cases) (delete (c as { modes?: unknown; unstableReasons?: unknown }).modes, delete (c as { unstableReasons?: unknown }).unstableReasons);
     expect(validateResult(v1).ok).toBe(true);
     const v2 = doc(steady(800));
     expect(v2.schema).toBe('aeadbench/result@2');
@@ -136,7 +136,8 @@ describe('A/B in one run (compareInRun)', () => {
     const proto = d.cases[0]!;
     // Four workers (rounds) of six cycles each: the A/B interval is over workers.
     const cycles = swing.map((_, i) => Math.floor(i / 6) * 1_000_000 + i);
-    const mk = (implementation: string, ns: number) => ({ ...proto, implementation, variant: 'custom', samples: swing.map((s) => ns * s), cycles }) as ResultDocument['cases'][number];
+    const mk = (implementation: string, ns: number) =>
+      ({ ...proto, implementation, variant: 'custom', samples: swing.map((s) => ns * s), cycles }) as ResultDocument['cases'][number];
     d.params = { ...d.params, ab: { base: 'base', head: 'head', margin } } as ResultDocument['params'];
     d.cases = [mk('base', baseNs), mk('head', headNs)];
     return d;
@@ -150,7 +151,13 @@ describe('A/B in one run (compareInRun)', () => {
     expect(r.cases[0]!.verdict).toBe('slower');
     expect(compareExitCode(r)).toBe(1);
     // Unpaired, the same samples decide nothing.
-    const unpaired = compareResults({ ...abDoc(1000, 1000, swing), cases: [abDoc(1000, 1100, swing).cases[0]!] }, { ...abDoc(1000, 1000, swing), cases: [{ ...abDoc(1000, 1100, swing).cases[1]!, implementation: 'base' as ResultDocument['cases'][number]['implementation'] }] });
+    const unpaired = compareResults(
+      { ...abDoc(1000, 1000, swing), cases: [abDoc(1000, 1100, swing).cases[0]!] },
+      {
+        ...abDoc(1000, 1000, swing),
+        cases: [{ ...abDoc(1000, 1100, swing).cases[1]!, implementation: 'base' as ResultDocument['cases'][number]['implementation'] }],
+      },
+    );
     expect(unpaired.cases[0]!.verdict).toBe('unknown');
   });
 
@@ -168,7 +175,7 @@ describe('A/B in one run (compareInRun)', () => {
     expect(compareInRun(d).cases[0]!.verdict).not.toBe('faster');
   });
 
-  it('calls the same code SAME within the run\'s margin, and names the cases the stop rule measures again', () => {
+  it("calls the same code SAME within the run's margin, and names the cases the stop rule measures again", () => {
     const r = compareInRun(abDoc(1000, 1010, swing, 0.03));
     expect(r.margin).toBe(0.03);
     expect(r.cases[0]!.verdict).toBe('same');

@@ -15,7 +15,16 @@ import type { ResultDocument } from '../web/core/schema.ts';
 /** The results as a table for a terminal: one row per case. */
 export function resultsTable(doc: ResultDocument): string {
   const mbps = (b: number | undefined) => (b === undefined ? '–' : (b / 1e6).toFixed(1));
-  const rows = doc.cases.map((c) => [c.algorithm, `${c.implementation} (${c.variant})`, c.operation, formatSize(c.sizeBytes), mbps(c.bytesPerSecond), mbps(c.totalBytesPerSecond), c.usPerOp.toFixed(3), `±${(medianPrecision(c) * 100).toFixed(1)}%${c.unstable ? ' ⚠' : ''}`]);
+  const rows = doc.cases.map((c) => [
+    c.algorithm,
+    `${c.implementation} (${c.variant})`,
+    c.operation,
+    formatSize(c.sizeBytes),
+    mbps(c.bytesPerSecond),
+    mbps(c.totalBytesPerSecond),
+    c.usPerOp.toFixed(3),
+    `±${(medianPrecision(c) * 100).toFixed(1)}%${c.unstable ? ' ⚠' : ''}`,
+  ]);
   const head = ['algorithm', 'implementation', 'op', 'size', 'MB/s median', 'MB/s all calls', 'µs/op', 'median ±'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((x, i) => (i >= 3 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ');
@@ -43,7 +52,8 @@ export const RUN_OUTPUTS: readonly RunOutput[] = [
   {
     name: 'bmf',
     to: 'stdout',
-    usage: 'Bencher Metric Format: throughput (MB/s) and latency (ns per operation) per case, with the bounds of its 95 % interval (bencher run --adapter json)',
+    usage:
+      'Bencher Metric Format: throughput (MB/s) and latency (ns per operation) per case, with the bounds of its 95 % interval (bencher run --adapter json)',
     write: (doc) => JSON.stringify(toBmf(doc), null, 2),
   },
   {
@@ -52,7 +62,12 @@ export const RUN_OUTPUTS: readonly RunOutput[] = [
     usage: "github-action-benchmark's customBiggerIsBetter JSON: MB/s per case, the interval as its range",
     write: (doc) => JSON.stringify(toGithubActionBenchmark(doc), null, 2),
   },
-  { name: 'json', to: 'file', usage: 'the result document (it validates against the schema; the collector and compare read it)', write: (doc) => JSON.stringify(doc, null, 2) },
+  {
+    name: 'json',
+    to: 'file',
+    usage: 'the result document (it validates against the schema; the collector and compare read it)',
+    write: (doc) => JSON.stringify(doc, null, 2),
+  },
   { name: 'csv', to: 'file', usage: 'one row per case, for a spreadsheet', write: toCsv },
 ];
 

@@ -63,10 +63,14 @@ async function run(argv: string[]): Promise<number> {
   const deviceClass = values['device-class']!;
   const format = stdoutFormat(values.format!);
   if (!format) throw new CliError(`Invalid --format: '${values.format}' (expected ${STDOUT_FORMATS.join(', ')})`);
-  const files = FILE_OUTPUTS.filter((o) => values[o.name as keyof typeof values]).map((o) => ({ output: o, path: values[o.name as keyof typeof values] as string }));
+  const files = FILE_OUTPUTS.filter((o) => values[o.name as keyof typeof values]).map((o) => ({
+    output: o,
+    path: values[o.name as keyof typeof values] as string,
+  }));
   // With a machine format on stdout, the words go to stderr.
   const say = values.format === 'table' ? (x: string) => console.log(x) : (x: string) => console.error(x);
-  if (!(DEVICE_CLASSES as readonly string[]).includes(deviceClass)) throw new CliError(`Invalid --device-class: '${deviceClass}' (expected ${DEVICE_CLASSES.join(', ')})`);
+  if (!(DEVICE_CLASSES as readonly string[]).includes(deviceClass))
+    throw new CliError(`Invalid --device-class: '${deviceClass}' (expected ${DEVICE_CLASSES.join(', ')})`);
   if (values.submit) {
     try {
       new URL(values.submit);
@@ -74,13 +78,19 @@ async function run(argv: string[]): Promise<number> {
       throw new CliError(`Invalid --submit: '${values.submit}' (expected a collector URL like http://localhost:5173)`);
     }
   }
-  const engines = values.browser!.split(',').map((b) => b.trim()).filter(Boolean);
-  for (const b of engines) if (![...BROWSER_NAMES, 'node'].includes(b)) throw new CliError(`Invalid --browser: '${b}' (expected ${BROWSER_NAMES.join(', ')} or node, or several separated by commas)`);
+  const engines = values
+    .browser!.split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  for (const b of engines)
+    if (![...BROWSER_NAMES, 'node'].includes(b))
+      throw new CliError(`Invalid --browser: '${b}' (expected ${BROWSER_NAMES.join(', ')} or node, or several separated by commas)`);
   if (engines.length === 0 || new Set(engines).size !== engines.length) throw new CliError(`Invalid --browser: '${values.browser}' (name each engine once)`);
   if (engines.includes('node') && values.executable) throw new CliError('--executable applies to browsers, not to --browser node');
   if (engines.length > 1) {
     if (!values.out) throw new CliError('several engines need --out DIR: the result of each is written to DIR/<engine>.json, with DIR/summary.md beside them');
-    if (files.length || values.submit || values.executable) throw new CliError(`with several engines, use --out DIR (not ${FILE_OUTPUTS.map((o) => `--${o.name}`).join(', ')}, --submit or --executable)`);
+    if (files.length || values.submit || values.executable)
+      throw new CliError(`with several engines, use --out DIR (not ${FILE_OUTPUTS.map((o) => `--${o.name}`).join(', ')}, --submit or --executable)`);
   }
   const alone = values['modules-alone']!;
   if (alone && !values.implementation?.length) throw new CliError('--modules-alone times modules of yours alone: give them with --implementation FILE');
@@ -109,7 +119,14 @@ async function run(argv: string[]): Promise<number> {
     const runEngine = () => runEngineFor(engine, bundles, onProgress);
     // What the run says of a module names the file you gave, not the bundle made of it.
     const yourFiles = (text: string) =>
-      bundles.reduce((t, b) => t.replaceAll(pathToFileURL(b.path).href, b.source).replaceAll(b.path, b.source).replace(new RegExp(`(https?://[^\\s/]+)?${b.urlPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), b.source), text);
+      bundles.reduce(
+        (t, b) =>
+          t
+            .replaceAll(pathToFileURL(b.path).href, b.source)
+            .replaceAll(b.path, b.source)
+            .replace(new RegExp(`(https?://[^\\s/]+)?${b.urlPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), b.source),
+        text,
+      );
     try {
       doc = await runEngine();
     } catch (e) {
@@ -117,7 +134,8 @@ async function run(argv: string[]): Promise<number> {
     }
     doc.skipped = doc.skipped.map((x) => ({ ...x, what: yourFiles(x.what), reason: yourFiles(x.reason) }));
     doc.warnings = doc.warnings.map(yourFiles);
-    for (const m of doc.modules ?? []) say(`module ${m.id} (${m.label}${m.version ? ` ${m.version}` : ''}): passed the gate; sha256 of the bundle timed ${m.sha256}`);
+    for (const m of doc.modules ?? [])
+      say(`module ${m.id} (${m.label}${m.version ? ` ${m.version}` : ''}): passed the gate; sha256 of the bundle timed ${m.sha256}`);
     if (tty) process.stderr.write('\n');
     return doc;
   };
@@ -167,7 +185,10 @@ async function run(argv: string[]): Promise<number> {
   const refused = doc.skipped.filter((x) => x.what.startsWith('module '));
   for (const r of refused) console.error(`FAILED: ${r.what}: ${r.reason}`);
   // A run that measured nothing is no green light for CI.
-  if (doc.cases.length === 0) throw new CliError(`no case was measured${doc.skipped.length ? `: ${doc.skipped.map((s) => `${s.what} (${s.reason})`).join('; ')}` : ''}${files.length ? `; the result is in ${files.map((f) => f.path).join(', ')}` : ''}`);
+  if (doc.cases.length === 0)
+    throw new CliError(
+      `no case was measured${doc.skipped.length ? `: ${doc.skipped.map((s) => `${s.what} (${s.reason})`).join('; ')}` : ''}${files.length ? `; the result is in ${files.map((f) => f.path).join(', ')}` : ''}`,
+    );
   if (values.submit) {
     try {
       const r = await submitResult(values.submit, doc, { deviceClass: deviceClass as DeviceClass });
@@ -177,7 +198,9 @@ async function run(argv: string[]): Promise<number> {
       return 1;
     }
   }
-  console.error(`${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s on ${doc.environment.browser.name} ${doc.environment.browser.version}${files.length ? `; wrote ${files.map((f) => f.path).join(', ')}` : ''}`);
+  console.error(
+    `${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s on ${doc.environment.browser.name} ${doc.environment.browser.version}${files.length ? `; wrote ${files.map((f) => f.path).join(', ')}` : ''}`,
+  );
   return failed.length || refused.length ? 1 : 0;
 }
 
@@ -293,7 +316,8 @@ async function compare(argv: string[]): Promise<number> {
   console.log(compareTable(r));
   if (values.junit) writeFileSync(values.junit, toJunit(r));
   stepSummary(comparisonMarkdown(r));
-  if (r.cases.length === 0) throw new CliError(`nothing to compare: ${a.cases.length ? '' : 'A has no case; '}${b.cases.length ? '' : 'B has no case; '}no case of A is in B`);
+  if (r.cases.length === 0)
+    throw new CliError(`nothing to compare: ${a.cases.length ? '' : 'A has no case; '}${b.cases.length ? '' : 'B has no case; '}no case of A is in B`);
   for (const line of unknownAdvice(r, { inRun: false })) console.error(line);
   return compareExitCode(r);
 }
@@ -312,7 +336,9 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (e) => {
-    console.error(`aeadbench: ${e instanceof CliError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (e as Error).message : (e as Error).stack}`);
+    console.error(
+      `aeadbench: ${e instanceof CliError || (e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (e as Error).message : (e as Error).stack}`,
+    );
     // 3, not 2: 2 is compare's UNKNOWN, and a CI job must tell an error from an undecided answer.
     process.exit(3);
   },

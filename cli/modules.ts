@@ -54,7 +54,10 @@ export async function bundleModule(file: string, platform: 'node' | 'browser'): 
     throw new CliError(`Invalid --implementation: '${file}' does not bundle: ${first?.text ?? (e as Error).message}${where}`);
   }
   const bytes = out.outputFiles[0]!.contents;
-  const name = basename(abs).replace(/\.[cm]?[jt]s$/, '').replace(/[^A-Za-z0-9._-]/g, '-') || 'module';
+  const name =
+    basename(abs)
+      .replace(/\.[cm]?[jt]s$/, '')
+      .replace(/[^A-Za-z0-9._-]/g, '-') || 'module';
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
   const dir = mkdtempSync(join(tmpdir(), 'aeadbench-module-'));
   const path = join(dir, `${name}-${hash}.mjs`);

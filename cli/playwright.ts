@@ -31,7 +31,10 @@ export interface PageLike {
   evaluate<T>(expression: string): Promise<T>;
 }
 
-export interface PageRunOptions extends Omit<RunOptions, 'implementations' | 'signal' | 'onValidation' | 'onCase' | 'onPartial' | 'onWarning' | 'gateTimeoutMs'> {
+export interface PageRunOptions extends Omit<
+  RunOptions,
+  'implementations' | 'signal' | 'onValidation' | 'onCase' | 'onPartial' | 'onWarning' | 'gateTimeoutMs'
+> {
   /** Built-in ids (default: the preset's). */
   implementations?: RunOptions['implementations'];
   /** Files of modules of yours (paths), bundled and timed beside the built-ins. */
@@ -43,11 +46,21 @@ export interface PageRunOptions extends Omit<RunOptions, 'implementations' | 'si
 /** Thrown when the page cannot give trustworthy timings, saying why. */
 export class PageError extends Error {}
 
-async function run(page: PageLike, search: string, files: ReadonlyMap<string, Uint8Array>, o: Pick<PageRunOptions, 'onProgress' | 'timeoutMs'>): Promise<ResultDocument> {
-  const doc = await runOnPage({ goto: async (url) => void (await page.goto(url)), evaluate: (e) => page.evaluate(e) }, { search, files, onProgress: o.onProgress, timeoutMs: o.timeoutMs });
+async function run(
+  page: PageLike,
+  search: string,
+  files: ReadonlyMap<string, Uint8Array>,
+  o: Pick<PageRunOptions, 'onProgress' | 'timeoutMs'>,
+): Promise<ResultDocument> {
+  const doc = await runOnPage(
+    { goto: async (url) => void (await page.goto(url)), evaluate: (e) => page.evaluate(e) },
+    { search, files, onProgress: o.onProgress, timeoutMs: o.timeoutMs },
+  );
   // The site is served with COOP/COEP; a page that is still not isolated has coarse timers.
   if (!doc.environment.crossOriginIsolated) {
-    throw new PageError(`the page is not cross-origin isolated (timer ${(doc.environment.timerResolutionMs * 1000).toFixed(0)} µs): its browser ignored the COOP/COEP headers the site was served with, so its figures would be coarse`);
+    throw new PageError(
+      `the page is not cross-origin isolated (timer ${(doc.environment.timerResolutionMs * 1000).toFixed(0)} µs): its browser ignored the COOP/COEP headers the site was served with, so its figures would be coarse`,
+    );
   }
   return doc;
 }

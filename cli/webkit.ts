@@ -14,7 +14,15 @@ import { freePort } from '../web/core/platform/net.ts';
 export class WebKitError extends Error {}
 
 /** Where Debian and Ubuntu put MiniBrowser (libwebkit2gtk-4.1-0, -4.0-37, libwebkitgtk-6.0-4). */
-const MINIBROWSER_PATHS = ['/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser', '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.0/MiniBrowser', '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.0/MiniBrowser', '/usr/lib/x86_64-linux-gnu/webkitgtk-6.0/MiniBrowser', '/usr/libexec/webkit2gtk-4.1/MiniBrowser', '/usr/libexec/webkit2gtk-4.0/MiniBrowser'];
+const MINIBROWSER_PATHS = [
+  '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+  '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.1/MiniBrowser',
+  '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.0/MiniBrowser',
+  '/usr/lib/aarch64-linux-gnu/webkit2gtk-4.0/MiniBrowser',
+  '/usr/lib/x86_64-linux-gnu/webkitgtk-6.0/MiniBrowser',
+  '/usr/libexec/webkit2gtk-4.1/MiniBrowser',
+  '/usr/libexec/webkit2gtk-4.0/MiniBrowser',
+];
 const DRIVER_PATHS = ['/usr/bin/WebKitWebDriver', '/usr/local/bin/WebKitWebDriver'];
 export const WEBKIT_INSTALL_HINT = 'install it with: sudo apt-get install webkit2gtk-driver xvfb (or pass --executable PATH to MiniBrowser)';
 
@@ -39,11 +47,13 @@ export function findDriver(): string {
   return firstExisting('WebKitWebDriver', [process.env.WEBKIT_WEBDRIVER, ...DRIVER_PATHS], WEBKIT_INSTALL_HINT);
 }
 
-
 /** Resolves with `p`'s value, or rejects naming `step` after `ms`. */
 export function within<T>(step: string, ms: number, p: Promise<T>): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
-  return Promise.race([p, new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new WebKitError(`${step}: no answer within ${ms / 1000} s`)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([
+    p,
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new WebKitError(`${step}: no answer within ${ms / 1000} s`)), ms))),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Kills a detached child and everything it started (its process group), and waits until it is gone (at most 5 s). */
@@ -61,7 +71,10 @@ async function killGroup(child: ChildProcess | undefined): Promise<void> {
 /** A private X display: `Xvfb -displayfd` picks a free number and writes it to us. */
 async function startXvfb(): Promise<{ display: string; proc: ChildProcess }> {
   const xvfb = firstExisting('Xvfb', [process.env.XVFB_PATH, '/usr/bin/Xvfb'], 'install it with: sudo apt-get install xvfb');
-  const proc = spawn(xvfb, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'], detached: true });
+  const proc = spawn(xvfb, ['-displayfd', '3', '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], {
+    stdio: ['ignore', 'ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stderr = '';
   proc.stderr!.on('data', (d) => (stderr += d));
   try {
@@ -102,11 +115,15 @@ async function loadSelenium(): Promise<typeof import('selenium-webdriver')> {
   try {
     return await import('selenium-webdriver');
   } catch {
-    throw new WebKitError("WebKit runs drive WebKitGTK's MiniBrowser over WebDriver and need selenium-webdriver (npm install selenium-webdriver@4); Chromium, Firefox and Node runs need nothing more");
+    throw new WebKitError(
+      "WebKit runs drive WebKitGTK's MiniBrowser over WebDriver and need selenium-webdriver (npm install selenium-webdriver@4); Chromium, Firefox and Node runs need nothing more",
+    );
   }
 }
 
-export async function startWebKit(o: { executable?: string; display?: string; windowSize?: { width: number; height: number }; env?: Record<string, string> } = {}): Promise<WebKitSession> {
+export async function startWebKit(
+  o: { executable?: string; display?: string; windowSize?: { width: number; height: number }; env?: Record<string, string> } = {},
+): Promise<WebKitSession> {
   const { Builder } = await loadSelenium();
   const miniBrowser = findMiniBrowser(o.executable);
   const driverPath = findDriver();
@@ -123,14 +140,21 @@ export async function startWebKit(o: { executable?: string; display?: string; wi
     // A local display without its X server's socket cannot be opened: say so now, not after
     // the driver has waited for a browser window that never comes.
     const local = display && /^:(\d+)(\.\d+)?$/.exec(display);
-    if (local && !existsSync(`/tmp/.X11-unix/X${local[1]}`)) throw new WebKitError(`opening display ${display}: no X server there (no /tmp/.X11-unix/X${local[1]}); leave AEADBENCH_DISPLAY unset to get a private Xvfb`);
+    if (local && !existsSync(`/tmp/.X11-unix/X${local[1]}`))
+      throw new WebKitError(
+        `opening display ${display}: no X server there (no /tmp/.X11-unix/X${local[1]}); leave AEADBENCH_DISPLAY unset to get a private Xvfb`,
+      );
     if (!display) {
       const x = await startXvfb();
       xvfb = x.proc;
       display = x.display;
     }
     const port = await freePort();
-    driverProc = spawn(driverPath, [`--port=${port}`, '--host=127.0.0.1'], { env: { ...process.env, ...o.env, DISPLAY: display }, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    driverProc = spawn(driverPath, [`--port=${port}`, '--host=127.0.0.1'], {
+      env: { ...process.env, ...o.env, DISPLAY: display },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     let driverLog = '';
     driverProc.stderr!.on('data', (d) => (driverLog += d));
     const url = `http://127.0.0.1:${port}`;
@@ -139,7 +163,8 @@ export async function startWebKit(o: { executable?: string; display?: string; wi
       15_000,
       (async () => {
         for (;;) {
-          if (driverProc!.exitCode !== null) throw new WebKitError(`starting WebKitWebDriver: it exited with ${driverProc!.exitCode}: ${driverLog.trim().slice(-300)}`);
+          if (driverProc!.exitCode !== null)
+            throw new WebKitError(`starting WebKitWebDriver: it exited with ${driverProc!.exitCode}: ${driverLog.trim().slice(-300)}`);
           try {
             const r = await fetch(`${url}/status`, { signal: AbortSignal.timeout(1000) });
             if (r.ok) return;
@@ -158,9 +183,15 @@ export async function startWebKit(o: { executable?: string; display?: string; wi
         .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: miniBrowser, args: ['--automation'] } })
         .build(),
     ).catch((e: Error) => {
-      throw new WebKitError(`opening MiniBrowser (${miniBrowser}) on display ${display}: ${e.message}${driverLog ? ` (driver: ${driverLog.trim().slice(-300)})` : ''}`);
+      throw new WebKitError(
+        `opening MiniBrowser (${miniBrowser}) on display ${display}: ${e.message}${driverLog ? ` (driver: ${driverLog.trim().slice(-300)})` : ''}`,
+      );
     });
-    if (o.windowSize) await driver.manage().window().setRect({ ...o.windowSize, x: 0, y: 0 });
+    if (o.windowSize)
+      await driver
+        .manage()
+        .window()
+        .setRect({ ...o.windowSize, x: 0, y: 0 });
     const caps = await driver.getCapabilities();
     return { driver, browserVersion: String(caps.get('browserVersion') ?? ''), close: stopAll };
   } catch (e) {

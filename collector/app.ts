@@ -94,7 +94,8 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
   app.use('/api/*', secureHeaders({ crossOriginResourcePolicy: 'cross-origin', crossOriginOpenerPolicy: false }));
   app.use('/api/*', cors({ origin: o.corsOrigins ?? [], allowMethods: ['GET', 'POST'], allowHeaders: ['Content-Type'], credentials: false, maxAge: 600 }));
   app.use('/api/*', async (c, next) => {
-    if (o.isReady && !o.isReady()) return c.json({ error: 'the collector is starting: its database is not reachable yet; try again shortly' }, 503, { 'Retry-After': '5' });
+    if (o.isReady && !o.isReady())
+      return c.json({ error: 'the collector is starting: its database is not reachable yet; try again shortly' }, 503, { 'Retry-After': '5' });
     const a = address(c);
     const client = { address: a, limitKey: limitKeyOf(a) };
     c.set('client', client);

@@ -28,7 +28,10 @@ export function addressResolver(trustedProxies: string[]): (req: IncomingMessage
 
 /** Checks the operator's list once at start, naming the entry that is not a CIDR or a known name. */
 export function parseTrustedProxies(text: string | undefined): string[] {
-  const list = (text ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (text ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const entry of list) {
     try {
       proxyaddr.compile(entry);

@@ -92,7 +92,9 @@ export interface CohortKeyRow {
 }
 
 /** A key from a case or a row (camelCase or the columns' snake_case). */
-export const cohortKeyOf = (c: Omit<CohortKey, 'sizeBytes' | 'aadBytes'> & (Pick<CohortKey, 'sizeBytes' | 'aadBytes'> | Pick<CohortKeyRow, 'size_bytes' | 'aad_bytes'>)): CohortKey => ({
+export const cohortKeyOf = (
+  c: Omit<CohortKey, 'sizeBytes' | 'aadBytes'> & (Pick<CohortKey, 'sizeBytes' | 'aadBytes'> | Pick<CohortKeyRow, 'size_bytes' | 'aad_bytes'>),
+): CohortKey => ({
   algorithm: c.algorithm,
   implementation: c.implementation,
   variant: c.variant,
@@ -120,7 +122,18 @@ export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
 export const REFRESH_BATCH = 500;
 
 /** A batch of cohort keys as one parameter ($1), unpacked by KEYS into a table `k`. */
-const keysParam = (keys: CohortKey[]) => [JSON.stringify(keys.map((k) => ({ algorithm: k.algorithm, implementation: k.implementation, variant: k.variant, operation: k.operation, size_bytes: k.sizeBytes, aad_bytes: k.aadBytes })))];
+const keysParam = (keys: CohortKey[]) => [
+  JSON.stringify(
+    keys.map((k) => ({
+      algorithm: k.algorithm,
+      implementation: k.implementation,
+      variant: k.variant,
+      operation: k.operation,
+      size_bytes: k.sizeBytes,
+      aad_bytes: k.aadBytes,
+    })),
+  ),
+];
 const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(${KEY_TYPES}))`;
 const COHORT = KEY_LIST();
 
@@ -173,7 +186,18 @@ async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]>
   const byCohort = new Map<string, { key: Omit<DayWeight, 'w' | 'wo' | 'day'>; days: Map<string, { voices: number; outside: number }> }>();
   const add = (d: Day, cls: string) => {
     const id = `${cohortKeyText(cohortKeyOf(d))}/${cls}`;
-    const entry = byCohort.get(id) ?? { key: { algorithm: d.algorithm, implementation: d.implementation, variant: d.variant, operation: d.operation, size_bytes: Number(d.size_bytes), aad_bytes: Number(d.aad_bytes), device_class: cls }, days: new Map() };
+    const entry = byCohort.get(id) ?? {
+      key: {
+        algorithm: d.algorithm,
+        implementation: d.implementation,
+        variant: d.variant,
+        operation: d.operation,
+        size_bytes: Number(d.size_bytes),
+        aad_bytes: Number(d.aad_bytes),
+        device_class: cls,
+      },
+      days: new Map(),
+    };
     const day = entry.days.get(d.day) ?? { voices: 0, outside: 0 };
     entry.days.set(d.day, { voices: day.voices + Number(d.n), outside: day.outside + Number(d.outside) });
     byCohort.set(id, entry);
@@ -334,7 +358,10 @@ export function createRefresher(sql: Sql, o: { delayMs?: number; onRefreshed?: (
       while (dirty.size) {
         const batch = [...dirty].slice(0, REFRESH_BATCH);
         for (const [key] of batch) dirty.delete(key);
-        await refreshCohortBatch(sql, batch.map(([, k]) => k)).catch((e: Error) => {
+        await refreshCohortBatch(
+          sql,
+          batch.map(([, k]) => k),
+        ).catch((e: Error) => {
           for (const [key, k] of batch) dirty.set(key, k);
           throw e;
         });

@@ -33,14 +33,36 @@ export type GroupBy = keyof typeof GROUP_BY;
 
 /** The cohort a filter names, its defaults filled in: the implementation's primary variant, no AAD. */
 export function cohortOf(f: CrowdFilter): Required<Pick<CrowdFilter, 'algorithm' | 'implementation' | 'variant' | 'operation' | 'sizeBytes' | 'aadBytes'>> {
-  return { algorithm: f.algorithm, implementation: f.implementation, variant: f.variant ?? primaryVariant(f.implementation as Parameters<typeof primaryVariant>[0]) ?? '', operation: f.operation, sizeBytes: f.sizeBytes, aadBytes: f.aadBytes ?? 0 };
+  return {
+    algorithm: f.algorithm,
+    implementation: f.implementation,
+    variant: f.variant ?? primaryVariant(f.implementation as Parameters<typeof primaryVariant>[0]) ?? '',
+    operation: f.operation,
+    sizeBytes: f.sizeBytes,
+    aadBytes: f.aadBytes ?? 0,
+  };
 }
 
 function where(f: CrowdFilter, first = 1): { clause: string; params: unknown[] } {
   const k = cohortOf(f);
-  const parts = ['c.algorithm = $1', 'c.implementation = $2', 'c.variant = $3', 'c.operation = $4', 'c.size_bytes = $5', 'c.aad_bytes = $6', 'NOT s.quarantined'];
+  const parts = [
+    'c.algorithm = $1',
+    'c.implementation = $2',
+    'c.variant = $3',
+    'c.operation = $4',
+    'c.size_bytes = $5',
+    'c.aad_bytes = $6',
+    'NOT s.quarantined',
+  ];
   const params: unknown[] = [k.algorithm, k.implementation, k.variant, k.operation, k.sizeBytes, k.aadBytes];
-  const filters = [['s.device_class', f.deviceClass], ['s.browser', f.browser], ['s.engine', f.engine], ['s.arch', f.arch], ['s.scenario', f.scenario], ['s.execution', f.execution ?? 'standard']] as const;
+  const filters = [
+    ['s.device_class', f.deviceClass],
+    ['s.browser', f.browser],
+    ['s.engine', f.engine],
+    ['s.arch', f.arch],
+    ['s.scenario', f.scenario],
+    ['s.execution', f.execution ?? 'standard'],
+  ] as const;
   for (const [col, val] of filters) {
     if (val !== undefined) {
       params.push(val);
@@ -68,7 +90,6 @@ const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
   GROUP BY ${GROUP_BY[groupBy]}, s.received_on, coalesce(s.source, s.id::text)`;
 
 export { CROWD_FLOOR, type CohortStats };
-
 
 const enough = (n: number, days: number) => n >= CROWD_FLOOR.voices && days >= CROWD_FLOOR.days;
 const QUANTILES = [0.05, 0.25, 0.5, 0.75, 0.95] as const;
@@ -114,7 +135,6 @@ export async function crowdStats(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupB
     return { ...base, tooFew: false, p05, q1, median, q3, p95 };
   });
 }
-
 
 /** Quantiles kept of a large cohort: enough to place a figure within 0.1 percentile points. */
 const DISTRIBUTION_POINTS = 1001;
@@ -194,7 +214,15 @@ async function readView<T>(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupBy: Gro
   if (groupBy !== 'deviceClass' || f.browser || f.engine || f.arch || f.scenario || (f.execution ?? 'standard') !== 'standard') return [];
   const rows = await sql.query<{ v: T | string }>(
     `SELECT ${column} AS v FROM cohort_views WHERE algorithm = $1 AND implementation = $2 AND variant = $3 AND operation = $4 AND size_bytes = $5 AND aad_bytes = $6`,
-    (({ algorithm, implementation, variant, operation, sizeBytes, aadBytes }) => [algorithm, implementation, variant, operation, sizeBytes, aadBytes, ...extra])(cohortOf(f)),
+    (({ algorithm, implementation, variant, operation, sizeBytes, aadBytes }) => [
+      algorithm,
+      implementation,
+      variant,
+      operation,
+      sizeBytes,
+      aadBytes,
+      ...extra,
+    ])(cohortOf(f)),
   );
   return rows.map((r) => (typeof r.v === 'string' ? JSON.parse(r.v) : r.v));
 }

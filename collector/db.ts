@@ -112,7 +112,9 @@ export async function openPostgres(url: string): Promise<Sql> {
   // An idle client whose server went away (restart, failover: 57P01) emits 'error' on the pool;
   // without a listener that is an uncaught exception that ends the process. The pool drops
   // the client by itself and connects anew for the next query.
-  pool.on('error', (e) => console.error(`collector: database connection lost (${(e as { code?: string }).code ?? e.message}); reconnecting on the next request`));
+  pool.on('error', (e) =>
+    console.error(`collector: database connection lost (${(e as { code?: string }).code ?? e.message}); reconnecting on the next request`),
+  );
   const query = async <T>(text: string, params: unknown[] = []) => (await pool.query(text, params)).rows as T[];
   let closed = false;
   return {
@@ -167,11 +169,17 @@ export async function migrate(sql: Sql): Promise<string[]> {
   try {
     const done = new Set((await sql.query<{ name: string }>('SELECT name FROM schema_migrations')).map((r) => r.name));
     const applied: string[] = [];
-    for (const name of readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).sort()) {
+    for (const name of readdirSync(MIGRATIONS)
+      .filter((f) => f.endsWith('.sql'))
+      .sort()) {
       if (done.has(name)) continue;
       const text = readFileSync(new URL(name, MIGRATIONS), 'utf8');
       await sql.transaction(async (tx) => {
-        for (const statement of text.split(/;\s*$/m).map((s) => s.trim()).filter((s) => s && !/^(--[^\n]*\n?)*$/.test(s))) await tx.query(statement);
+        for (const statement of text
+          .split(/;\s*$/m)
+          .map((s) => s.trim())
+          .filter((s) => s && !/^(--[^\n]*\n?)*$/.test(s)))
+          await tx.query(statement);
         await tx.query('INSERT INTO schema_migrations (name) VALUES ($1)', [name]);
       });
       applied.push(name);

@@ -18,7 +18,25 @@ import { type ExportRow, exportPage } from './store.ts';
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export const CSV_COLUMNS = ['submission', 'received_on', ...RUN_COLUMNS.map((c) => c.column), 'algorithm', 'implementation', 'variant', 'operation', 'size_bytes', 'aad_bytes', 'n', 'median_ns', 'bytes_per_second', 'robust_cv', 'outlier', 'held', 'quarantined', 'samples'] as const;
+export const CSV_COLUMNS = [
+  'submission',
+  'received_on',
+  ...RUN_COLUMNS.map((c) => c.column),
+  'algorithm',
+  'implementation',
+  'variant',
+  'operation',
+  'size_bytes',
+  'aad_bytes',
+  'n',
+  'median_ns',
+  'bytes_per_second',
+  'robust_cv',
+  'outlier',
+  'held',
+  'quarantined',
+  'samples',
+] as const;
 
 /**
  * One CSV cell. Text that a spreadsheet would run as a formula (a leading =, +, -, @, tab or
@@ -97,7 +115,7 @@ export function createExportDumps(sql: Sql, o: { generation: () => number; minAg
     let rows = 0;
     try {
       await write(out.csv, CSV_COLUMNS.join(',') + '\n');
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const page = await exportPage(sql, after, PAGE_ROWS);
         if (page.length === 0) break;
         let csv = '';

@@ -27,8 +27,15 @@ export function classifyFault(err: unknown): Fault {
   // too many connections, 40001/40P01 serialization failure/deadlock (safe to retry), and the
   // pg driver's own words for a connection that went away.
   if (
-    /^08/.test(code) || /^57P0[1-3]$/.test(code) || code === '53300' || code === '40001' || code === '40P01' || NET_CODES.has(code) ||
-    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|database unavailable/i.test(message)
+    /^08/.test(code) ||
+    /^57P0[1-3]$/.test(code) ||
+    code === '53300' ||
+    code === '40001' ||
+    code === '40P01' ||
+    NET_CODES.has(code) ||
+    /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|database unavailable/i.test(
+      message,
+    )
   ) {
     return { status: 503, message: 'the database is unavailable; nothing was stored, try again shortly', retryAfterS: 5 };
   }

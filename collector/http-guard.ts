@@ -38,7 +38,10 @@ export function connectionKeyOf(address: string): string {
   const h = groups(head);
   const t = address.includes('::') ? groups(tail) : [];
   const all = address.includes('::') ? [...h, ...Array(Math.max(0, 8 - h.length - t.length)).fill('0'), ...t] : h;
-  return `${all.slice(0, 4).map((g) => parseInt(g || '0', 16).toString(16)).join(':')}::/64`;
+  return `${all
+    .slice(0, 4)
+    .map((g) => parseInt(g || '0', 16).toString(16))
+    .join(':')}::/64`;
 }
 
 /**

@@ -162,4 +162,3 @@ export function lockDirectory(dir: string): () => void {
   }
   throw new DirectoryLockedError(`could not take the lock ${file}: another process keeps taking it`);
 }
-

@@ -38,8 +38,16 @@ export async function quarantine(sql: Sql, sel: QuarantineSelector, o: { release
   if (sel.to) parts.push(`received_on <= $${params.push(sel.to)}::date`);
   if (parts.length === 0) throw new Error('quarantine: give --ids, --source, or --from/--to');
   const affected = await sql.transaction(async (tx) => {
-    const rows = await tx.query<{ id: string }>(`UPDATE submissions SET quarantined = $1 WHERE ${parts.join(' AND ')} AND quarantined <> $1 RETURNING id::text`, params);
-    await tx.query('INSERT INTO operator_log (action, selector, reason, affected) VALUES ($1, $2, $3, $4)', [o.release ? 'release' : 'quarantine', JSON.stringify(sel), o.reason, rows.length]);
+    const rows = await tx.query<{ id: string }>(
+      `UPDATE submissions SET quarantined = $1 WHERE ${parts.join(' AND ')} AND quarantined <> $1 RETURNING id::text`,
+      params,
+    );
+    await tx.query('INSERT INTO operator_log (action, selector, reason, affected) VALUES ($1, $2, $3, $4)', [
+      o.release ? 'release' : 'quarantine',
+      JSON.stringify(sel),
+      o.reason,
+      rows.length,
+    ]);
     return rows.map((r) => r.id);
   });
   if (affected.length) {
@@ -57,13 +65,27 @@ const USAGE = 'usage: collector:quarantine (--ids a,b | --source HASH | --from Y
 export async function main(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: { ids: { type: 'string' }, source: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, reason: { type: 'string' }, release: { type: 'boolean' } } }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        ids: { type: 'string' },
+        source: { type: 'string' },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        reason: { type: 'string' },
+        release: { type: 'boolean' },
+      },
+    }));
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);
     return 2;
   }
   const sel: QuarantineSelector = {};
-  if (typeof values.ids === 'string') sel.ids = values.ids.split(',').map((s) => s.trim()).filter(Boolean);
+  if (typeof values.ids === 'string')
+    sel.ids = values.ids
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
   if (typeof values.source === 'string') sel.source = values.source;
   for (const k of ['from', 'to'] as const) {
     const d = values[k];

@@ -69,7 +69,8 @@ export const burstName = (b: Burst) => `${b.algorithm}/${b.implementation}/${b.o
 
 export function parseBurst(text: string): Burst {
   const m = /^([a-z0-9-]+)\/([a-z0-9-]+)\/([a-z-]+)\/(\d+)\/([a-z]+)\/(\d{4}-\d{2}-\d{2})$/.exec(text);
-  if (!m || Number.isNaN(Date.parse(m[6]!))) throw new Error(`Invalid burst: '${text.slice(0, 120)}' (expected algorithm/implementation/operation/size/class/day, as the list prints it)`);
+  if (!m || Number.isNaN(Date.parse(m[6]!)))
+    throw new Error(`Invalid burst: '${text.slice(0, 120)}' (expected algorithm/implementation/operation/size/class/day, as the list prints it)`);
   return { algorithm: m[1]!, implementation: m[2]!, operation: m[3]!, sizeBytes: Number(m[4]), deviceClass: m[5]!, day: m[6]! };
 }
 
@@ -110,14 +111,22 @@ export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCoho
     const id = `${r.algorithm}/${r.implementation}/${r.variant}/${r.operation}/${r.size_bytes}/${r.aad_bytes}/${r.device_class}`;
     cohorts.set(id, [...(cohorts.get(id) ?? []), r]);
   }
-  const window = Array.from({ length: MOVE_WINDOW_DAYS + 1 }, (_, i) => new Date(Date.parse(today) - (MOVE_WINDOW_DAYS - i) * 86_400_000).toISOString().slice(0, 10));
+  const window = Array.from({ length: MOVE_WINDOW_DAYS + 1 }, (_, i) =>
+    new Date(Date.parse(today) - (MOVE_WINDOW_DAYS - i) * 86_400_000).toISOString().slice(0, 10),
+  );
   const out: MovingCohort[] = [];
   for (const voices of cohorts.values()) {
     const sorted = [...voices].sort((a, b) => Number(a.x) - Number(b.x));
     const upTo = (day: string) => sorted.filter((v) => v.day <= day);
     const figureAt = (day: string) => {
       const vs = upTo(day);
-      return vs.length ? weightedQuantile(vs.map((v) => Number(v.x)), vs.map((v) => Number(v.w)), 0.5) : NaN;
+      return vs.length
+        ? weightedQuantile(
+            vs.map((v) => Number(v.x)),
+            vs.map((v) => Number(v.w)),
+            0.5,
+          )
+        : NaN;
     };
     const days: ReviewDay[] = window.map((day) => {
       const those = sorted.filter((v) => v.day === day);
@@ -143,7 +152,19 @@ export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCoho
     if (hi / lo - 1 <= MOVE_SHARE) continue;
     const v0 = voices[0]!;
     const [from, to] = [figures[0]!, figures[figures.length - 1]!];
-    out.push({ algorithm: v0.algorithm, implementation: v0.implementation, variant: v0.variant, operation: v0.operation, sizeBytes: Number(v0.size_bytes), aadBytes: Number(v0.aad_bytes), deviceClass: v0.device_class, from, to, moved: to / from - 1, days });
+    out.push({
+      algorithm: v0.algorithm,
+      implementation: v0.implementation,
+      variant: v0.variant,
+      operation: v0.operation,
+      sizeBytes: Number(v0.size_bytes),
+      aadBytes: Number(v0.aad_bytes),
+      deviceClass: v0.device_class,
+      from,
+      to,
+      moved: to / from - 1,
+      days,
+    });
   }
   return out.sort((a, b) => Math.abs(b.moved) - Math.abs(a.moved));
 }
@@ -168,11 +189,17 @@ export function formatMoving(list: readonly MovingCohort[]): string[] {
   if (list.length === 0) return [`no cohort's figure moved more than ${MOVE_SHARE * 100} % in the last ${MOVE_WINDOW_DAYS} days`];
   const lines: string[] = [];
   for (const m of list) {
-    lines.push(`${m.algorithm}/${m.implementation} (${m.variant})/${m.operation}/${m.sizeBytes}${m.aadBytes ? ` AAD ${m.aadBytes}` : ''}/${m.deviceClass}: ${mb(m.from)} → ${mb(m.to)} MB/s (${m.moved >= 0 ? '+' : ''}${(m.moved * 100).toFixed(1)} %)`);
+    lines.push(
+      `${m.algorithm}/${m.implementation} (${m.variant})/${m.operation}/${m.sizeBytes}${m.aadBytes ? ` AAD ${m.aadBytes}` : ''}/${m.deviceClass}: ${mb(m.from)} → ${mb(m.to)} MB/s (${m.moved >= 0 ? '+' : ''}${(m.moved * 100).toFixed(1)} %)`,
+    );
     for (const d of m.days) {
       if (d.networks === 0) continue;
-      const browsers = Object.entries(d.browsers).map(([b, n]) => `${b} ${n}`).join(', ');
-      lines.push(`  ${burstName({ ...m, day: d.day })}  ${d.networks} networks at ${mb(d.median)} MB/s (spread ${((d.spread ?? 0) * 100).toFixed(1)} %; ${browsers}), weight ${(d.weightShare * 100).toFixed(1)} %, figure then ${mb(d.figure)} MB/s`);
+      const browsers = Object.entries(d.browsers)
+        .map(([b, n]) => `${b} ${n}`)
+        .join(', ');
+      lines.push(
+        `  ${burstName({ ...m, day: d.day })}  ${d.networks} networks at ${mb(d.median)} MB/s (spread ${((d.spread ?? 0) * 100).toFixed(1)} %; ${browsers}), weight ${(d.weightShare * 100).toFixed(1)} %, figure then ${mb(d.figure)} MB/s`,
+      );
     }
   }
   return lines;

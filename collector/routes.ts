@@ -96,7 +96,8 @@ export function routes(sql: Sql, deps: RouteDeps) {
     onStored: (rs) => {
       generation++;
       for (const r of rs) refresher.touch(cohortsOf.get(r) ?? cohortKeysOf([r]));
-      if (localTotals) localTotals = localTotals.then((t) => ({ submissions: t.submissions + rs.length, cases: t.cases + rs.reduce((n, r) => n + r.cases.length, 0) }));
+      if (localTotals)
+        localTotals = localTotals.then((t) => ({ submissions: t.submissions + rs.length, cases: t.cases + rs.reduce((n, r) => n + r.cases.length, 0) }));
     },
   });
   const exporting = new Set<string>();
@@ -120,7 +121,11 @@ export function routes(sql: Sql, deps: RouteDeps) {
   /** A read answered live, within the live-read budget, or 429 while it is spent. */
   const live = async <T>(c: Context, read: () => Promise<T>): Promise<T> => {
     const r = await deps.liveRead(deps.client(c), read);
-    if ('refused' in r) throw new RequestError(429, 'the budget for reads that no summary answers (filtered or grouped otherwise than by device class) is spent for now; the unfiltered figures are answered at once, or try again in a minute');
+    if ('refused' in r)
+      throw new RequestError(
+        429,
+        'the budget for reads that no summary answers (filtered or grouped otherwise than by device class) is spent for now; the unfiltered figures are answered at once, or try again in a minute',
+      );
     return r.value;
   };
 
@@ -130,7 +135,9 @@ export function routes(sql: Sql, deps: RouteDeps) {
     } catch (e) {
       const fault = classifyFault(e);
       if (!fault) throw e;
-      return c.json({ ok: false, storage: sql.kind, database: fault.status === 507 ? 'full' : 'unavailable', error: fault.message }, 503, { 'Retry-After': String(fault.retryAfterS ?? 5) });
+      return c.json({ ok: false, storage: sql.kind, database: fault.status === 507 ? 'full' : 'unavailable', error: fault.message }, 503, {
+        'Retry-After': String(fault.retryAfterS ?? 5),
+      });
     }
   });
 
@@ -140,7 +147,8 @@ export function routes(sql: Sql, deps: RouteDeps) {
     const client = deps.client(c);
     const text = await c.req.text();
     const bytes = Buffer.byteLength(text);
-    if (!(await deps.chargeBody(client, bytes))) throw new RequestError(429, `a body of ${bytes} bytes exceeds what this client may send now; try again in a minute`);
+    if (!(await deps.chargeBody(client, bytes)))
+      throw new RequestError(429, `a body of ${bytes} bytes exceeds what this client may send now; try again in a minute`);
     checkBodyText(text);
     let body: unknown;
     try {
@@ -152,7 +160,8 @@ export function routes(sql: Sql, deps: RouteDeps) {
     const keys = cohortKeysOf([reduced]);
     cohortsOf.set(reduced, keys);
     const cohorts = keys.length;
-    if (!(await deps.chargeCohorts(client, cohorts))) throw new RequestError(429, `a body naming ${cohorts} cohorts exceeds what this client may send now; try again in a minute`);
+    if (!(await deps.chargeCohorts(client, cohorts)))
+      throw new RequestError(429, `a body naming ${cohorts} cohorts exceeds what this client may send now; try again in a minute`);
     reduced.source = deps.sources.hash(sourceNetworkOf(client.address));
     reduced.addressKey = deps.sources.hash(`address ${client.limitKey}`);
     // The daily caps are counted where the submission is stored (writer.ts), in its transaction.
@@ -166,7 +175,8 @@ export function routes(sql: Sql, deps: RouteDeps) {
   // their raw samples), read-only. Reads are rate-limited per client like every GET.
   api.get('/results/:id', async (c) => {
     const id = c.req.param('id');
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return c.json({ error: `'${id.slice(0, 60)}' is not a result id (a UUID)` }, 400);
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+      return c.json({ error: `'${id.slice(0, 60)}' is not a result id (a UUID)` }, 400);
     const stored = await storedResult(sql, id.toLowerCase());
     if (!stored) return c.json({ error: `no result ${id} here` }, 404);
     return c.json(stored, 200, { 'Cache-Control': 'public, max-age=300' });
@@ -217,7 +227,9 @@ export function routes(sql: Sql, deps: RouteDeps) {
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
         if (classifyFault(e)) throw e; // the database's fault: 503 or 507 as everywhere
         console.error(`collector: the ${format} export could not be made: ${(e as Error).message}`);
-        return c.json({ error: `the export cannot be made now (${(e as NodeJS.ErrnoException).code ?? 'error'}); try again later` }, 503, { 'Retry-After': '60' });
+        return c.json({ error: `the export cannot be made now (${(e as NodeJS.ErrnoException).code ?? 'error'}); try again later` }, 503, {
+          'Retry-After': '60',
+        });
       }
     }
     if (fd < 0 || !file) return c.json({ error: 'the export is being remade; try again shortly' }, 503, { 'Retry-After': '5' });

@@ -49,7 +49,10 @@ export function configFromEnv(env = process.env): CollectorConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     dataDir: env.COLLECTOR_DATA ?? '.data/collector',
     createDataDir: env.COLLECTOR_DATA === undefined || env.COLLECTOR_DATA_CREATE === '1',
-    corsOrigins: (env.COLLECTOR_CORS_ORIGINS ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    corsOrigins: (env.COLLECTOR_CORS_ORIGINS ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     submissionsPerMinute: positiveNumber(env, 'COLLECTOR_RATE_PER_MINUTE', 30),
     trustedProxies: parseTrustedProxies(env.COLLECTOR_TRUSTED_PROXIES),
     sourceDailyCap: positiveNumber(env, 'COLLECTOR_SOURCE_DAILY_CAP', 100),

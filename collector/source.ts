@@ -53,7 +53,8 @@ export function checkKeyDir(dir: string): void {
   const refuse = (why: string) => new Error(`source key directory ${dir} ${why}: remove it (or set COLLECTOR_KEY_DIR) and start again`);
   if (st.isSymbolicLink()) throw refuse('is a symbolic link');
   if (!st.isDirectory()) throw refuse('is not a directory');
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw refuse(`belongs to uid ${st.uid}, not to this process (uid ${process.getuid()})`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid())
+    throw refuse(`belongs to uid ${st.uid}, not to this process (uid ${process.getuid()})`);
   if ((st.mode & 0o077) !== 0) throw refuse(`is open to others (mode ${(st.mode & 0o777).toString(8)}, expected 700)`);
 }
 
@@ -115,15 +116,18 @@ export function createSourceKeys(o: { keyDir?: string; now?: () => number } = {}
   const armMidnight = () => {
     const t = now();
     const next = Date.UTC(new Date(t).getUTCFullYear(), new Date(t).getUTCMonth(), new Date(t).getUTCDate() + 1);
-    timer = setTimeout(() => {
-      try {
-        current = null;
-        destroyOthers(dayOf());
-      } catch (e) {
-        console.error(`collector: could not destroy yesterday's source key: ${(e as Error).message}`);
-      }
-      armMidnight();
-    }, Math.max(1000, next - t + 1000));
+    timer = setTimeout(
+      () => {
+        try {
+          current = null;
+          destroyOthers(dayOf());
+        } catch (e) {
+          console.error(`collector: could not destroy yesterday's source key: ${(e as Error).message}`);
+        }
+        armMidnight();
+      },
+      Math.max(1000, next - t + 1000),
+    );
     timer.unref?.();
   };
   if (!o.now) armMidnight();

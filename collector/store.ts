@@ -102,5 +102,3 @@ export async function counts(sql: Sql): Promise<{ submissions: number; cases: nu
   const [r] = await sql.query<{ submissions: string; cases: string }>('SELECT submissions, cases FROM collector_totals');
   return { submissions: Number(r?.submissions ?? 0), cases: Number(r?.cases ?? 0) };
 }
-
-

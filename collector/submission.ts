@@ -26,11 +26,7 @@ export { DEVICE_CLASSES, type DeviceClass };
  */
 const KeptCaseSchema = v.object({
   ...v.pick(CaseResultSchema, ['algorithm', 'implementation', 'variant', 'operation', 'sizeBytes', 'aadBytes']).entries,
-  samples: v.pipe(
-    v.custom<number[]>(Array.isArray, 'an array of samples'),
-    v.minLength(1),
-    v.maxLength(10_000),
-  ),
+  samples: v.pipe(v.custom<number[]>(Array.isArray, 'an array of samples'), v.minLength(1), v.maxLength(10_000)),
 });
 
 /** What the collector keeps of a result: its id, parameters, environment, modules and cases. */
@@ -144,17 +140,26 @@ function checkEnvironment(doc: KeptDocument, deviceClass: DeviceClass): void {
   oneOf('result.environment.browser.name', env.browser.name, BROWSER_NAMES);
   oneOf('result.environment.os.name', env.os.name, OS_NAMES);
   oneOf('result.environment.arch', env.arch, ARCHES);
-  if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.]{1,20})?$/.test(env.engineVersion)) throw new RequestError(422, `result.environment.engineVersion: '${env.engineVersion.slice(0, 40)}' is not a version`);
-  if (env.hardwareConcurrency < 1 || env.hardwareConcurrency > 256) throw new RequestError(422, `result.environment.hardwareConcurrency: ${env.hardwareConcurrency} cores is not a device (1–256)`);
-  if ((env.runtime === 'node') !== (env.browser.name === 'Node.js')) throw new RequestError(422, `result.environment.runtime: '${env.runtime}' does not match browser '${env.browser.name}'`);
+  if (!/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.]{1,20})?$/.test(env.engineVersion))
+    throw new RequestError(422, `result.environment.engineVersion: '${env.engineVersion.slice(0, 40)}' is not a version`);
+  if (env.hardwareConcurrency < 1 || env.hardwareConcurrency > 256)
+    throw new RequestError(422, `result.environment.hardwareConcurrency: ${env.hardwareConcurrency} cores is not a device (1–256)`);
+  if ((env.runtime === 'node') !== (env.browser.name === 'Node.js'))
+    throw new RequestError(422, `result.environment.runtime: '${env.runtime}' does not match browser '${env.browser.name}'`);
   const mobile = MOBILE_OS[deviceClass];
-  if (mobile && !mobile.includes(env.os.name)) throw new RequestError(422, `deviceClass: a ${deviceClass} does not run ${env.os.name} (expected ${mobile.join(', ')})`);
-  if (mobile && env.hardwareConcurrency > 16) throw new RequestError(422, `deviceClass: a ${deviceClass} with ${env.hardwareConcurrency} cores is not plausible (at most 16)`);
+  if (mobile && !mobile.includes(env.os.name))
+    throw new RequestError(422, `deviceClass: a ${deviceClass} does not run ${env.os.name} (expected ${mobile.join(', ')})`);
+  if (mobile && env.hardwareConcurrency > 16)
+    throw new RequestError(422, `deviceClass: a ${deviceClass} with ${env.hardwareConcurrency} cores is not plausible (at most 16)`);
   const engine = engineOf(doc);
-  if ((env.os.name === 'iOS' || env.os.name === 'iPadOS') && engine !== 'WebKit') throw new RequestError(422, `result.environment.engine: every browser on ${env.os.name} is WebKit, not ${engine}`);
-  if ((env.runtime === 'node') !== (engine === 'V8')) throw new RequestError(422, `result.environment.engine: ${engine} does not run ${env.runtime === 'node' ? 'Node.js' : 'a browser page'}`);
-  if (deviceClass === 'server' && (env.os.name === 'iOS' || env.os.name === 'iPadOS')) throw new RequestError(422, `deviceClass: a server does not run ${env.os.name}`);
-  if (!(env.timerResolutionMs > 0 && env.timerResolutionMs <= 1000)) throw new RequestError(422, `result.environment.timerResolutionMs: ${env.timerResolutionMs} is not a timer resolution`);
+  if ((env.os.name === 'iOS' || env.os.name === 'iPadOS') && engine !== 'WebKit')
+    throw new RequestError(422, `result.environment.engine: every browser on ${env.os.name} is WebKit, not ${engine}`);
+  if ((env.runtime === 'node') !== (engine === 'V8'))
+    throw new RequestError(422, `result.environment.engine: ${engine} does not run ${env.runtime === 'node' ? 'Node.js' : 'a browser page'}`);
+  if (deviceClass === 'server' && (env.os.name === 'iOS' || env.os.name === 'iPadOS'))
+    throw new RequestError(422, `deviceClass: a server does not run ${env.os.name}`);
+  if (!(env.timerResolutionMs > 0 && env.timerResolutionMs <= 1000))
+    throw new RequestError(422, `result.environment.timerResolutionMs: ${env.timerResolutionMs} is not a timer resolution`);
 }
 
 /** The engine the document names, or for documents from before engines were recorded, the one its browser implies. */
@@ -162,7 +167,17 @@ export function engineOf(doc: Pick<ResultDocument, 'environment'>): EngineName {
   const env = doc.environment;
   if (env.engine) return env.engine.name;
   if (env.os.name === 'iOS' || env.os.name === 'iPadOS') return 'WebKit';
-  const byBrowser: Record<string, EngineName> = { Chrome: 'Blink', Edge: 'Blink', Opera: 'Blink', 'Samsung Internet': 'Blink', Firefox: 'Gecko', Safari: 'WebKit', WebKitGTK: 'WebKit', Epiphany: 'WebKit', 'Node.js': 'V8' };
+  const byBrowser: Record<string, EngineName> = {
+    Chrome: 'Blink',
+    Edge: 'Blink',
+    Opera: 'Blink',
+    'Samsung Internet': 'Blink',
+    Firefox: 'Gecko',
+    Safari: 'WebKit',
+    WebKitGTK: 'WebKit',
+    Epiphany: 'WebKit',
+    'Node.js': 'V8',
+  };
   return byBrowser[env.browser.name] ?? 'unknown';
 }
 
@@ -172,7 +187,11 @@ export function engineOf(doc: Pick<ResultDocument, 'environment'>): EngineName {
  */
 function checkBuiltInOnly(doc: KeptDocument): void {
   const own = [...new Set([...(doc.modules ?? []).map((m) => m.id), ...doc.params.implementations.filter((i) => !isBuiltInImplementation(i))])];
-  if (own.length) throw new RequestError(422, `result: a run with modules of your own (${own.slice(0, 5).join(', ')}) is not accepted by the crowd; its figures describe your code, not the device (keep the exported file, or run again without them)`);
+  if (own.length)
+    throw new RequestError(
+      422,
+      `result: a run with modules of your own (${own.slice(0, 5).join(', ')}) is not accepted by the crowd; its figures describe your code, not the device (keep the exported file, or run again without them)`,
+    );
 }
 
 /**
@@ -184,13 +203,22 @@ function checkCase(doc: KeptDocument, asked: AskedFor, c: KeptDocument['cases'][
   const p = doc.params;
   const impl = IMPLEMENTATIONS.find((i) => i.id === c.implementation);
   // The schema lets a module of yours name its cases; the crowd takes only the built-ins.
-  if (!impl) throw new RequestError(422, `${where}.implementation: '${String(c.implementation).slice(0, 40)}' is not a built-in implementation; results of modules of yours stay out of the crowd`);
-  if (!(impl.variants as readonly string[]).includes(c.variant)) throw new RequestError(422, `${where}.variant: '${c.variant.slice(0, 40)}' is not a variant of ${c.implementation} (${impl.variants.join(', ')})`);
+  if (!impl)
+    throw new RequestError(
+      422,
+      `${where}.implementation: '${String(c.implementation).slice(0, 40)}' is not a built-in implementation; results of modules of yours stay out of the crowd`,
+    );
+  if (!(impl.variants as readonly string[]).includes(c.variant))
+    throw new RequestError(422, `${where}.variant: '${c.variant.slice(0, 40)}' is not a variant of ${c.implementation} (${impl.variants.join(', ')})`);
   if (!implementationSupports(c.implementation, c.algorithm)) throw new RequestError(422, `${where}: ${c.implementation} does not implement ${c.algorithm}`);
   for (const field of ASKED_FIELDS) {
     if (!asked[field].has(c[field])) throw new RequestError(422, `${where}.${field}: ${c[field]} is not in the run's params.${PARAM_OF[field]}`);
   }
-  if (c.samples.length > asked.mostSamples) throw new RequestError(422, `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${mostExtraRounds(p)} re-runs (each up to ${EXTRA_ROUND_SAMPLES}× a round's) make at most ${asked.mostSamples}`);
+  if (c.samples.length > asked.mostSamples)
+    throw new RequestError(
+      422,
+      `${where}.samples: ${c.samples.length} samples, but ${p.rounds} rounds of ${p.samplesPerRound} with ${mostExtraRounds(p)} re-runs (each up to ${EXTRA_ROUND_SAMPLES}× a round's) make at most ${asked.mostSamples}`,
+    );
 }
 
 /** A case's fields that must be among the run's own parameters, and the parameter each is in. */
@@ -309,7 +337,8 @@ export function reduceSubmission(body: unknown): Reduced {
   const doc: KeptDocument = result;
   checkBuiltInOnly(doc);
   checkEnvironment(doc, deviceClass);
-  if (doc.environment.userAgent !== '') throw new RequestError(422, 'result.environment.userAgent: must be empty; the collector does not take user-agent strings');
+  if (doc.environment.userAgent !== '')
+    throw new RequestError(422, 'result.environment.userAgent: must be empty; the collector does not take user-agent strings');
   if (doc.cases.length === 0) throw new RequestError(422, 'result.cases: a submission needs at least one case');
   if (doc.cases.length > MAX_CASES) throw new RequestError(422, `result.cases: ${doc.cases.length} cases, at most ${MAX_CASES}`);
   const totalSamples = doc.cases.reduce((n, c) => n + c.samples.length, 0);
@@ -324,13 +353,17 @@ export function reduceSubmission(body: unknown): Reduced {
     checkCase(doc, asked, c, where);
     for (let j = 0; j < c.samples.length; j++) {
       const s = c.samples[j];
-      if (typeof s !== 'number') throw new RequestError(400, `invalid submission: ${where}.samples.${j}: expected a number, got ${JSON.stringify(s)?.slice(0, 40)}`);
+      if (typeof s !== 'number')
+        throw new RequestError(400, `invalid submission: ${where}.samples.${j}: expected a number, got ${JSON.stringify(s)?.slice(0, 40)}`);
       if (!(s > 0) || s > MAX_PLAUSIBLE_NS_PER_OP) throw new RequestError(422, `${where}.samples.${j}: ${s} ns per operation is not a plausible time`);
     }
     const summary = medianAndRobustCv(c.samples); // recomputed: the client's summary is ignored
     const { bytesPerSecond } = derived(summary.median, c.sizeBytes);
     if (bytesPerSecond > MAX_PLAUSIBLE_BYTES_PER_SECOND) {
-      throw new RequestError(422, `${where}: ${(bytesPerSecond / 1e9).toFixed(1)} GB/s is above any plausible memory bandwidth (limit ${MAX_PLAUSIBLE_BYTES_PER_SECOND / 1e9} GB/s)`);
+      throw new RequestError(
+        422,
+        `${where}: ${(bytesPerSecond / 1e9).toFixed(1)} GB/s is above any plausible memory bandwidth (limit ${MAX_PLAUSIBLE_BYTES_PER_SECOND / 1e9} GB/s)`,
+      );
     }
     return {
       // caseIdentity(c)'s fields, written out: a spread costs a copy per case of 1,500.

@@ -77,7 +77,7 @@ export function weightedQuantile(values: readonly number[], weights: readonly nu
   const ws: number[] = [];
   values.forEach((x, i) => {
     if (xs.length && xs[xs.length - 1] === x) ws[ws.length - 1]! += weights[i]!;
-    else xs.push(x), ws.push(weights[i]!);
+    else (xs.push(x), ws.push(weights[i]!));
   });
   const total = ws.reduce((a, b) => a + b, 0);
   let cum = 0;

@@ -53,7 +53,11 @@ export function createWriter(sql: Sql, o: { maxBatch?: number; caps?: DailyCaps;
       queue = queue.slice(batch.length);
       try {
         await guardStorage(sql);
-        const outcomes = await insertBatch(sql, batch.map((b) => b.r), caps);
+        const outcomes = await insertBatch(
+          sql,
+          batch.map((b) => b.r),
+          caps,
+        );
         batch.forEach((b, i) => b.resolve(outcomes[i]!));
         o.onStored?.(batch.filter((_, i) => outcomes[i] === 'created').map((b) => b.r));
       } catch (e) {
@@ -108,19 +112,16 @@ const INSERT_SUBMISSIONS = `INSERT INTO submissions (${listOf(WRITTEN_COLUMNS, (
 async function insertBatch(sql: Sql, rs: Reduced[], caps: DailyCaps | null): Promise<InsertOutcome[]> {
   return sql.transaction(async (tx) => {
     const rows = rs.map(({ cases: _cases, samples: _samples, ...s }) => s);
-    const inserted = new Set(
-      (
-        await tx.query<{ id: string }>(
-          INSERT_SUBMISSIONS,
-          [JSON.stringify(rows)],
-        )
-      ).map((x) => x.id),
-    );
+    const inserted = new Set((await tx.query<{ id: string }>(INSERT_SUBMISSIONS, [JSON.stringify(rows)])).map((x) => x.id));
     const outcomes: InsertOutcome[] = [];
     const created: Reduced[] = [];
     const others = rs.filter((r) => !inserted.has(r.id)).map((r) => r.id);
     const stored = new Map(
-      others.length ? (await tx.query<{ id: string; payload_sha256: string }>('SELECT id::text, payload_sha256 FROM submissions WHERE id = ANY($1::uuid[])', [others])).map((x) => [x.id, x.payload_sha256]) : [],
+      others.length
+        ? (await tx.query<{ id: string; payload_sha256: string }>('SELECT id::text, payload_sha256 FROM submissions WHERE id = ANY($1::uuid[])', [others])).map(
+            (x) => [x.id, x.payload_sha256],
+          )
+        : [],
     );
     for (const r of rs) {
       if (inserted.has(r.id)) {
@@ -149,8 +150,14 @@ async function insertBatch(sql: Sql, rs: Reduced[], caps: DailyCaps | null): Pro
             "from" int, n int, "medianNs" double precision, "bytesPerSecond" double precision, "robustCv" double precision, "noSpread" boolean)`,
       [JSON.stringify(meta), bytes],
     );
-    await flagOutliers(tx, created.map((r) => r.id));
-    await tx.query('UPDATE collector_totals SET submissions = submissions + $1, cases = cases + $2', [created.length, created.reduce((n, r) => n + r.cases.length, 0)]);
+    await flagOutliers(
+      tx,
+      created.map((r) => r.id),
+    );
+    await tx.query('UPDATE collector_totals SET submissions = submissions + $1, cases = cases + $2', [
+      created.length,
+      created.reduce((n, r) => n + r.cases.length, 0),
+    ]);
     return outcomes;
   });
 }
@@ -165,7 +172,13 @@ async function countAgainstCaps(tx: Pick<Sql, 'query'>, rs: Reduced[], outcomes:
   const keyOf = (r: Reduced) => ({ network: `network ${r.source ?? r.id}`, address: `address ${r.addressKey ?? r.id}` });
   const keys = [...new Set(rs.flatMap((r, i) => (outcomes[i] === 'created' ? Object.values(keyOf(r)) : [])))].sort();
   await tx.query('INSERT INTO daily_counts (key, n) SELECT key, 0 FROM unnest($1::text[]) AS key ORDER BY key ON CONFLICT (key, day) DO NOTHING', [keys]);
-  const counts = new Map((await tx.query<{ key: string; n: number }>('SELECT key, n FROM daily_counts WHERE day = current_date AND key = ANY($1::text[]) ORDER BY key FOR UPDATE', [keys])).map((r) => [r.key, Number(r.n)]));
+  const counts = new Map(
+    (
+      await tx.query<{ key: string; n: number }>('SELECT key, n FROM daily_counts WHERE day = current_date AND key = ANY($1::text[]) ORDER BY key FOR UPDATE', [
+        keys,
+      ])
+    ).map((r) => [r.key, Number(r.n)]),
+  );
   const limit = { network: caps.network, address: addressCap(caps) };
   const refused = new Set<string>();
   rs.forEach((r, i) => {

@@ -272,7 +272,9 @@ export const BEHAVIOURS: Behaviour[] = [
       expect((await finished(d)).status).toBe('done');
       await d.visible('results');
       expect(await d.count('[data-testid="results"] svg')).toBeGreaterThan(0);
-      const { overflow, width } = await d.script<{ overflow: number; width: number }>('return { overflow: document.documentElement.scrollWidth - window.innerWidth, width: window.innerWidth };');
+      const { overflow, width } = await d.script<{ overflow: number; width: number }>(
+        'return { overflow: document.documentElement.scrollWidth - window.innerWidth, width: window.innerWidth };',
+      );
       // MiniBrowser's window cannot be narrower than its toolbar (447 px): a large phone's width.
       expect(width).toBeLessThanOrEqual(460);
       expect(overflow).toBeLessThanOrEqual(1);

@@ -32,11 +32,34 @@ for (const target of ['chromium', 'firefox', 'node'] as const) {
 const EXAMPLES = ['node-forge-gcm', 'sjcl-gcm', 'asmcrypto-gcm', 'stablelib-chacha20poly1305'];
 
 for (const target of ['chromium', 'firefox'] as const) {
-  test(`aeadbench run --implementation: the example modules pass the gate and are timed in ${target}; wrong ones are refused by name`, async ({ browserName }) => {
+  test(`aeadbench run --implementation: the example modules pass the gate and are timed in ${target}; wrong ones are refused by name`, async ({
+    browserName,
+  }) => {
     test.skip(browserName !== target, `runs once, in the ${target} project`);
     const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'out.json');
-    const modules = [...EXAMPLES.map((d) => `examples/modules/${d}/index.mjs`), 'web/core/test/modules/wrong-at-1000.mjs', 'web/core/test/modules/accepts-forged.mjs'];
-    const r = cli('run', '--browser', target, '--algorithms', 'aes-128-gcm,chacha20-poly1305', '--implementations', 'webcrypto', '--sizes', '64', '--operations', 'encrypt', '--rounds', '1', ...modules.flatMap((m) => ['--implementation', m]), '--json', out);
+    const modules = [
+      ...EXAMPLES.map((d) => `examples/modules/${d}/index.mjs`),
+      'web/core/test/modules/wrong-at-1000.mjs',
+      'web/core/test/modules/accepts-forged.mjs',
+    ];
+    const r = cli(
+      'run',
+      '--browser',
+      target,
+      '--algorithms',
+      'aes-128-gcm,chacha20-poly1305',
+      '--implementations',
+      'webcrypto',
+      '--sizes',
+      '64',
+      '--operations',
+      'encrypt',
+      '--rounds',
+      '1',
+      ...modules.flatMap((m) => ['--implementation', m]),
+      '--json',
+      out,
+    );
     // Two modules failed the gate: the run says so and exits 1, and everything else was timed.
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toContain('FAILED: test-wrong-at-1000 (custom) aes-128-gcm: ciphertext differs from the reference at 1000 bytes (at byte 500)');
@@ -58,10 +81,24 @@ for (const target of ['chromium', 'node'] as const) {
   test(`aeadbench run --modules-alone times a module of yours without the preset's built-ins (${target})`, async ({ browserName }) => {
     test.skip(browserName !== 'chromium', `runs once, in the chromium project`);
     const dir = mkdtempSync(join(tmpdir(), 'aeadbench-cli-'));
-    const args = ['--browser', target, '--algorithms', 'chacha20-poly1305', '--sizes', '64', '--operations', 'encrypt', '--rounds', '1', '--implementation', 'examples/modules/stablelib-chacha20poly1305/index.mjs'];
+    const args = [
+      '--browser',
+      target,
+      '--algorithms',
+      'chacha20-poly1305',
+      '--sizes',
+      '64',
+      '--operations',
+      'encrypt',
+      '--rounds',
+      '1',
+      '--implementation',
+      'examples/modules/stablelib-chacha20poly1305/index.mjs',
+    ];
     const r = cli('run', ...args, '--modules-alone', '--json', join(dir, 'alone.json'));
     expect(r.status, r.stderr).toBe(0);
-    const implementations = (f: string) => [...new Set(JSON.parse(readFileSync(join(dir, f), 'utf8')).cases.map((c: { implementation: string }) => c.implementation))].sort();
+    const implementations = (f: string) =>
+      [...new Set(JSON.parse(readFileSync(join(dir, f), 'utf8')).cases.map((c: { implementation: string }) => c.implementation))].sort();
     expect(implementations('alone.json')).toEqual(['stablelib-chacha20poly1305']);
     // The built-ins named with it run beside it, and only those.
     const named = cli('run', ...args, '--modules-alone', '--implementations', 'noble', '--json', join(dir, 'named.json'));
@@ -71,9 +108,26 @@ for (const target of ['chromium', 'node'] as const) {
 }
 
 for (const target of ['chromium', 'node'] as const) {
-  test(`aeadbench run --modules-alone with modules that all fail the gate names each failure and your file, and exits 1 (${target})`, async ({ browserName }) => {
+  test(`aeadbench run --modules-alone with modules that all fail the gate names each failure and your file, and exits 1 (${target})`, async ({
+    browserName,
+  }) => {
     test.skip(browserName !== 'chromium', `runs once, in the chromium project`);
-    const r = cli('run', '--browser', target, '--algorithms', 'aes-128-gcm', '--sizes', '64,1k', '--rounds', '1', '--implementation', 'web/core/test/modules/wrong-at-1000.mjs', '--implementation', 'web/core/test/modules/builtin-id.mjs', '--modules-alone');
+    const r = cli(
+      'run',
+      '--browser',
+      target,
+      '--algorithms',
+      'aes-128-gcm',
+      '--sizes',
+      '64,1k',
+      '--rounds',
+      '1',
+      '--implementation',
+      'web/core/test/modules/wrong-at-1000.mjs',
+      '--implementation',
+      'web/core/test/modules/builtin-id.mjs',
+      '--modules-alone',
+    );
     expect(r.status, r.stderr).toBe(1);
     expect(r.stderr).toContain('FAILED: test-wrong-at-1000 aes-128-gcm: ciphertext differs from the reference at 1000 bytes');
     expect(r.stderr).toContain("FAILED: module web/core/test/modules/builtin-id.mjs: id: 'noble' is a built-in implementation");
@@ -116,7 +170,19 @@ test('a bad flag is a clear error with a non-zero exit', async ({ browserName })
 
 test('--submit of a Node run with default implementations (node:crypto too) is stored, with device class server', async ({ browserName, baseURL }) => {
   test.skip(browserName !== 'chromium', 'submission from the CLI is checked once');
-  const r = cli('run', '--browser', 'node', '--sizes', '64', '--rounds', '1', '--submit', baseURL!, '--json', join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'out.json'));
+  const r = cli(
+    'run',
+    '--browser',
+    'node',
+    '--sizes',
+    '64',
+    '--rounds',
+    '1',
+    '--submit',
+    baseURL!,
+    '--json',
+    join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'out.json'),
+  );
   expect(r.status, r.stderr).toBe(0);
   const id = /submitted run ([0-9a-f-]{36})/.exec(r.stderr)?.[1];
   expect(id).toBeTruthy();
@@ -142,11 +208,26 @@ test('aeadbench run --preset <scenario> runs that study', async ({ browserName }
 const MOD = (name: string) => `web/core/test/modules/${name}.mjs`;
 
 for (const target of ['chromium', 'firefox'] as const) {
-  test(`aeadbench compare --base --head: A/B in one ${target} session, validated, then SLOWER for a head twice as slow and never for the same code`, async ({ browserName }) => {
+  test(`aeadbench compare --base --head: A/B in one ${target} session, validated, then SLOWER for a head twice as slow and never for the same code`, async ({
+    browserName,
+  }) => {
     test.skip(browserName !== target, `runs once, in the ${target} project`);
     test.setTimeout(240_000);
     const dir = mkdtempSync(join(tmpdir(), 'aeadbench-ab-'));
-    const ab = (head: string, ...more: string[]) => cli('compare', '--base', MOD('good-gcm'), '--head', MOD(head), '--browser', target, '--algorithms', 'aes-128-gcm', ...(more.includes('--sizes') ? [] : ['--sizes', '1k,16k']), ...more);
+    const ab = (head: string, ...more: string[]) =>
+      cli(
+        'compare',
+        '--base',
+        MOD('good-gcm'),
+        '--head',
+        MOD(head),
+        '--browser',
+        target,
+        '--algorithms',
+        'aes-128-gcm',
+        ...(more.includes('--sizes') ? [] : ['--sizes', '1k,16k']),
+        ...more,
+      );
     // A head that does its work twice: SLOWER at both sizes, exit 1, the cases in JUnit as failures.
     const slow = ab('slow-gcm', '--budget', '20s', '--margin', '5%', '--junit', join(dir, 'ab.xml'), '--json', join(dir, 'ab.json'));
     expect(slow.status, slow.stderr).toBe(1);
@@ -158,8 +239,11 @@ for (const target of ['chromium', 'firefox'] as const) {
     // One session: both sides' samples share their cycles (paired), both passed the gate first.
     expect(doc.params.ab).toEqual({ base: 'base', head: 'head', margin: 0.05 });
     expect(doc.modules.map((m: { id: string }) => m.id)).toEqual(['base', 'head']);
-    expect(doc.validation.filter((v: { implementation: string; excluded: boolean }) => ['base', 'head'].includes(v.implementation) && !v.excluded)).toHaveLength(2);
-    const cyclesOf = (id: string) => new Set(doc.cases.filter((c: { implementation: string; sizeBytes: number }) => c.implementation === id && c.sizeBytes === 1024)[0].cycles);
+    expect(
+      doc.validation.filter((v: { implementation: string; excluded: boolean }) => ['base', 'head'].includes(v.implementation) && !v.excluded),
+    ).toHaveLength(2);
+    const cyclesOf = (id: string) =>
+      new Set(doc.cases.filter((c: { implementation: string; sizeBytes: number }) => c.implementation === id && c.sizeBytes === 1024)[0].cycles);
     expect([...cyclesOf('head')].filter((c) => cyclesOf('base').has(c)).length).toBeGreaterThanOrEqual(5);
     // The same code as head, at 1 MiB: never SLOWER. (At 16 KiB two copies of one allocating
     // JavaScript module moved by over 10 % between workers on a busy host: docs/package.md says so.)

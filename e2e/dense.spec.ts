@@ -47,7 +47,10 @@ test('a dense run measures every length to 2 KiB and shows the block staircases'
   const aes = steps(doc.cases, 'aes-128-gcm', 16);
   console.log(`dense staircases: ChaCha ${JSON.stringify(chacha)}, AES ${JSON.stringify(aes)}`);
   const noisy = [chacha, aes].find((x) => Math.abs(x.within - 1) > 0.03);
-  test.skip(noisy !== undefined, `the host was too busy to show block steps: inside a block the time moved ${((noisy?.within ?? 1) * 100 - 100).toFixed(1)} % (staircases not judged)`);
+  test.skip(
+    noisy !== undefined,
+    `the host was too busy to show block steps: inside a block the time moved ${((noisy?.within ?? 1) * 100 - 100).toFixed(1)} % (staircases not judged)`,
+  );
   expect(chacha.across, JSON.stringify(chacha)).toBeGreaterThan(chacha.within + 0.05);
   expect(aes.across, JSON.stringify(aes)).toBeGreaterThan(aes.within + 0.1);
 });

@@ -15,7 +15,12 @@ const MODES = {
   },
   firefox: {
     'wasm-off': () => firefox.launch({ channel: 'moz-firefox', executablePath: FIREFOX_PATH, firefoxUserPrefs: { 'javascript.options.wasm': false } }),
-    'no-js-optimizer': () => firefox.launch({ channel: 'moz-firefox', executablePath: FIREFOX_PATH, firefoxUserPrefs: { 'javascript.options.ion': false, 'javascript.options.baselinejit': false } }),
+    'no-js-optimizer': () =>
+      firefox.launch({
+        channel: 'moz-firefox',
+        executablePath: FIREFOX_PATH,
+        firefoxUserPrefs: { 'javascript.options.ion': false, 'javascript.options.baselinejit': false },
+      }),
   },
 } as const;
 
@@ -40,7 +45,9 @@ for (const mode of ['wasm-off', 'no-js-optimizer'] as const) {
       if (mode === 'wasm-off') expect(doc.skipped).toContainEqual({ what: 'rustcrypto-wasm', reason: expect.stringContaining('WebAssembly is off') });
       await expect(page.getByTestId('execution')).toHaveAttribute('data-mode', mode);
       await expect(page.getByTestId('execution')).toContainText('kept out of the crowd');
-      await expect(page.getByTestId('verdict')).toContainText(mode === 'wasm-off' ? 'Measured with WebAssembly off' : 'Measured without the optimising JavaScript compiler');
+      await expect(page.getByTestId('verdict')).toContainText(
+        mode === 'wasm-off' ? 'Measured with WebAssembly off' : 'Measured without the optimising JavaScript compiler',
+      );
     } finally {
       await browser?.close();
     }

@@ -37,7 +37,8 @@ export function validationProblems(validation: Validation[], vectorCounts: Recor
 }
 
 /** The run of the newer AEADs both suites make: one size, every implementation that offers them. */
-export const NEWER_AEADS_RUN = '/?preset=quick&sizes=1k&rounds=1&reruns=0&samples=5&algorithms=aegis-128l,aegis-256-tag256,aes-128-gcm-siv,aes-256-ocb3,xchacha20-poly1305&autorun=1';
+export const NEWER_AEADS_RUN =
+  '/?preset=quick&sizes=1k&rounds=1&reruns=0&samples=5&algorithms=aegis-128l,aegis-256-tag256,aes-128-gcm-siv,aes-256-ocb3,xchacha20-poly1305&autorun=1';
 
 /**
  * The newer AEADs in a browser: each validated in exactly the implementations that offer it —
@@ -56,10 +57,13 @@ export function newerAeadProblems(validation: Validation[], doc: ResultDocument)
     'aes-256-ocb3': ['rustcrypto-wasm/simd128'],
     'xchacha20-poly1305': ['libsodium/wasm', 'noble/js', 'rustcrypto-wasm/simd128'],
   };
-  for (const [id, impls] of Object.entries(expected)) if (who(id) !== impls.join(' ')) problems.push(`${id}: validated by ${who(id) || 'nothing'}, expected ${impls.join(' ')}`);
+  for (const [id, impls] of Object.entries(expected))
+    if (who(id) !== impls.join(' ')) problems.push(`${id}: validated by ${who(id) || 'nothing'}, expected ${impls.join(' ')}`);
   for (const v of validation) if (v.crossCheck === 'disagree') problems.push(`${v.implementation}/${v.variant}/${v.algorithm} disagrees`);
   const timed = new Set(doc.cases.map((c) => `${c.implementation}/${c.variant}/${c.algorithm}`));
-  for (const v of validation) if (!timed.has(`${v.implementation}/${v.variant}/${v.algorithm}`)) problems.push(`${v.implementation}/${v.variant}/${v.algorithm} was validated but not timed`);
+  for (const v of validation)
+    if (!timed.has(`${v.implementation}/${v.variant}/${v.algorithm}`))
+      problems.push(`${v.implementation}/${v.variant}/${v.algorithm} was validated but not timed`);
   return problems;
 }
 
@@ -67,5 +71,11 @@ export function newerAeadProblems(validation: Validation[], doc: ResultDocument)
 export function axeProblems(violations: { id: string; impact?: string | null; help: string; nodes: { target: unknown[] }[] }[]): string[] {
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }

@@ -7,7 +7,8 @@ import type { Automation } from '../web/core/automation.ts';
 export const test = base.extend<{ skipMissingWebKit: void }>({
   skipMissingWebKit: [
     async ({ browserName }, use, info) => {
-      if (browserName === 'webkit' && !existsSync(webkit.executablePath())) info.skip(true, 'WebKit is not installed on this machine (npx playwright install cannot run here)');
+      if (browserName === 'webkit' && !existsSync(webkit.executablePath()))
+        info.skip(true, 'WebKit is not installed on this machine (npx playwright install cannot run here)');
       await use();
     },
     { auto: true },
@@ -26,4 +27,3 @@ export async function showAllRows(page: Page): Promise<void> {
   const more = page.getByTestId('show-all');
   if (await more.count()) await more.click();
 }
-

@@ -12,7 +12,9 @@ test('a module served beside the site is gated, timed and shown with its label a
   const server = await serveStatic({ dir: 'dist', port: 0, host: '127.0.0.1', files: new Map([[bundle.urlPath, bundle.bytes]]) });
   try {
     const { port } = server.address() as AddressInfo;
-    await page.goto(`http://127.0.0.1:${port}/?preset=quick&algorithms=chacha20-poly1305&implementations=rustcrypto-wasm&sizes=64&operations=encrypt&rounds=1&reruns=0&module=${bundle.urlPath}&autorun=1`);
+    await page.goto(
+      `http://127.0.0.1:${port}/?preset=quick&algorithms=chacha20-poly1305&implementations=rustcrypto-wasm&sizes=64&operations=encrypt&rounds=1&reruns=0&module=${bundle.urlPath}&autorun=1`,
+    );
     const a = await finished(page);
     expect(a.status, a.error ?? '').toBe('done');
     const sha = createHash('sha256').update(bundle.bytes).digest('hex');

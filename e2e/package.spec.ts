@@ -60,18 +60,26 @@ console.log('done ' + doc.cases.map((c) => c.implementation).filter((x, i, a) =>
   );
   const tsx = new URL('../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
   const out = execFileSync('node', ['--trace-protector-invalidation', '--import', tsx, 'protector.mjs'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
-  const lines = out.trim().split('\n').map((l) => l.trim());
+  const lines = out
+    .trim()
+    .split('\n')
+    .map((l) => l.trim());
   expect(lines.slice(lines.indexOf('start'))).toEqual(['start', 'done noble,rustcrypto-wasm,sjcl-gcm']);
 });
 
-test('the packed package exports aeadbench/playwright for a team\'s own Playwright tests', async () => {
+test("the packed package exports aeadbench/playwright for a team's own Playwright tests", async () => {
   writeFileSync(join(project, 'pw.mjs'), `import * as pw from 'aeadbench/playwright';\nconsole.log(JSON.stringify(Object.keys(pw).sort()));`);
   const names = JSON.parse(execFileSync('node', ['pw.mjs'], { cwd: project, encoding: 'utf8', timeout: 60_000 }).trim());
   expect(names).toEqual(expect.arrayContaining(['assertNoRegression', 'compareInPage', 'runBenchmarkInPage', 'PageError']));
 });
 
 test('the installed aeadbench command runs in Node and compares two results', async () => {
-  const run = (out: string) => execFileSync('npx', ['aeadbench', 'run', '--browser', 'node', '--algorithms', 'ascon-aead128', '--sizes', '64', '--rounds', '1', '--json', out], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+  const run = (out: string) =>
+    execFileSync('npx', ['aeadbench', 'run', '--browser', 'node', '--algorithms', 'ascon-aead128', '--sizes', '64', '--rounds', '1', '--json', out], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
   expect(run('a.json')).toContain('ascon-aead128');
   run('b.json');
   const r = spawnSync('npx', ['aeadbench', 'compare', 'a.json', 'b.json'], { cwd: project, encoding: 'utf8' });
@@ -92,8 +100,15 @@ runBenchmark({ algorithms: ['chacha20-poly1305'], implementations: ['rustcrypto-
   const server = await serveStatic({ dir: join(project, 'dist'), port: 0, host: '127.0.0.1' });
   try {
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
-    await page.waitForFunction(() => (window as unknown as { __result?: unknown; __error?: unknown }).__result || (window as unknown as { __error?: unknown }).__error, null, { timeout: 120_000 });
-    const { result, error } = await page.evaluate(() => ({ result: (window as unknown as { __result?: unknown }).__result, error: (window as unknown as { __error?: unknown }).__error }));
+    await page.waitForFunction(
+      () => (window as unknown as { __result?: unknown; __error?: unknown }).__result || (window as unknown as { __error?: unknown }).__error,
+      null,
+      { timeout: 120_000 },
+    );
+    const { result, error } = await page.evaluate(() => ({
+      result: (window as unknown as { __result?: unknown }).__result,
+      error: (window as unknown as { __error?: unknown }).__error,
+    }));
     expect(error).toBeUndefined();
     const checked = validateResult(result);
     expect(checked.ok).toBe(true);
@@ -118,7 +133,8 @@ function readmeExample(kind: 'node' | 'browser'): string {
 test('the package README documents every result field, and its Node example runs as written', async () => {
   test.setTimeout(180_000);
   const readme = readFileSync(resolve('target/package/README.md'), 'utf8');
-  for (const field of ['`cases[].totalBytesPerSecond`', '`cases[].unstable`', '`aaCheck.decision`', '`environment.crossOriginIsolated`']) expect(readme).toContain(field);
+  for (const field of ['`cases[].totalBytesPerSecond`', '`cases[].unstable`', '`aaCheck.decision`', '`environment.crossOriginIsolated`'])
+    expect(readme).toContain(field);
   // Saved under the name its first line gives, in a folder whose package.json is what `npm init -y`
   // writes (no "type": CommonJS), where a .js file of ESM would fail.
   const example = readmeExample('node');
@@ -130,16 +146,24 @@ test('the package README documents every result field, and its Node example runs
   writeFileSync(join(cjs, file!), example);
   const out = execFileSync('node', [file!], { cwd: cjs, encoding: 'utf8', timeout: 150_000 });
   // Two algorithms × two sizes, each with its winner, MB/s and interval.
-  const lines = out.trim().split('\n').filter((l) => / MB\/s \[/.test(l));
+  const lines = out
+    .trim()
+    .split('\n')
+    .filter((l) => / MB\/s \[/.test(l));
   expect(lines, out).toHaveLength(4);
-  for (const alg of ['aes-128-gcm', 'chacha20-poly1305']) for (const size of ['64 B', '16384 B']) expect(lines.some((l) => l.startsWith(`${alg} ${size}:`)), out).toBe(true);
+  for (const alg of ['aes-128-gcm', 'chacha20-poly1305'])
+    for (const size of ['64 B', '16384 B'])
+      expect(
+        lines.some((l) => l.startsWith(`${alg} ${size}:`)),
+        out,
+      ).toBe(true);
   // The verdict, exported: a sentence for small messages, and a decided or undecided claim for each class measured.
   expect(out).toMatch(/^Fastest for small messages \(≤ 1 KiB\): /m);
   expect(out).toMatch(/^claim fastest\/small: .+ \((different|same|unknown)\)$/m);
   expect(out).toMatch(/^claim fastest\/medium: .+ \((different|same|unknown)\)$/m);
 });
 
-test('the package README\'s browser example runs as written in a Vite page, one line per case', async ({ page }) => {
+test("the package README's browser example runs as written in a Vite page, one line per case", async ({ page }) => {
   test.setTimeout(180_000);
   const dir = join(project, 'readme-page');
   mkdirSync(dir, { recursive: true });

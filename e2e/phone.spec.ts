@@ -21,7 +21,6 @@ async function sideways(page: Page): Promise<string[]> {
   });
 }
 
-
 for (const [name, path, ready] of VIEWS) {
   test(`at 360 px nothing scrolls sideways: ${name}`, async ({ page, browserName }) => {
     await page.setViewportSize({ width: 360, height: 780 });

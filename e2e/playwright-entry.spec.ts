@@ -8,7 +8,13 @@ const MOD = (name: string) => `web/core/test/modules/${name}.mjs`;
 
 test('runBenchmarkInPage runs in the Page it is given and resolves with a valid, isolated result document', async ({ page, browserName }) => {
   test.skip(browserName === 'webkit', 'Playwright cannot drive WebKitGTK');
-  const doc = await runBenchmarkInPage(page, { algorithms: ['aes-128-gcm', 'chacha20-poly1305'], implementations: ['rustcrypto-wasm', 'webcrypto'], sizes: [1024], rounds: 1, maxReruns: 0 });
+  const doc = await runBenchmarkInPage(page, {
+    algorithms: ['aes-128-gcm', 'chacha20-poly1305'],
+    implementations: ['rustcrypto-wasm', 'webcrypto'],
+    sizes: [1024],
+    rounds: 1,
+    maxReruns: 0,
+  });
   expect(validateResult(doc).ok).toBe(true);
   expect(doc.environment.crossOriginIsolated).toBe(true);
   expect(doc.environment.engine?.name).toBe(browserName === 'chromium' ? 'Blink' : 'Gecko');

@@ -29,7 +29,10 @@ for (const [id, reduced] of Object.entries(REDUCED)) {
     // Every measured table has at least one row with a figure in it, not only dashes.
     for (const table of await measured.all()) {
       const cells = await table.locator('tbody td.num').allTextContents();
-      expect(cells.some((c) => /\d/.test(c)), await table.locator('figcaption').textContent() ?? '').toBe(true);
+      expect(
+        cells.some((c) => /\d/.test(c)),
+        (await table.locator('figcaption').textContent()) ?? '',
+      ).toBe(true);
     }
   });
 }

@@ -18,7 +18,10 @@ import { type CompareVerdict, compareInRun } from '../web/core/report/compare.ts
 import { parseParams, toSearch } from '../web/core/params.ts';
 import { recordPage } from './measured.ts';
 
-recordPage('ab', { title: "The A/B decision's error rates", about: "Modules of known difference (the same code, 2 %, 5 % and 10 % more work) compared against one base, RUNS times per engine, verdicts counted." });
+recordPage('ab', {
+  title: "The A/B decision's error rates",
+  about: 'Modules of known difference (the same code, 2 %, 5 % and 10 % more work) compared against one base, RUNS times per engine, verdicts counted.',
+});
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox').split(',') as BrowserName[];
@@ -68,17 +71,25 @@ for (const browser of BROWSERS) {
     // The base and the head are two files even for "same code", as a pull request's are.
     const head = moduleFile(s.extra, `head-${Math.round(s.extra * 100)}`);
     const [a, b] = await Promise.all([bundleAs(base, AB_IDS.base, 'browser'), bundleAs(head, AB_IDS.head, 'browser')]);
-    const params = parseParams(`preset=quick&algorithms=aes-128-gcm&sizes=${SIZES}&ab=${AB_IDS.base},${AB_IDS.head},${s.margin}&budget=${BUDGET}s&reruns=50`).params;
+    const params = parseParams(
+      `preset=quick&algorithms=aes-128-gcm&sizes=${SIZES}&ab=${AB_IDS.base},${AB_IDS.head},${s.margin}&budget=${BUDGET}s&reruns=50`,
+    ).params;
     try {
       for (let k = 0; k < RUNS; k++) {
-        const doc = await runInBrowser({ browser, search: `${toSearch(params)}&module=${a.urlPath},${b.urlPath}`, files: new Map([a, b].map((m) => [m.urlPath, m.bytes])) });
+        const doc = await runInBrowser({
+          browser,
+          search: `${toSearch(params)}&module=${a.urlPath},${b.urlPath}`,
+          files: new Map([a, b].map((m) => [m.urlPath, m.bytes])),
+        });
         const r = compareInRun(doc);
         for (const c of r.cases) {
           counts[c.verdict]++;
           ratios.push(c.ratio);
         }
         seconds.push(doc.durationMs / 1000);
-        process.stderr.write(`${browser} ${s.name} run ${k + 1}/${RUNS}: ${r.cases.map((c) => `${c.key} ${c.ratio.toFixed(3)} ${c.verdict}`).join('; ')} (${(doc.durationMs / 1000).toFixed(1)} s)\n`);
+        process.stderr.write(
+          `${browser} ${s.name} run ${k + 1}/${RUNS}: ${r.cases.map((c) => `${c.key} ${c.ratio.toFixed(3)} ${c.verdict}`).join('; ')} (${(doc.durationMs / 1000).toFixed(1)} s)\n`,
+        );
       }
     } catch (e) {
       console.log(`\n${browser}: not measured — ${(e as Error).message.split('\n')[0]}`);

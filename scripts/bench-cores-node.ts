@@ -18,7 +18,10 @@ const resolution = timerResolutionMs();
 for (const c of cases) {
   const [alg, op, size] = c.split('/');
   const bench = new cores.Bench(alg, op, Number(size), 0);
-  const m = await measureCase({ run: (n: number) => void bench.run(n), stateBytes: null, dispose: () => bench.free() }, { samples, minSampleMs: sampleMs, timerResolutionMs: resolution });
+  const m = await measureCase(
+    { run: (n: number) => void bench.run(n), stateBytes: null, dispose: () => bench.free() },
+    { samples, minSampleMs: sampleMs, timerResolutionMs: resolution },
+  );
   bench.free();
   console.log(JSON.stringify({ case: c, nsPerOp: m.samples.map((x) => Number(x.toFixed(3))), warmupMs: Number(m.warmupMs.toFixed(1)) }));
 }

@@ -16,7 +16,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { GENERAL_ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
 import { recordPage } from './measured.ts';
 
-recordPage('cores', { title: "WASM against native: the cores", about: "The same RustCrypto crates compiled to WebAssembly (baseline and simd128) and natively, soft and hardware backends, per algorithm and size." });
+recordPage('cores', {
+  title: 'WASM against native: the cores',
+  about: 'The same RustCrypto crates compiled to WebAssembly (baseline and simd128) and natively, soft and hardware backends, per algorithm and size.',
+});
 
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const SAMPLE_MS = Number(process.env.SAMPLE_MS ?? 25);
@@ -41,7 +44,12 @@ function buildNative(name: string, rustflags: string, features: string[] = []): 
   return `${targetDir}/release/examples/bench_native`;
 }
 
-const wasm = (variant: string) => (c: string[]): [string, string[]] => [process.execPath, ['--import', 'tsx', '--no-liftoff', 'scripts/bench-cores-node.ts', variant, `${SAMPLE_MS}`, `${SAMPLES}`, ...c]];
+const wasm =
+  (variant: string) =>
+  (c: string[]): [string, string[]] => [
+    process.execPath,
+    ['--import', 'tsx', '--no-liftoff', 'scripts/bench-cores-node.ts', variant, `${SAMPLE_MS}`, `${SAMPLES}`, ...c],
+  ];
 const impls: Record<string, (c: string[]) => [string, string[]]> = {
   'wasm-baseline': wasm('baseline'),
   'wasm-simd128': wasm('simd128'),
@@ -97,7 +105,21 @@ const spread = (name: string, c: string) => {
 
 console.log(`\nbench:cores — MB/s (10^6 B/s), median of ${ROUNDS} processes × ${SAMPLES} samples of ≥ ${SAMPLE_MS} ms, Node ${process.version}`);
 for (const [name, info] of Object.entries(builds)) console.log(`  ${name.padEnd(14)} ${JSON.stringify((info as { backends: unknown }).backends)}`);
-const header = ['algorithm', 'op', 'size', 'wasm-base', 'wasm-simd', 'nat-soft', 'nat-hw', 'base/soft', 'simd/soft', 'simd/base', 'spread', 'libaegis-w', 'libaegis-n'];
+const header = [
+  'algorithm',
+  'op',
+  'size',
+  'wasm-base',
+  'wasm-simd',
+  'nat-soft',
+  'nat-hw',
+  'base/soft',
+  'simd/soft',
+  'simd/base',
+  'spread',
+  'libaegis-w',
+  'libaegis-n',
+];
 console.log('\n' + header.map((h, i) => (i < 3 ? h.padEnd(i === 0 ? 24 : 8) : h.padStart(i > 10 ? 11 : 10))).join(''));
 const rows: unknown[] = [];
 const ratiosBySoft: number[] = [];
@@ -107,10 +129,16 @@ for (const c of cases) {
   const worst = Math.max(...names.map((n) => spread(n, c)));
   ratiosBySoft.push(Math.max(b, s) / ns);
   const [lw, ln] = isAegis(c) && impls['wasm-libaegis'] ? [mbps('wasm-libaegis', c), mbps('native-libaegis', c)] : [NaN, NaN];
-  rows.push({ case: c, mbps: { wasmBaseline: b, wasmSimd128: s, nativeSoft: ns, nativeHw: nh, ...(isAegis(c) ? { wasmLibaegis: lw, nativeLibaegis: ln } : {}) }, spread: worst });
+  rows.push({
+    case: c,
+    mbps: { wasmBaseline: b, wasmSimd128: s, nativeSoft: ns, nativeHw: nh, ...(isAegis(c) ? { wasmLibaegis: lw, nativeLibaegis: ln } : {}) },
+    spread: worst,
+  });
   const sizeLabel = Number(size) >= 1 << 20 ? `${Number(size) >> 20} MiB` : Number(size) >= 1024 ? `${Number(size) >> 10} KiB` : `${size} B`;
   console.log(
-    alg!.padEnd(24) + op!.padEnd(8) + sizeLabel.padEnd(8) +
+    alg!.padEnd(24) +
+      op!.padEnd(8) +
+      sizeLabel.padEnd(8) +
       [b, s, ns, nh].map((x) => x.toFixed(1).padStart(10)).join('') +
       [b / ns, s / ns, s / b].map((x) => x.toFixed(2).padStart(10)).join('') +
       `${(worst * 100).toFixed(0)} %`.padStart(10) +
@@ -118,14 +146,20 @@ for (const c of cases) {
   );
 }
 const best = ratiosBySoft.sort((x, y) => x - y);
-console.log(`\nbest WASM build / native soft: min ${best[0]!.toFixed(2)}, median ${median(best).toFixed(2)}, max ${best.at(-1)!.toFixed(2)} (moonshot: ≥ 0.85 everywhere)`);
+console.log(
+  `\nbest WASM build / native soft: min ${best[0]!.toFixed(2)}, median ${median(best).toFixed(2)}, max ${best.at(-1)!.toFixed(2)} (moonshot: ≥ 0.85 everywhere)`,
+);
 // What AEGIS gains in WASM over the AEADs people use today (medians of the same processes).
 for (const other of ['aes-128-gcm', 'chacha20-poly1305']) {
   const ratios = SIZES.filter((size) => cases.includes(`aegis-128l/encrypt/${size}`) && cases.includes(`${other}/encrypt/${size}`)).map(
-    (size) => `${size >= 1 << 20 ? `${size >> 20} MiB` : size >= 1024 ? `${size >> 10} KiB` : `${size} B`} ${(mbps('wasm-simd128', `aegis-128l/encrypt/${size}`) / mbps('wasm-simd128', `${other}/encrypt/${size}`)).toFixed(2)}×`,
+    (size) =>
+      `${size >= 1 << 20 ? `${size >> 20} MiB` : size >= 1024 ? `${size >> 10} KiB` : `${size} B`} ${(mbps('wasm-simd128', `aegis-128l/encrypt/${size}`) / mbps('wasm-simd128', `${other}/encrypt/${size}`)).toFixed(2)}×`,
   );
   if (ratios.length) console.log(`AEGIS-128L / ${other}, encrypt, WASM simd128: ${ratios.join(', ')}`);
 }
 mkdirSync('target', { recursive: true });
-writeFileSync('target/bench-cores.json', JSON.stringify({ rounds: ROUNDS, sampleMs: SAMPLE_MS, samples: SAMPLES, node: process.version, builds, rows }, null, 2));
+writeFileSync(
+  'target/bench-cores.json',
+  JSON.stringify({ rounds: ROUNDS, sampleMs: SAMPLE_MS, samples: SAMPLES, node: process.version, builds, rows }, null, 2),
+);
 console.log('raw figures: target/bench-cores.json');

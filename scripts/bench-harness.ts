@@ -18,7 +18,10 @@ import { formatSize, parseSize } from '../web/core/params.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import { recordPage } from './measured.ts';
 
-recordPage('harness', { title: "The engine's own overhead", about: "What the engine reports against a plain loop written apart from it, in headless browsers, and the quick preset's wall time." });
+recordPage('harness', {
+  title: "The engine's own overhead",
+  about: "What the engine reports against a plain loop written apart from it, in headless browsers, and the quick preset's wall time.",
+});
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const SIZES = (process.env.SIZES ?? process.env.SIZE ?? '1k,16k,1M').split(',').map((s) => parseSize(s));
@@ -78,20 +81,48 @@ for (const name of BROWSERS) {
     const quick = (await settled(page, `window.harness.engine(${JSON.stringify(QUICK)})`)) as ResultDocument;
     const quickWallS = (Date.now() - t0) / 1000;
     console.log(`\n${name} (${quick.environment.browser.name} ${quick.environment.browser.version})`);
-    console.log('case'.padEnd(46) + 'engine MB/s'.padStart(12) + 'bare MB/s'.padStart(11) + 'engine/bare'.padStart(13) + '   as total bytes / total time:' + 'engine'.padStart(9) + 'bare'.padStart(9) + 'engine/bare'.padStart(13));
+    console.log(
+      'case'.padEnd(46) +
+        'engine MB/s'.padStart(12) +
+        'bare MB/s'.padStart(11) +
+        'engine/bare'.padStart(13) +
+        '   as total bytes / total time:' +
+        'engine'.padStart(9) +
+        'bare'.padStart(9) +
+        'engine/bare'.padStart(13),
+    );
     for (const size of SIZES)
       for (const c of CASES) {
         const l = label(c, size);
         const [em, bm, ea, ba] = [median(engine[l]!.median), median(bare[l]!.median), median(engine[l]!.mean), median(bare[l]!.mean)];
-        console.log(l.padEnd(46) + mbps(size, em).toFixed(1).padStart(12) + mbps(size, bm).toFixed(1).padStart(11) + (bm / em).toFixed(3).padStart(13) + ' '.repeat(31) + mbps(size, ea).toFixed(1).padStart(9) + mbps(size, ba).toFixed(1).padStart(9) + (ba / ea).toFixed(3).padStart(13));
+        console.log(
+          l.padEnd(46) +
+            mbps(size, em).toFixed(1).padStart(12) +
+            mbps(size, bm).toFixed(1).padStart(11) +
+            (bm / em).toFixed(3).padStart(13) +
+            ' '.repeat(31) +
+            mbps(size, ea).toFixed(1).padStart(9) +
+            mbps(size, ba).toFixed(1).padStart(9) +
+            (ba / ea).toFixed(3).padStart(13),
+        );
       }
-    console.log(`${QUICK}: ${quick.cases.length} cases, wall time ${quickWallS.toFixed(1)} s (engine's own durationMs ${(quick.durationMs / 1000).toFixed(1)} s)`);
+    console.log(
+      `${QUICK}: ${quick.cases.length} cases, wall time ${quickWallS.toFixed(1)} s (engine's own durationMs ${(quick.durationMs / 1000).toFixed(1)} s)`,
+    );
     // The figure a visitor is shown comes from that run, whose workers ran every case's warm-up
     // before sampling; the short engine runs above sample each worker's first second, in which
     // Chromium's Web Crypto runs slower (docs/methodology.md). Held against the same plain loops.
     const web = CASES.find((c) => c.kind === 'webcrypto')!;
     for (const size of SIZES) {
-      const q = quick.cases.find((x) => x.implementation === web.impl && x.variant === 'sequential' && x.algorithm === web.algorithm && x.operation === 'encrypt' && x.aadBytes === 0 && x.sizeBytes === size);
+      const q = quick.cases.find(
+        (x) =>
+          x.implementation === web.impl &&
+          x.variant === 'sequential' &&
+          x.algorithm === web.algorithm &&
+          x.operation === 'encrypt' &&
+          x.aadBytes === 0 &&
+          x.sizeBytes === size,
+      );
       const l = label(web, size);
       if (!q || !bare[l]) {
         console.log(`${QUICK}'s own ${l}: not in that run`);
@@ -99,7 +130,9 @@ for (const name of BROWSERS) {
       }
       const [em, ea] = [q.bytesPerSecond / 1e6, (q.totalBytesPerSecond ?? 0) / 1e6];
       const [bm, ba] = [mbps(size, median(bare[l]!.median)), mbps(size, median(bare[l]!.mean))];
-      console.log(`${QUICK}'s own ${l}: median ${em.toFixed(1)} MB/s, engine/bare ${(em / bm).toFixed(3)}; all calls ${ea.toFixed(1)} MB/s, engine/bare ${(ea / ba).toFixed(3)} (one run)`);
+      console.log(
+        `${QUICK}'s own ${l}: median ${em.toFixed(1)} MB/s, engine/bare ${(em / bm).toFixed(3)}; all calls ${ea.toFixed(1)} MB/s, engine/bare ${(ea / ba).toFixed(3)} (one run)`,
+      );
     }
   } finally {
     await page.close();

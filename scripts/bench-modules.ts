@@ -34,7 +34,10 @@ import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs'
 import { buildEngine } from './build-engine.mjs';
 import { recordPage } from './measured.ts';
 
-recordPage('modules', { title: "Is the engine fair to JavaScript?", about: "Each example module and noble timed by the engine and by a plain loop written apart from it: engine / plain loop per size." });
+recordPage('modules', {
+  title: 'Is the engine fair to JavaScript?',
+  about: 'Each example module and noble timed by the engine and by a plain loop written apart from it: engine / plain loop per size.',
+});
 
 // The engine as it ships (the package's compiled JavaScript), not its sources through tsx's
 // loader, which no user runs: tsx detaches an ArrayBuffer in the thread it starts in (`node
@@ -52,14 +55,25 @@ const SUBJECTS = [
   { name: 'noble', module: 'noble', implementation: 'noble', algorithm: 'aes-128-gcm' },
   { name: 'noble', module: 'noble', implementation: 'noble', algorithm: 'chacha20-poly1305' },
   ...(['node-forge-gcm', 'sjcl-gcm', 'asmcrypto-gcm'] as const).map((d) => ({ name: d, module: example(d), implementation: d, algorithm: 'aes-128-gcm' })),
-  { name: 'stablelib-chacha20poly1305', module: example('stablelib-chacha20poly1305'), implementation: 'stablelib-chacha20poly1305', algorithm: 'chacha20-poly1305' },
+  {
+    name: 'stablelib-chacha20poly1305',
+    module: example('stablelib-chacha20poly1305'),
+    implementation: 'stablelib-chacha20poly1305',
+    algorithm: 'chacha20-poly1305',
+  },
 ].filter((s) => !process.env.ONLY || process.env.ONLY.split(',').includes(s.name));
 
 type Subject = (typeof SUBJECTS)[number];
 /** The plain loop's figures (bytes/s) by `name|algorithm|size`: alone, or interleaved with batches of `interleaveMs`. */
 const plainLoop = (subjects: Subject[], interleaveMs?: number) =>
   new Promise<PlainFigures>((resolve, reject) => {
-    const workerData: PlainSpec = { subjects: subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })), sizes: SIZES, ms: LOOP_MS, reps: 5, interleaveMs };
+    const workerData: PlainSpec = {
+      subjects: subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })),
+      sizes: SIZES,
+      ms: LOOP_MS,
+      reps: 5,
+      interleaveMs,
+    };
     // As the engine's workers start (web/core/node.ts packageWorker): without this script's tsx hooks.
     const w = new Worker(new URL('./plain-loop.worker.mjs', import.meta.url), { workerData, execArgv: [] });
     w.once('message', (m: PlainFigures) => (resolve(m), void w.terminate()));
@@ -81,7 +95,8 @@ async function acrossWorkers(one: () => Promise<PlainFigures>): Promise<PlainFig
   return averaged(runs);
 }
 function averaged(runs: PlainFigures[]): PlainFigures {
-  const avg = (pick: (r: PlainFigures) => Record<string, number>) => Object.fromEntries(Object.keys(pick(runs[0]!)).map((k) => [k, mean(runs.map((r) => pick(r)[k]!))]));
+  const avg = (pick: (r: PlainFigures) => Record<string, number>) =>
+    Object.fromEntries(Object.keys(pick(runs[0]!)).map((k) => [k, mean(runs.map((r) => pick(r)[k]!))]));
   return { bytesPerSecond: avg((r) => r.bytesPerSecond), medianStretch: avg((r) => r.medianStretch) };
 }
 const loopKey = (s: Pick<Subject, 'name' | 'algorithm'>, size: number) => `${s.name}|${s.algorithm}|${size}`;
@@ -93,7 +108,15 @@ const loopKey = (s: Pick<Subject, 'name' | 'algorithm'>, size: number) => `${s.n
  * loop alone is the mean of its figures before and after the engine's run of the subject alone;
  * after over before is the reference's own A/A.
  */
-function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, [before, after]: [PlainFigures, PlainFigures], plainInterleaved: PlainFigures, engineAlone: ResultDocument) {
+function addRatios(
+  rows: Ratios,
+  doc: ResultDocument,
+  s: Subject,
+  size: number,
+  [before, after]: [PlainFigures, PlainFigures],
+  plainInterleaved: PlainFigures,
+  engineAlone: ResultDocument,
+) {
   const k = loopKey(s, size);
   const plainAlone = averaged([before, after]);
   const alone = plainAlone.bytesPerSecond[k]!;
@@ -115,7 +138,14 @@ function addRatios(rows: Ratios, doc: ResultDocument, s: Subject, size: number, 
 }
 
 /** The engine's run of one subject alone: its algorithm, every size, the same rounds as the full run. */
-const soloOptions = (s: Subject) => ({ algorithms: [s.algorithm] as never, sizes: SIZES, operations: ['encrypt'] as never, aadBytes: [0], rounds: 2, maxReruns: 2 });
+const soloOptions = (s: Subject) => ({
+  algorithms: [s.algorithm] as never,
+  sizes: SIZES,
+  operations: ['encrypt'] as never,
+  aadBytes: [0],
+  rounds: 2,
+  maxReruns: 2,
+});
 
 const ratios: Ratios = new Map();
 const started = performance.now();
@@ -143,14 +173,27 @@ for (let run = 0; run < RUNS; run++) {
   }
 }
 
-type RatioRow = { median: number[]; all: number[]; engine: number[]; loop: number[]; interleaved: number[]; vsInterleaved: number[]; sideBySide: number[]; plainAA: number[] };
+type RatioRow = {
+  median: number[];
+  all: number[];
+  engine: number[];
+  loop: number[];
+  interleaved: number[];
+  vsInterleaved: number[];
+  sideBySide: number[];
+  plainAA: number[];
+};
 type Ratios = Map<string, RatioRow>;
 const f = (xs: number[]) => (xs.length ? `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]` : '–');
 function printTable(rows: Ratios) {
-  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  ${'engine/interleaved'.padStart(18)}  ${'alone, side by side'.padStart(19)}  plain after/before`);
+  console.log(
+    `${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  ${'engine/interleaved'.padStart(18)}  ${'alone, side by side'.padStart(19)}  plain after/before`,
+  );
   for (const [k, r] of rows) {
     const [name, alg, size] = k.split('|');
-    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved).padStart(18)}  ${f(r.sideBySide).padStart(19)}  ${f(r.plainAA)}`);
+    console.log(
+      `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved).padStart(18)}  ${f(r.sideBySide).padStart(19)}  ${f(r.plainAA)}`,
+    );
   }
   // The issue's band, counted over every run's figure: the engine alone against the plain loop,
   // and the plain loop against itself a minute later. Where the second misses as often as the
@@ -159,18 +202,23 @@ function printTable(rows: Ratios) {
     const xs = [...rows.values()].flatMap(pick);
     return `${xs.filter((x) => x >= 0.97 && x <= 1.03).length} of ${xs.length}`;
   };
-  console.log(`\nwithin 0.97–1.03, every run's figure: the engine alone / the plain loop ${inBand((r) => r.sideBySide)}; the plain loop after / before ${inBand((r) => r.plainAA)}`);
+  console.log(
+    `\nwithin 0.97–1.03, every run's figure: the engine alone / the plain loop ${inBand((r) => r.sideBySide)}; the plain loop after / before ${inBand((r) => r.plainAA)}`,
+  );
 }
 
 const gc = process.execArgv.includes('--single-threaded-gc') ? 'GC on the main thread only (--single-threaded-gc)' : 'concurrent GC';
-console.log(`\nbench:modules — Node ${process.versions.node}, ${gc}, ${RUNS} run(s), engine vs a plain loop of the same calls (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+console.log(
+  `\nbench:modules — Node ${process.versions.node}, ${gc}, ${RUNS} run(s), engine vs a plain loop of the same calls (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+);
 console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it);');
-console.log('  all calls: every call\'s bytes over their time, on both sides; median: the engine\'s median sample over the plain loop\'s median stretch');
-console.log('interleaved = the plain loop with every case taking turns in batches as long as the engine\'s samples, / the plain loop alone');
-console.log('alone, side by side = the engine with that module alone / the plain loop alone just before and just after it, averaged (all calls): the engine\'s own loop');
-console.log('plain after/before = the plain loop alone just after the engine\'s run / just before it: how far the reference moves from itself\n');
+console.log("  all calls: every call's bytes over their time, on both sides; median: the engine's median sample over the plain loop's median stretch");
+console.log("interleaved = the plain loop with every case taking turns in batches as long as the engine's samples, / the plain loop alone");
+console.log(
+  "alone, side by side = the engine with that module alone / the plain loop alone just before and just after it, averaged (all calls): the engine's own loop",
+);
+console.log("plain after/before = the plain loop alone just after the engine's run / just before it: how far the reference moves from itself\n");
 printTable(ratios);
-
 
 /**
  * The same in a browser (BROWSERS, default chromium; 'none' skips): the engine's run in the
@@ -192,9 +240,22 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
   let page: Awaited<ReturnType<typeof openHarness>> | undefined;
   try {
     page = await openHarness(name, files);
-    const search = new URLSearchParams({ preset: 'quick', algorithms: 'aes-128-gcm,chacha20-poly1305', implementations: 'noble', sizes: SIZES.join(','), operations: 'encrypt', rounds: '2', reruns: '2', module: [...urlOf.values()].join(',') }).toString();
+    const search = new URLSearchParams({
+      preset: 'quick',
+      algorithms: 'aes-128-gcm,chacha20-poly1305',
+      implementations: 'noble',
+      sizes: SIZES.join(','),
+      operations: 'encrypt',
+      rounds: '2',
+      reruns: '2',
+      module: [...urlOf.values()].join(','),
+    }).toString();
     const inPage = (s: Subject) => ({ name: s.name, module: urlOf.get(s.module) ?? 'noble', algorithm: s.algorithm });
-    const plain = async (subjects: Subject[], interleaveMs?: number) => (await settled(page!, `window.harness.plain(${JSON.stringify({ subjects: subjects.map(inPage), sizes: SIZES, ms: LOOP_MS, reps: 5, interleaveMs })})`)) as PlainFigures;
+    const plain = async (subjects: Subject[], interleaveMs?: number) =>
+      (await settled(
+        page!,
+        `window.harness.plain(${JSON.stringify({ subjects: subjects.map(inPage), sizes: SIZES, ms: LOOP_MS, reps: 5, interleaveMs })})`,
+      )) as PlainFigures;
     const rows: Ratios = new Map();
     let version = '';
     for (let run = 0; run < RUNS; run++) {
@@ -213,7 +274,9 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
         for (const size of SIZES) addRatios(rows, doc, s, size, plainAlone, interleaved, engineAlone);
       }
     }
-    console.log(`\nbench:modules — ${version} (${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`);
+    console.log(
+      `\nbench:modules — ${version} (${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
+    );
     printTable(rows);
   } catch (e) {
     console.log(`\n${name}: not measured — ${(e as Error).message.split('\n')[0]}`);

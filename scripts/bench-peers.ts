@@ -13,7 +13,10 @@ import { pairedRatio } from '../web/core/stats.ts';
 import { formatSize } from '../web/core/params.ts';
 import { recordPage } from './measured.ts';
 
-recordPage('peers', { title: "RustCrypto and libaegis against libsodium.js", about: "Paired ratios from one browser run: above 1, the row is faster than libsodium.js." });
+recordPage('peers', {
+  title: 'RustCrypto and libaegis against libsodium.js',
+  about: 'Paired ratios from one browser run: above 1, the row is faster than libsodium.js.',
+});
 
 const BROWSER = (process.env.BROWSER ?? 'chromium') as BrowserName;
 const SIZES = process.env.SIZES ?? '64,1k,16k,1M';
@@ -28,7 +31,9 @@ const sodium = new Map(doc.cases.filter((c) => c.implementation === 'libsodium')
 
 console.log(`\nbench:peers — ${doc.environment.browser.name} ${doc.environment.browser.version}, ${doc.environment.os.name}, one run of ${search}`);
 console.log('paired ratio of time per operation, libsodium.js / row (above 1: the row is faster), 95 % interval\n');
-console.log(`${'algorithm'.padEnd(20)}${'op'.padEnd(9)}${'size'.padStart(8)}  ${'implementation'.padEnd(30)}${'MB/s'.padStart(9)}  ${'libsodium MB/s'.padStart(14)}  ratio [interval]`);
+console.log(
+  `${'algorithm'.padEnd(20)}${'op'.padEnd(9)}${'size'.padStart(8)}  ${'implementation'.padEnd(30)}${'MB/s'.padStart(9)}  ${'libsodium MB/s'.padStart(14)}  ratio [interval]`,
+);
 for (const c of doc.cases.filter((x) => x.implementation !== 'libsodium').sort((a, b) => key(a).localeCompare(key(b)))) {
   const s = sodium.get(key(c));
   if (!s) continue;

@@ -15,11 +15,16 @@ import { explainedShare, speedRange } from '../web/core/run/interference.ts';
 import { median, pairedRatio } from '../web/core/stats.ts';
 import { recordPage } from './measured.ts';
 
-recordPage('stability', { title: "Do comparisons hold still?", about: "K fresh-browser quick runs: the spread of absolute medians against the spread of paired ratios, the flags and their reasons." });
+recordPage('stability', {
+  title: 'Do comparisons hold still?',
+  about: 'K fresh-browser quick runs: the spread of absolute medians against the spread of paired ratios, the flags and their reasons.',
+});
 
 const RUNS = Number(process.env.RUNS ?? 3);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox').split(',') as BrowserName[];
-const SEARCH = process.env.SEARCH ?? 'preset=quick&algorithms=aes-128-gcm,chacha20-poly1305&implementations=rustcrypto-wasm,webcrypto&webcrypto=sequential&operations=encrypt';
+const SEARCH =
+  process.env.SEARCH ??
+  'preset=quick&algorithms=aes-128-gcm,chacha20-poly1305&implementations=rustcrypto-wasm,webcrypto&webcrypto=sequential&operations=encrypt';
 
 const find = (d: ResultDocument, [impl, variant, alg]: readonly [string, string, string], size: number) =>
   d.cases.find((c) => c.implementation === impl && c.variant === variant && c.algorithm === alg && c.sizeBytes === size && c.operation === 'encrypt');
@@ -27,8 +32,18 @@ const spread = (xs: number[]) => (xs.length ? Math.max(...xs) / Math.min(...xs) 
 const pct = (x: number) => (Number.isFinite(x) ? `${(x * 100).toFixed(1)} %`.padStart(8) : '     n/a');
 
 const COMPARISONS = [
-  { name: 'WASM AES-128-GCM vs WASM ChaCha20-Poly1305', a: ['rustcrypto-wasm', 'simd128', 'aes-128-gcm'], b: ['rustcrypto-wasm', 'simd128', 'chacha20-poly1305'], target: 0.03 },
-  { name: 'WASM AES-128-GCM vs Web Crypto AES-128-GCM', a: ['rustcrypto-wasm', 'simd128', 'aes-128-gcm'], b: ['webcrypto', 'sequential', 'aes-128-gcm'], target: 0.05 },
+  {
+    name: 'WASM AES-128-GCM vs WASM ChaCha20-Poly1305',
+    a: ['rustcrypto-wasm', 'simd128', 'aes-128-gcm'],
+    b: ['rustcrypto-wasm', 'simd128', 'chacha20-poly1305'],
+    target: 0.03,
+  },
+  {
+    name: 'WASM AES-128-GCM vs Web Crypto AES-128-GCM',
+    a: ['rustcrypto-wasm', 'simd128', 'aes-128-gcm'],
+    b: ['webcrypto', 'sequential', 'aes-128-gcm'],
+    target: 0.05,
+  },
 ] as const;
 
 for (const browser of BROWSERS) {
@@ -42,7 +57,9 @@ for (const browser of BROWSERS) {
   console.log(`${'comparison'.padEnd(46)} ${'size'.padStart(8)}  spread across runs of:  A median  B median  A/B medians  paired A/B   (paired ratios)`);
   for (const cmp of COMPARISONS) {
     for (const size of docs[0]!.params.sizes) {
-      const pairs = docs.map((d) => [find(d, cmp.a, size), find(d, cmp.b, size)] as [CaseResult | undefined, CaseResult | undefined]).filter((p): p is [CaseResult, CaseResult] => !!p[0] && !!p[1]);
+      const pairs = docs
+        .map((d) => [find(d, cmp.a, size), find(d, cmp.b, size)] as [CaseResult | undefined, CaseResult | undefined])
+        .filter((p): p is [CaseResult, CaseResult] => !!p[0] && !!p[1]);
       if (pairs.length < 2) continue;
       const paired = pairs.map(([a, b]) => pairedRatio(a, b)?.ratio).filter((x): x is number => x !== undefined);
       const line = [
@@ -72,7 +89,9 @@ for (const browser of BROWSERS) {
     const explained = d.interference ? d.cases.map((c) => explainedShare(c, d.interference!)).filter((x): x is number => x !== null) : [];
     console.log(
       `run ${k + 1} interference: ${range ? `ran at ${Math.round(range.low * 100)}–100 % of its best speed (median ${Math.round(range.median * 100)} %), ${Math.round(range.slowShare * 100)} % of cycles below 80 %` : 'no record'}; ` +
-        (explained.length ? `share of each case's spread the monitor explains (R²): median ${median(explained).toFixed(2)}, max ${Math.max(...explained).toFixed(2)}` : ''),
+        (explained.length
+          ? `share of each case's spread the monitor explains (R²): median ${median(explained).toFixed(2)}, max ${Math.max(...explained).toFixed(2)}`
+          : ''),
     );
   }
 }

@@ -13,7 +13,10 @@ import { runInBrowser } from '../cli/browser-run.ts';
 import { median } from '../web/core/stats.ts';
 import { recordPage } from './measured.ts';
 
-recordPage('tiers', { title: "Does the engine time V8's optimised tier?", about: "The same WASM cases under default tiering, TurboFan only and Liftoff only, in Node and Chromium." });
+recordPage('tiers', {
+  title: "Does the engine time V8's optimised tier?",
+  about: 'The same WASM cases under default tiering, TurboFan only and Liftoff only, in Node and Chromium.',
+});
 
 const REPS = Number(process.env.REPS ?? 3);
 const CASES = ['aes-128-gcm/encrypt/16384', 'chacha20-poly1305/encrypt/16384'];
@@ -24,7 +27,7 @@ const TIERS = [
 ] as const;
 
 const results: Record<string, Record<string, number[]>> = {};
-const add = (where: string, tier: string, c: string, ns: number) => (((results[`${where} ${c}`] ??= {})[tier] ??= []).push(ns));
+const add = (where: string, tier: string, c: string, ns: number) => ((results[`${where} ${c}`] ??= {})[tier] ??= []).push(ns);
 
 for (let rep = 0; rep < REPS; rep++) {
   for (const [tier, flags] of rep % 2 ? [...TIERS].reverse() : TIERS) {

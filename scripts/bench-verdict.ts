@@ -26,7 +26,11 @@ import { bareLoop, inTurn, openHarness, settled } from './harness-page.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
 import { recordPage } from './measured.ts';
 
-recordPage('verdict', { title: "Does the verdict hold?", about: "N fresh-browser quick runs per engine: for every claim of the verdict, how many runs agree with the most common answer; flags, wall time and the A/A check per engine." });
+recordPage('verdict', {
+  title: 'Does the verdict hold?',
+  about:
+    'N fresh-browser quick runs per engine: for every claim of the verdict, how many runs agree with the most common answer; flags, wall time and the A/A check per engine.',
+});
 
 const RUNS = Number(process.env.RUNS ?? 5);
 const BROWSERS = (process.env.BROWSERS ?? 'chromium,firefox,webkit').split(',') as BrowserName[];
@@ -37,7 +41,16 @@ const PAIRS = Number(process.env.PAIRS ?? 3);
 if (OUT) mkdirSync(OUT, { recursive: true });
 
 /** Our Web Crypto AES-128-GCM sequential encrypt case at `size` in a run's document. */
-const webCase = (d: ResultDocument, size: number) => d.cases.find((c) => c.implementation === 'webcrypto' && c.variant === 'sequential' && c.algorithm === 'aes-128-gcm' && c.operation === 'encrypt' && c.aadBytes === 0 && c.sizeBytes === size);
+const webCase = (d: ResultDocument, size: number) =>
+  d.cases.find(
+    (c) =>
+      c.implementation === 'webcrypto' &&
+      c.variant === 'sequential' &&
+      c.algorithm === 'aes-128-gcm' &&
+      c.operation === 'encrypt' &&
+      c.aadBytes === 0 &&
+      c.sizeBytes === size,
+  );
 const PLAIN_SIZES = [1024, 16384, 1 << 20];
 /** A plain loop's all-calls figure: its bytes over its time, bytes per ns. */
 const rateOf = (size: number, ns: number[]) => size / mean(ns);
@@ -90,7 +103,9 @@ for (const browser of BROWSERS) {
     continue;
   }
   const d0 = docs[0]!;
-  console.log(`\n${browser} ${d0.environment.browser.name} ${d0.environment.browser.version}: wall time per run median ${median(wall).toFixed(1)} s (${Math.min(...wall).toFixed(1)}–${Math.max(...wall).toFixed(1)}); engine time median ${(median(docs.map((d) => d.durationMs)) / 1000).toFixed(1)} s`);
+  console.log(
+    `\n${browser} ${d0.environment.browser.name} ${d0.environment.browser.version}: wall time per run median ${median(wall).toFixed(1)} s (${Math.min(...wall).toFixed(1)}–${Math.max(...wall).toFixed(1)}); engine time median ${(median(docs.map((d) => d.durationMs)) / 1000).toFixed(1)} s`,
+  );
   const all = docs.map(claims);
   const names = [...new Set(all.flatMap((m) => [...m.keys()]))];
   let steady = 0;
@@ -103,7 +118,16 @@ for (const browser of BROWSERS) {
     const [top, n] = [...counts.entries()].sort((x, y) => y[1] - x[1])[0]!;
     if (n === docs.length) steady++;
     if (n >= 0.9 * docs.length && !top.endsWith('(UNKNOWN)') && top !== '(no claim)') settledAnswers++;
-    console.log(`  claim ${name.padEnd(24)} ${n}/${docs.length} agree: ${top}${counts.size > 1 ? `   (others: ${[...counts.entries()].filter(([a]) => a !== top).map(([a, c]) => `${c}× ${a}`).join('; ')})` : ''}`);
+    console.log(
+      `  claim ${name.padEnd(24)} ${n}/${docs.length} agree: ${top}${
+        counts.size > 1
+          ? `   (others: ${[...counts.entries()]
+              .filter(([a]) => a !== top)
+              .map(([a, c]) => `${c}× ${a}`)
+              .join('; ')})`
+          : ''
+      }`,
+    );
     // Where runs disagree, the ratio each run decided on: an interval on the band's edge shows here.
     if (counts.size > 1) console.log(`    ratios: ${docs.map((d) => ratioForClaim(d, name)).join(', ')}`);
   }
@@ -111,7 +135,9 @@ for (const browser of BROWSERS) {
   console.log(`  claims with one SAME or DIFFERENT answer in at least 90 % of runs: ${settledAnswers} of ${names.length}`);
   // Once the page shows a claim resolved, it must not read otherwise later in the same run.
   const reversed = shown.flatMap((run, k) => run.filter((c) => c.reversedTo !== null).map((c) => `run ${k + 1} ${c.id}: ${c.answer} → ${c.reversedTo}`));
-  console.log(`  claims shown resolved, then reversed in the same run: ${reversed.length} of ${shown.reduce((n, r) => n + r.length, 0)} shown in ${shown.length} runs${reversed.length ? ` (${reversed.join('; ')})` : ''}`);
+  console.log(
+    `  claims shown resolved, then reversed in the same run: ${reversed.length} of ${shown.reduce((n, r) => n + r.length, 0)} shown in ${shown.length} runs${reversed.length ? ` (${reversed.join('; ')})` : ''}`,
+  );
   const flagged = docs.map((d) => d.cases.filter((c) => c.unstable).length / Math.max(1, d.cases.length));
   console.log(`  cases flagged unstable: median ${(median(flagged) * 100).toFixed(0)} % (${flagged.map((f) => `${(f * 100).toFixed(0)} %`).join(', ')})`);
   // Where the flags fall, summed over the runs: which implementation, at which size.
@@ -120,11 +146,22 @@ for (const browser of BROWSERS) {
     const k = `${c.implementation} ${formatSize(c.sizeBytes)}`;
     where.set(k, (where.get(k) ?? 0) + 1);
   }
-  console.log(`  flags by implementation and size, over ${docs.length} runs: ${where.size ? [...where].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(', ') : 'none'}`);
+  console.log(
+    `  flags by implementation and size, over ${docs.length} runs: ${
+      where.size
+        ? [...where]
+            .sort((a, b) => b[1] - a[1])
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ')
+        : 'none'
+    }`,
+  );
   const aa = docs.map((d) => d.aaCheck);
   console.log(
     `  A/A check (the same case twice, must be SAME): ${aa.filter((x) => x?.decision === 'same').length}/${docs.length} SAME` +
-      (aa[0] ? ` — ${aa[0].implementation} ${aa[0].algorithm} ${formatSize(aa[0].sizeBytes)}: ${aa.map((x) => (x ? `${x.ratio.toFixed(3)} [${x.low.toFixed(3)}–${x.high.toFixed(3)}] ${x.decision.toUpperCase()}` : 'none')).join(', ')}` : ''),
+      (aa[0]
+        ? ` — ${aa[0].implementation} ${aa[0].algorithm} ${formatSize(aa[0].sizeBytes)}: ${aa.map((x) => (x ? `${x.ratio.toFixed(3)} [${x.low.toFixed(3)}–${x.high.toFixed(3)}] ${x.decision.toUpperCase()}` : 'none')).join(', ')}`
+        : ''),
   );
   const aes = docs.map(aes128vs256);
   if (aes.every(Boolean))
@@ -175,7 +212,11 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
   if (!sizes.length) return console.log('  Web Crypto AES-128-GCM against a plain loop: not measured at 1 KiB, 16 KiB or 1 MiB');
   const range = (xs: number[]) => (xs.length ? `${median(xs).toFixed(3)} (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})` : 'not measured');
   const perRun = sizes.map((size) => {
-    const ratios = docs.flatMap((d, k) => { const c = webCase(d, size); const plain = plainAfterRun[k]?.get(size); return c?.totalBytesPerSecond && plain ? [c.totalBytesPerSecond / 1e9 / plain] : []; });
+    const ratios = docs.flatMap((d, k) => {
+      const c = webCase(d, size);
+      const plain = plainAfterRun[k]?.get(size);
+      return c?.totalBytesPerSecond && plain ? [c.totalBytesPerSecond / 1e9 / plain] : [];
+    });
     return `${formatSize(size)} median ${range(ratios)}`;
   });
   console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run (target 0.97–1.03): ${perRun.join('; ')}`);
@@ -187,7 +228,11 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
     for (const size of sizes) {
       const pairs: number[] = [];
       for (let k = 0; k < PAIRS; k++) {
-        const [alone, plain] = await inTurn(k % 2 === 0, () => engineAlone(page!, size), async () => rateOf(size, await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size)));
+        const [alone, plain] = await inTurn(
+          k % 2 === 0,
+          () => engineAlone(page!, size),
+          async () => rateOf(size, await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size)),
+        );
         if (alone) pairs.push(alone / 1e9 / plain);
       }
       sideBySide.push(`${formatSize(size)} ${pairs.length ? `${median(pairs).toFixed(3)} (${pairs.map((x) => x.toFixed(3)).join(', ')})` : 'not measured'}`);
@@ -206,8 +251,18 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
 /** The engine's all-calls figure (bytes/s) for Web Crypto AES-128-GCM at `size`, measured alone: SEARCH's run with only that case. */
 async function engineAlone(page: BrowserPage, size: number): Promise<number | undefined> {
   const q = new URLSearchParams(SEARCH);
-  for (const [k, v] of Object.entries({ implementations: 'webcrypto', algorithms: 'aes-128-gcm', sizes: String(size), operations: 'encrypt', aad: '0', webcrypto: 'sequential' })) q.set(k, v);
+  for (const [k, v] of Object.entries({
+    implementations: 'webcrypto',
+    algorithms: 'aes-128-gcm',
+    sizes: String(size),
+    operations: 'encrypt',
+    aad: '0',
+    webcrypto: 'sequential',
+  }))
+    q.set(k, v);
   const doc = (await settled(page, `window.harness.engine(${JSON.stringify(q.toString())})`)) as ResultDocument;
   return webCase(doc, size)?.totalBytesPerSecond;
 }
-console.log('\ntargets: every claim identical in ≥ 9 of 10 runs (Chromium, Firefox), ≥ 8 of 10 (WebKit); ≤ 10 % flagged; AES-128 time ≤ AES-256 time × 1.05 at 1 MiB');
+console.log(
+  '\ntargets: every claim identical in ≥ 9 of 10 runs (Chromium, Firefox), ≥ 8 of 10 (WebKit); ≤ 10 % flagged; AES-128 time ≤ AES-256 time × 1.05 at 1 MiB',
+);

@@ -6,12 +6,26 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
-const scripts = Object.keys((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts).filter((s) => s.startsWith('bench:'));
+const scripts = Object.keys((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts).filter((s) =>
+  s.startsWith('bench:'),
+);
 
 /** Per benchmark: the environment that makes it tiny, and what its output must contain. */
 const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> = {
-  'bench:cores': { env: { ROUNDS: '1', SAMPLE_MS: '2', SAMPLES: '2', SIZES: '64,1024', ALGORITHMS: 'aes-128-gcm,aegis-128l' }, prints: [/bench:cores — MB\/s/, /aes-128-gcm\s+encrypt\s+64 B\s+\d/, /best WASM build \/ native soft: min \d/] },
-  'bench:harness': { env: { RUNS: '1', SIZES: '16k', BROWSERS: 'chromium', ROUNDS: '1', QUICK: 'preset=quick&sizes=16k&rounds=1&reruns=0&algorithms=aes-128-gcm' }, prints: [/bench:harness/, /engine\/bare/, /WASM AES-128-GCM 16 KiB\s+\d/, /Web Crypto AES-128-GCM \(sequential\) 16 KiB\s+\d/, /own Web Crypto AES-128-GCM \(sequential\) 16 KiB: median \d+\.\d MB\/s, engine\/bare \d\.\d{3}; all calls \d+\.\d MB\/s, engine\/bare \d\.\d{3}/] },
+  'bench:cores': {
+    env: { ROUNDS: '1', SAMPLE_MS: '2', SAMPLES: '2', SIZES: '64,1024', ALGORITHMS: 'aes-128-gcm,aegis-128l' },
+    prints: [/bench:cores — MB\/s/, /aes-128-gcm\s+encrypt\s+64 B\s+\d/, /best WASM build \/ native soft: min \d/],
+  },
+  'bench:harness': {
+    env: { RUNS: '1', SIZES: '16k', BROWSERS: 'chromium', ROUNDS: '1', QUICK: 'preset=quick&sizes=16k&rounds=1&reruns=0&algorithms=aes-128-gcm' },
+    prints: [
+      /bench:harness/,
+      /engine\/bare/,
+      /WASM AES-128-GCM 16 KiB\s+\d/,
+      /Web Crypto AES-128-GCM \(sequential\) 16 KiB\s+\d/,
+      /own Web Crypto AES-128-GCM \(sequential\) 16 KiB: median \d+\.\d MB\/s, engine\/bare \d\.\d{3}; all calls \d+\.\d MB\/s, engine\/bare \d\.\d{3}/,
+    ],
+  },
   'bench:collector': {
     env: { DURATION: '1', CONNECTIONS: '2', ROWS: '2000', COHORT_ROWS: '2500' },
     prints: [
@@ -32,11 +46,50 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /PostgreSQL\s+one cohort of 2500 rows: refreshed in \d+ ms .* a first \/stats p50 [\d.]+ ms/,
     ],
   },
-  'bench:stability': { env: { RUNS: '2', BROWSERS: 'chromium', SEARCH: 'preset=quick&algorithms=aes-128-gcm,chacha20-poly1305&implementations=rustcrypto-wasm,webcrypto&webcrypto=sequential&operations=encrypt&sizes=1k&rounds=1&reruns=0' }, prints: [/WASM AES-128-GCM vs Web Crypto AES-128-GCM\s+1024/, /flags: \d+ of \d+ cases unstable/] },
+  'bench:stability': {
+    env: {
+      RUNS: '2',
+      BROWSERS: 'chromium',
+      SEARCH:
+        'preset=quick&algorithms=aes-128-gcm,chacha20-poly1305&implementations=rustcrypto-wasm,webcrypto&webcrypto=sequential&operations=encrypt&sizes=1k&rounds=1&reruns=0',
+    },
+    prints: [/WASM AES-128-GCM vs Web Crypto AES-128-GCM\s+1024/, /flags: \d+ of \d+ cases unstable/],
+  },
   'bench:tiers': { env: { REPS: '1' }, prints: [/Node aes-128-gcm\/encrypt\/16384/, /Chromium aes-128-gcm\/encrypt\/16384/] },
-  'bench:verdict': { env: { RUNS: '2', BROWSERS: 'chromium', PAIRS: '2', SEARCH: 'preset=quick&sizes=64,1M&rounds=1&reruns=0&algorithms=aes-128-gcm,aes-256-gcm,chacha20-poly1305&operations=encrypt' }, prints: [/claim fastest\/small\s+\d\/2 agree/, /claims identical in every run: \d+ of \d+/, /claims with one SAME or DIFFERENT answer in at least 90 % of runs: \d+ of \d+/, /claims shown resolved, then reversed in the same run: \d+ of \d+ shown in 2 runs/, /flags by implementation and size, over 2 runs: (none|[a-z-]+ \d+ (B|KiB|MiB) \d+)/, /A\/A check .*: \d\/2 SAME/, /AES-128-GCM \/ AES-256-GCM time at 1 MiB/, /Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run \(target 0\.97–1\.03\): 1 MiB median \d\.\d{3} \(/, /the same, side by side \(the engine with that case alone, then the plain loop, 2 pairs\): 1 MiB \d\.\d{3} \(\d\.\d{3}, \d\.\d{3}\)/, /the plain loop against itself, measured twice in a row: 1 MiB \d\.\d{3}/] },
-  'bench:modules': { env: { RUNS: '1', SIZES: '64', LOOP_MS: '50', ONLY: 'noble,stablelib-chacha20poly1305', BROWSERS: 'chromium' }, prints: [/bench:modules — Node/, /noble\s+aes-128-gcm\s+64 B\s+[\d.]+\s+[\d.]+\s+[\d.]+ \[/, /stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B/, /bench:modules — Chrom\S+ [\d.]+ \(chromium\)[^\n]*\n[\s\S]*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+\s+[\d.]+(\s+[\d.]+ \[[\d.]+–[\d.]+\]){6}/, /within 0\.97–1\.03, every run's figure: the engine alone \/ the plain loop \d+ of \d+; the plain loop after \/ before \d+ of \d+/] },
-  'bench:ab': { env: { RUNS: '1', BROWSERS: 'chromium', BUDGET: '8', SIZES: '16k', ONLY: 'same,10' }, prints: [/bench:ab —/, /chromium\s+same code\s+margin ±5 %: 1 comparisons — SLOWER \d/, /chromium\s+10 % slower\s+margin ±5 %: 1 comparisons/] },
+  'bench:verdict': {
+    env: {
+      RUNS: '2',
+      BROWSERS: 'chromium',
+      PAIRS: '2',
+      SEARCH: 'preset=quick&sizes=64,1M&rounds=1&reruns=0&algorithms=aes-128-gcm,aes-256-gcm,chacha20-poly1305&operations=encrypt',
+    },
+    prints: [
+      /claim fastest\/small\s+\d\/2 agree/,
+      /claims identical in every run: \d+ of \d+/,
+      /claims with one SAME or DIFFERENT answer in at least 90 % of runs: \d+ of \d+/,
+      /claims shown resolved, then reversed in the same run: \d+ of \d+ shown in 2 runs/,
+      /flags by implementation and size, over 2 runs: (none|[a-z-]+ \d+ (B|KiB|MiB) \d+)/,
+      /A\/A check .*: \d\/2 SAME/,
+      /AES-128-GCM \/ AES-256-GCM time at 1 MiB/,
+      /Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run \(target 0\.97–1\.03\): 1 MiB median \d\.\d{3} \(/,
+      /the same, side by side \(the engine with that case alone, then the plain loop, 2 pairs\): 1 MiB \d\.\d{3} \(\d\.\d{3}, \d\.\d{3}\)/,
+      /the plain loop against itself, measured twice in a row: 1 MiB \d\.\d{3}/,
+    ],
+  },
+  'bench:modules': {
+    env: { RUNS: '1', SIZES: '64', LOOP_MS: '50', ONLY: 'noble,stablelib-chacha20poly1305', BROWSERS: 'chromium' },
+    prints: [
+      /bench:modules — Node/,
+      /noble\s+aes-128-gcm\s+64 B\s+[\d.]+\s+[\d.]+\s+[\d.]+ \[/,
+      /stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B/,
+      /bench:modules — Chrom\S+ [\d.]+ \(chromium\)[^\n]*\n[\s\S]*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+\s+[\d.]+(\s+[\d.]+ \[[\d.]+–[\d.]+\]){6}/,
+      /within 0\.97–1\.03, every run's figure: the engine alone \/ the plain loop \d+ of \d+; the plain loop after \/ before \d+ of \d+/,
+    ],
+  },
+  'bench:ab': {
+    env: { RUNS: '1', BROWSERS: 'chromium', BUDGET: '8', SIZES: '16k', ONLY: 'same,10' },
+    prints: [/bench:ab —/, /chromium\s+same code\s+margin ±5 %: 1 comparisons — SLOWER \d/, /chromium\s+10 % slower\s+margin ±5 %: 1 comparisons/],
+  },
   'bench:peers': { env: { SIZES: '64', ROUNDS: '1' }, prints: [/bench:peers —/, /chacha20-poly1305\s+encrypt\s+64 B\s+rustcrypto-wasm/] },
 };
 

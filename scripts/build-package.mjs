@@ -64,9 +64,32 @@ const pkg = {
     ...backendDependencies,
   },
   // esbuild bundles a module of yours for `aeadbench run --implementation FILE`.
-  peerDependencies: { 'playwright-core': root.devDependencies['playwright-core'], '@playwright/test': `>=1.40`, 'selenium-webdriver': root.dependencies['selenium-webdriver'], esbuild: root.dependencies.esbuild },
-  peerDependenciesMeta: { 'playwright-core': { optional: true }, '@playwright/test': { optional: true }, 'selenium-webdriver': { optional: true }, esbuild: { optional: true } },
-  keywords: ['aead', 'benchmark', 'webassembly', 'webcrypto', 'aes-gcm', 'chacha20-poly1305', 'ascon', 'aegis', 'aes-gcm-siv', 'ocb', 'rustcrypto', 'libsodium'],
+  peerDependencies: {
+    'playwright-core': root.devDependencies['playwright-core'],
+    '@playwright/test': `>=1.40`,
+    'selenium-webdriver': root.dependencies['selenium-webdriver'],
+    esbuild: root.dependencies.esbuild,
+  },
+  peerDependenciesMeta: {
+    'playwright-core': { optional: true },
+    '@playwright/test': { optional: true },
+    'selenium-webdriver': { optional: true },
+    esbuild: { optional: true },
+  },
+  keywords: [
+    'aead',
+    'benchmark',
+    'webassembly',
+    'webcrypto',
+    'aes-gcm',
+    'chacha20-poly1305',
+    'ascon',
+    'aegis',
+    'aes-gcm-siv',
+    'ocb',
+    'rustcrypto',
+    'libsodium',
+  ],
 };
 writeFileSync(`${OUT}/package.json`, JSON.stringify(pkg, null, 2) + '\n');
 // The package README is a file of its own (web/core/README.md), followed by the result
@@ -90,5 +113,7 @@ for (const [name, entry] of Object.entries(pkg.exports)) {
   const file = typeof entry === 'string' ? entry : (entry.default ?? entry.node?.default);
   if (!file.endsWith('.js')) continue;
   const src = readFileSync(join(OUT, file));
-  console.error(`  ${name.padEnd(12)} ${file.padEnd(36)} ${(src.length / 1024).toFixed(1)} KiB, ${(gzipSync(src).length / 1024).toFixed(1)} KiB gzip (module alone)`);
+  console.error(
+    `  ${name.padEnd(12)} ${file.padEnd(36)} ${(src.length / 1024).toFixed(1)} KiB, ${(gzipSync(src).length / 1024).toFixed(1)} KiB gzip (module alone)`,
+  );
 }

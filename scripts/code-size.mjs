@@ -21,10 +21,18 @@ function measure(id) {
   const env = { ...process.env, RUSTFLAGS };
   if (id) env.AEADBENCH_PROBE = id;
   else delete env.AEADBENCH_PROBE;
-  execFileSync('cargo', ['build', '--quiet', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'aeadbench-size-probe', '--target-dir', 'target/wasm-size'], { env, stdio: 'inherit' });
+  execFileSync(
+    'cargo',
+    ['build', '--quiet', '--release', '--target', 'wasm32-unknown-unknown', '-p', 'aeadbench-size-probe', '--target-dir', 'target/wasm-size'],
+    { env, stdio: 'inherit' },
+  );
   const built = 'target/wasm-size/wasm32-unknown-unknown/release/aeadbench_size_probe.wasm';
   const out = join(tmp, `${id || 'empty'}.wasm`);
-  execFileSync('node_modules/.bin/wasm-opt', [...wasmOptFlags.split(' ').filter(Boolean), '--strip-debug', '--strip-producers', ...features, built, '-o', out], { stdio: 'inherit' });
+  execFileSync(
+    'node_modules/.bin/wasm-opt',
+    [...wasmOptFlags.split(' ').filter(Boolean), '--strip-debug', '--strip-producers', ...features, built, '-o', out],
+    { stdio: 'inherit' },
+  );
   const bytes = readFileSync(out);
   return { wasmBytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
 }
@@ -43,6 +51,10 @@ const doc = {
 };
 writeFileSync(join(outDir, 'code-size.json'), JSON.stringify(doc, null, 2) + '\n');
 writeFileSync(join(outDir, 'code-size.js'), `/** Written by scripts/code-size.mjs. */\nexport default ${JSON.stringify(doc, null, 2)};\n`);
-writeFileSync(join(outDir, 'code-size.d.ts'), 'declare const codeSize: { method: string; emptyProbe: { wasmBytes: number; gzipBytes: number }; algorithms: Record<string, { wasmBytes: number; gzipBytes: number }> };\nexport default codeSize;\n');
+writeFileSync(
+  join(outDir, 'code-size.d.ts'),
+  'declare const codeSize: { method: string; emptyProbe: { wasmBytes: number; gzipBytes: number }; algorithms: Record<string, { wasmBytes: number; gzipBytes: number }> };\nexport default codeSize;\n',
+);
 console.error(`code added per algorithm (empty probe ${empty.wasmBytes} B, ${empty.gzipBytes} B gzip):`);
-for (const [id, m] of Object.entries(algorithms)) console.error(`  ${id.padEnd(26)} ${String(m.wasmBytes).padStart(7)} B  ${String(m.gzipBytes).padStart(6)} B gzip`);
+for (const [id, m] of Object.entries(algorithms))
+  console.error(`  ${id.padEnd(26)} ${String(m.wasmBytes).padStart(7)} B  ${String(m.gzipBytes).padStart(6)} B gzip`);

@@ -24,7 +24,10 @@ export async function algorithmTable(): Promise<string> {
   // The versions the build recorded from Cargo.lock (scripts/wasm-build-info.mjs).
   const versions = ((await nodePlatform.loadBuildInfo!('simd128')) as { crates?: Record<string, string> }).crates ?? {};
   const rows = ALGORITHMS.map((a) => {
-    const crates = (rust.get(a.id) ?? '').split('+').filter(Boolean).map((c) => (versions[c] ? `${c} ${versions[c]}` : c));
+    const crates = (rust.get(a.id) ?? '')
+      .split('+')
+      .filter(Boolean)
+      .map((c) => (versions[c] ? `${c} ${versions[c]}` : c));
     return `| \`${a.id}\` | ${a.spec} | ${crates.join(', ') || '–'} | ${a.keyBytes} / ${a.nonceBytes} / ${a.tagBytes} |`;
   });
   return ['| id | construction | crates (versions) | key / nonce / tag bytes |', '|---|---|---|---|', ...rows].join('\n');
@@ -39,7 +42,13 @@ export function codeSizeTable(): string {
   // Sizes follow the compiler: say which one, and when, so the figures can be made again.
   const rustc = execFileSync('rustc', ['--version'], { encoding: 'utf8' }).trim();
   const today = new Date().toISOString().slice(0, 10);
-  return ['| id | KiB | KiB gzip |', '|---|---:|---:|', ...rows, '', `Measured ${today} with ${rustc} (\`npm run docs\`); the empty probe itself: ${codeSize.emptyProbe.wasmBytes} B.`].join('\n');
+  return [
+    '| id | KiB | KiB gzip |',
+    '|---|---:|---:|',
+    ...rows,
+    '',
+    `Measured ${today} with ${rustc} (\`npm run docs\`); the empty probe itself: ${codeSize.emptyProbe.wasmBytes} B.`,
+  ].join('\n');
 }
 
 /** `| id | what | timed how |`, one row per implementation folder; an npm package's version is package.json's. */

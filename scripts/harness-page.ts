@@ -72,7 +72,9 @@ export async function sandwiched<E, P>(engine: () => Promise<E>, plain: () => Pr
  * WebDriver's 30 s script timeout (WebKitGTK), so the page keeps the outcome and is asked for it.
  */
 export async function settled(page: BrowserPage, expression: string): Promise<unknown> {
-  await page.evaluate(`(window.__bench = { done: false }, (${expression}).then((value) => Object.assign(window.__bench, { done: true, value }), (e) => Object.assign(window.__bench, { done: true, error: String(e) })), true)`);
+  await page.evaluate(
+    `(window.__bench = { done: false }, (${expression}).then((value) => Object.assign(window.__bench, { done: true, value }), (e) => Object.assign(window.__bench, { done: true, error: String(e) })), true)`,
+  );
   for (;;) {
     const r = (await page.evaluate('window.__bench.done ? window.__bench : null')) as { value?: unknown; error?: string } | null;
     if (r) {

@@ -53,7 +53,28 @@ export function writeMeasured(name: string, o: { title: string; about: string; c
 }
 
 /** The environment variables the benchmarks read (RUNS, ONLY …), as they were set: part of the command. */
-const BENCH_ENV = ['RUNS', 'ONLY', 'PARTS', 'ATTACKS', 'BROWSERS', 'BROWSER', 'SIZES', 'SIZE', 'ROUNDS', 'SAMPLE', 'SAMPLES', 'ALGORITHMS', 'QUICK', 'SEARCH', 'REPS', 'OUT', 'PAIRS', 'LOOP', 'PLAIN', 'BUDGET'];
+const BENCH_ENV = [
+  'RUNS',
+  'ONLY',
+  'PARTS',
+  'ATTACKS',
+  'BROWSERS',
+  'BROWSER',
+  'SIZES',
+  'SIZE',
+  'ROUNDS',
+  'SAMPLE',
+  'SAMPLES',
+  'ALGORITHMS',
+  'QUICK',
+  'SEARCH',
+  'REPS',
+  'OUT',
+  'PAIRS',
+  'LOOP',
+  'PLAIN',
+  'BUDGET',
+];
 
 /** The command that ran this benchmark, as one types it: its variables, `npm run <script> --` and its arguments. */
 export function commandLine(script: string, argv = process.argv.slice(2)): string {
@@ -87,7 +108,12 @@ export function recordPage(name: string, o: { title: string; about: string; scri
   process.on('exit', (code) => {
     if (code !== 0) return; // a failed run writes no page
     if (partial) lines.push(partial.slice(partial.lastIndexOf('\r') + 1).trimEnd());
-    const file = writeMeasured(name, { title: o.title, about: o.about, command: commandLine(o.script ?? `bench:${name}`), lines: lines.filter((l) => l !== '') });
+    const file = writeMeasured(name, {
+      title: o.title,
+      about: o.about,
+      command: commandLine(o.script ?? `bench:${name}`),
+      lines: lines.filter((l) => l !== ''),
+    });
     console.log(`wrote ${file}`);
   });
 }

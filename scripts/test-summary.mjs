@@ -13,7 +13,14 @@ const add = (name, p, f, s) => {
 const skipReasons = new Map();
 /** Every failed test by name, with its error's first line: CI keeps only the log's tail. */
 const failures = [];
-const failed = (suite, name, message) => failures.push(`${suite} ${name}: ${String(message ?? '').replace(/\x1b\[[0-9;]*m/g, '').trim().split('\n')[0].slice(0, 300)}`);
+const failed = (suite, name, message) =>
+  failures.push(
+    `${suite} ${name}: ${String(message ?? '')
+      .replace(/\x1b\[[0-9;]*m/g, '')
+      .trim()
+      .split('\n')[0]
+      .slice(0, 300)}`,
+  );
 const skipped = (suite, why) => skipReasons.set(`${suite} ${why}`, (skipReasons.get(`${suite} ${why}`) ?? 0) + 1);
 /** Vitest's JSON names a skipped test but not why: the test's own name is the reason we give. */
 const vitestSkips = (suite, v) => {
@@ -29,11 +36,22 @@ const vitestSkips = (suite, v) => {
 };
 const read = (f) => (existsSync(join(dir, f)) ? readFileSync(join(dir, f), 'utf8') : null);
 
+const statics = read('static.txt');
+if (statics) {
+  const lines = statics.trim().split('\n').filter(Boolean);
+  for (const l of lines.filter((x) => x.startsWith('failed '))) failed('static', l.slice(7), 'see its output above');
+  add('static', lines.filter((x) => x.startsWith('passed ')).length, lines.filter((x) => x.startsWith('failed ')).length, 0);
+}
+
 const cargo = read('cargo.txt');
 if (cargo) {
-  let p = 0, f = 0, s = 0;
+  let p = 0,
+    f = 0,
+    s = 0;
   for (const m of cargo.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed; (\d+) ignored/g)) {
-    p += +m[1]; f += +m[2]; s += +m[3];
+    p += +m[1];
+    f += +m[2];
+    s += +m[3];
   }
   add('cargo', p, f, s);
 }
@@ -64,11 +82,17 @@ if (e2e) {
     for (const spec of suite.specs ?? [])
       for (const t of spec.tests ?? [])
         if (t.status === 'skipped') {
-          const note = [...(t.annotations ?? []), ...(t.results ?? []).flatMap((r) => r.annotations ?? [])].find((a) => a.type === 'skip' || a.type === 'fixme');
+          const note = [...(t.annotations ?? []), ...(t.results ?? []).flatMap((r) => r.annotations ?? [])].find(
+            (a) => a.type === 'skip' || a.type === 'fixme',
+          );
           skipped('e2e', `${t.projectName}: ${note?.description || 'no reason given'}`);
         } else if (t.status === 'unexpected' || t.status === 'flaky') {
           const last = (t.results ?? []).at(-1);
-          failed('e2e', `${t.projectName} ${spec.file ?? ''} › ${spec.title}${t.status === 'flaky' ? ' (passed on retry)' : ''}`, last?.error?.message ?? last?.status);
+          failed(
+            'e2e',
+            `${t.projectName} ${spec.file ?? ''} › ${spec.title}${t.status === 'flaky' ? ' (passed on retry)' : ''}`,
+            last?.error?.message ?? last?.status,
+          );
         }
     for (const child of suite.suites ?? []) walk(child);
   };

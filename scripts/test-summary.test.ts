@@ -15,15 +15,42 @@ describe('test-summary', () => {
   it('names each failed test with the first line of its error: a vitest assertion, a file that did not load, an e2e test', () => {
     const out = summary({
       'vitest.json': {
-        numPassedTests: 1, numFailedTests: 1, numPendingTests: 0, numTodoTests: 0,
+        numPassedTests: 1,
+        numFailedTests: 1,
+        numPendingTests: 0,
+        numTodoTests: 0,
         testResults: [
-          { name: '/x/web/core/test/a.test.ts', status: 'failed', assertionResults: [{ status: 'passed', fullName: 'fine' }, { status: 'failed', fullName: 'a b', failureMessages: ['AssertionError: expected 1 to be 2\n    at here'] }] },
+          {
+            name: '/x/web/core/test/a.test.ts',
+            status: 'failed',
+            assertionResults: [
+              { status: 'passed', fullName: 'fine' },
+              { status: 'failed', fullName: 'a b', failureMessages: ['AssertionError: expected 1 to be 2\n    at here'] },
+            ],
+          },
           { name: '/x/web/core/test/b.test.ts', status: 'failed', message: 'SyntaxError: bad\nmore', assertionResults: [] },
         ],
       },
       'e2e.json': {
         stats: { expected: 1, flaky: 0, unexpected: 1, skipped: 0 },
-        suites: [{ title: 'run.spec.ts', specs: [{ title: 'verdict in view', file: 'run.spec.ts', tests: [{ projectName: 'chromium', status: 'unexpected', results: [{ status: 'failed', error: { message: '\u001b[31mError: toBeInViewport failed\u001b[39m\nCall log' } }] }] }] }],
+        suites: [
+          {
+            title: 'run.spec.ts',
+            specs: [
+              {
+                title: 'verdict in view',
+                file: 'run.spec.ts',
+                tests: [
+                  {
+                    projectName: 'chromium',
+                    status: 'unexpected',
+                    results: [{ status: 'failed', error: { message: '\u001b[31mError: toBeInViewport failed\u001b[39m\nCall log' } }],
+                  },
+                ],
+              },
+            ],
+          },
+        ],
       },
     });
     expect(out).toContain('tests: 2 passed, 2 failed, 0 skipped'); // the counts are the reports' own
@@ -34,7 +61,15 @@ describe('test-summary', () => {
   });
 
   it('names no failure when every test passed', () => {
-    const out = summary({ 'vitest.json': { numPassedTests: 2, numFailedTests: 0, numPendingTests: 0, numTodoTests: 0, testResults: [{ name: '/x/web/a.test.ts', status: 'passed', assertionResults: [{ status: 'passed', fullName: 'x' }] }] } });
+    const out = summary({
+      'vitest.json': {
+        numPassedTests: 2,
+        numFailedTests: 0,
+        numPendingTests: 0,
+        numTodoTests: 0,
+        testResults: [{ name: '/x/web/a.test.ts', status: 'passed', assertionResults: [{ status: 'passed', fullName: 'x' }] }],
+      },
+    });
     expect(out).toContain('tests: 2 passed, 0 failed, 0 skipped');
     expect(out).not.toContain('FAILED');
   });

@@ -27,15 +27,19 @@ export interface Unit {
 
 /** The folders of `dir` that are implementations, in rank order, each checked: both files there, and the folder named by its id. */
 export async function readUnits(dir = UNITS_DIR): Promise<Unit[]> {
-  const folders = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  const folders = readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name);
   const units: Unit[] = [];
   for (const folder of folders) {
     for (const file of ['meta.ts', 'backend.ts'])
-      if (!existsSync(`${dir}/${folder}/${file}`)) throw new Error(`implementations/${folder}/ has no ${file}: an implementation's folder holds meta.ts and backend.ts`);
+      if (!existsSync(`${dir}/${folder}/${file}`))
+        throw new Error(`implementations/${folder}/ has no ${file}: an implementation's folder holds meta.ts and backend.ts`);
     const mod = (await import(pathToFileURL(`${dir}/${folder}/meta.ts`).href)) as { default?: ImplementationMeta; docs?: ImplementationDocs };
     const meta = mod.default;
     if (meta?.id !== folder) throw new Error(`implementations/${folder}/meta.ts describes '${meta?.id}': the folder is named by the id`);
-    if (!mod.docs?.what || !mod.docs.timed) throw new Error(`implementations/${folder}/meta.ts exports no docs ({ what, timed }: its row in docs/implementations.md)`);
+    if (!mod.docs?.what || !mod.docs.timed)
+      throw new Error(`implementations/${folder}/meta.ts exports no docs ({ what, timed }: its row in docs/implementations.md)`);
     units.push({ meta, docs: mod.docs });
   }
   const ranks = new Map<number, string>();

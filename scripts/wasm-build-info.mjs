@@ -12,13 +12,33 @@ const [outDir, bindgenVersion, wasmOptFlags] = process.argv.slice(2);
 setFlagsFromString('--experimental-wasm-relaxed-simd');
 const lock = readFileSync('Cargo.lock', 'utf8');
 const crates = {};
-for (const name of ['aes-gcm', 'aes', 'ghash', 'polyval', 'chacha20poly1305', 'chacha20', 'poly1305', 'ascon-aead', 'cbc', 'hmac', 'sha2', 'aes-gcm-siv', 'ocb3', 'aegis', 'softaes', 'wasm-bindgen']) {
+for (const name of [
+  'aes-gcm',
+  'aes',
+  'ghash',
+  'polyval',
+  'chacha20poly1305',
+  'chacha20',
+  'poly1305',
+  'ascon-aead',
+  'cbc',
+  'hmac',
+  'sha2',
+  'aes-gcm-siv',
+  'ocb3',
+  'aegis',
+  'softaes',
+  'wasm-bindgen',
+]) {
   const m = lock.match(new RegExp(`name = "${name}"\\nversion = "([^"]+)"`));
   if (m) crates[name] = m[1];
 }
 const rows = [];
 const codeSize = JSON.parse(readFileSync(join(outDir, 'code-size.json'), 'utf8'));
-const variants = readdirSync(outDir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const variants = readdirSync(outDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 for (const variant of variants) {
   const dir = join(outDir, variant);
   const wasm = readFileSync(join(dir, 'cores_bg.wasm'));
@@ -46,7 +66,14 @@ for (const variant of variants) {
 }
 console.error(`${'variant'.padEnd(22)} wasm KB  gzip KB  backends`);
 for (const r of rows) {
-  const b = Object.entries(r.backends).map(([k, v]) => `${k}=${v}`).join(' ');
+  const b = Object.entries(r.backends)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(' ');
   console.error(`${r.variant.padEnd(22)} ${(r.wasmBytes / 1024).toFixed(0).padStart(7)}  ${(r.wasmGzipBytes / 1024).toFixed(0).padStart(7)}  ${b}`);
 }
-console.error('crates: ' + Object.entries(crates).map(([k, v]) => `${k} ${v}`).join(', '));
+console.error(
+  'crates: ' +
+    Object.entries(crates)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', '),
+);

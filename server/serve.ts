@@ -63,7 +63,12 @@ export function staticHandler(o: StaticOptions) {
     if (relative.includes('\0')) return fail(res, 400, 'malformed URL');
     const inMemory = o.files?.get(url.pathname);
     if (inMemory) {
-      res.writeHead(200, { 'Content-Type': TYPES[extname(url.pathname)] ?? 'application/octet-stream', 'Content-Length': String(inMemory.length), 'Cache-Control': 'no-cache', ...security });
+      res.writeHead(200, {
+        'Content-Type': TYPES[extname(url.pathname)] ?? 'application/octet-stream',
+        'Content-Length': String(inMemory.length),
+        'Cache-Control': 'no-cache',
+        ...security,
+      });
       return void res.end(req.method === 'HEAD' ? undefined : inMemory);
     }
     let path = normalize(join(root, relative));
@@ -77,7 +82,7 @@ export function staticHandler(o: StaticOptions) {
     if (!file?.isFile()) return fail(res, 404, `not found: ${url.pathname}`);
     // A symlink inside the root may point anywhere: serve a file only where it really is under it.
     const real = await realpath(path).catch(() => null);
-    if (real === null || !inside(real, realRoot ??= await realpath(root))) return fail(res, 404, `not found: ${url.pathname}`);
+    if (real === null || !inside(real, (realRoot ??= await realpath(root)))) return fail(res, 404, `not found: ${url.pathname}`);
     const immutable = url.pathname.startsWith('/assets/');
     const stream = createReadStream(path);
     // A file that vanishes or cannot be read between stat and read ends this response only.
@@ -161,7 +166,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(1);
   }
   const addr = server.address();
-  console.log(`aeadbench at http://${host === '127.0.0.1' ? 'localhost' : host}:${typeof addr === 'object' && addr ? addr.port : port}/ (COOP+COEP, Ctrl-C to stop)`);
+  console.log(
+    `aeadbench at http://${host === '127.0.0.1' ? 'localhost' : host}:${typeof addr === 'object' && addr ? addr.port : port}/ (COOP+COEP, Ctrl-C to stop)`,
+  );
   console.log(collector ? `collector at /api/v1 (${collector.describe})` : 'no collector (--no-collector): submission and the crowd view are hidden');
   const stop = async () => {
     server.close();

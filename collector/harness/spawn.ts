@@ -22,7 +22,12 @@ export interface Proc {
 }
 
 /** Starts `node --import tsx <script> …args` and waits until `readyPath` answers below 500 (any status with `anyStatus`). */
-export async function startNode(script: string, args: string[], env: Record<string, string>, o: { readyPath?: string; port?: number; expectExit?: boolean; anyStatus?: boolean; prefix?: string[] } = {}): Promise<Proc> {
+export async function startNode(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  o: { readyPath?: string; port?: number; expectExit?: boolean; anyStatus?: boolean; prefix?: string[] } = {},
+): Promise<Proc> {
   const port = o.port ?? (await freePort());
   // `prefix` runs node under another command (e.g. unshare, to be PID 1 in a namespace).
   const argv = [process.execPath, '--import', 'tsx', script, '--port', String(port), ...args];
@@ -62,7 +67,8 @@ export async function startNode(script: string, args: string[], env: Record<stri
   throw new Error(`${script} did not become ready on port ${port}: ${stderr.slice(-2000)}`);
 }
 
-export const startCollector = (env: Record<string, string>, o: { expectExit?: boolean; port?: number; anyStatus?: boolean; prefix?: string[] } = {}) => startNode('collector/server.ts', [], env, o);
+export const startCollector = (env: Record<string, string>, o: { expectExit?: boolean; port?: number; anyStatus?: boolean; prefix?: string[] } = {}) =>
+  startNode('collector/server.ts', [], env, o);
 
 export interface Reply {
   status: number;
@@ -71,7 +77,10 @@ export interface Reply {
 }
 
 /** One HTTP request from a chosen loopback address, with a time limit; never throws on HTTP status. */
-export function http(url: string, o: { method?: string; headers?: Record<string, string>; body?: string; from?: string; timeoutMs?: number } = {}): Promise<Reply> {
+export function http(
+  url: string,
+  o: { method?: string; headers?: Record<string, string>; body?: string; from?: string; timeoutMs?: number } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: o.method ?? 'GET', headers: o.headers, localAddress: o.from, timeout: o.timeoutMs ?? 10_000 }, (res) => {
       let body = '';

@@ -33,7 +33,9 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
 
   it('serves its OpenAPI description with the algorithm ids filled in from the table', async () => {
     const { ALGORITHM_IDS } = await import('../../web/core/tables/algorithms.ts');
-    const doc = (await (await app.request('/api/v1/openapi.json')).json()) as { paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }> };
+    const doc = (await (await app.request('/api/v1/openapi.json')).json()) as {
+      paths: Record<string, { get: { parameters: { name: string; schema: { enum?: string[] } }[] } }>;
+    };
     expect(doc.paths['/stats']!.get.parameters.find((p) => p.name === 'algorithm')!.schema.enum).toEqual([...ALGORITHM_IDS]);
     expect(JSON.stringify(doc)).not.toContain('x-enum');
   });
@@ -45,7 +47,16 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     const r = await app.request(`/api/v1/results/${id}`);
     expect(r.status).toBe(200);
     const got = await r.json();
-    expect(got).toMatchObject({ id, deviceClass: 'laptop', browser: 'Chrome', browserMajor: 156, arch: 'x86-64', cores: 2, preset: 'quick', quarantined: false });
+    expect(got).toMatchObject({
+      id,
+      deviceClass: 'laptop',
+      browser: 'Chrome',
+      browserMajor: 156,
+      arch: 'x86-64',
+      cores: 2,
+      preset: 'quick',
+      quarantined: false,
+    });
     expect(got.cases).toHaveLength(body.result.cases.length);
     expect(got.cases[0].samples).toEqual(body.result.cases[0]!.samples);
     // Only what was stored: no user agent, no address, no timestamp finer than a day.
@@ -75,12 +86,19 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     await sql.query('UPDATE cases SET samples_f64 = NULL, samples = ARRAY[1.5, 2.25]::double precision[], n = 2 WHERE submission_id = $1', [old]);
     expect((await (await app.request(`/api/v1/results/${old}`)).json()).cases[0].samples).toEqual([1.5, 2.25]);
     await sql.query('UPDATE submissions SET received_on = current_date - 1'); // the export holds the days that have ended
-    const nd = (await (await app.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
+    const nd = (await (await app.request('/api/v1/export.ndjson')).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(nd.map((r) => r.samples.length).sort((a, b) => a - b)).toEqual([1, 2, 17]);
   });
 
   it('keeps memory as a number of GiB from the page to the permalink, 2 for 2 or less', async () => {
-    for (const [gib, kept] of [[0.5, 2], [8, 8], [64, 32]] as const) {
+    for (const [gib, kept] of [
+      [0.5, 2],
+      [8, 8],
+      [64, 32],
+    ] as const) {
       const body = submission({ mutate: (doc) => (doc.environment.deviceMemoryGiB = gib) });
       expect((await post(app, body)).status).toBe(201);
       const stored = await (await app.request(`/api/v1/results/${body.result.runId}`)).json();
@@ -95,7 +113,15 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect(r.status).toBe(201);
     expect(await r.json()).toEqual({ id: body.result.runId, duplicate: false, cases: 1 });
     const [row] = await sql.query<Record<string, unknown>>('SELECT * FROM submissions');
-    expect(row).toMatchObject({ device_class: 'phone', browser: 'Chrome', browser_major: 156, arch: 'x86-64', cores: 2, memory_bucket: 16, device_model: null });
+    expect(row).toMatchObject({
+      device_class: 'phone',
+      browser: 'Chrome',
+      browser_major: 156,
+      arch: 'x86-64',
+      cores: 2,
+      memory_bucket: 16,
+      device_model: null,
+    });
     expect(Object.keys(row!)).not.toEqual(expect.arrayContaining(['user_agent', 'ip']));
     expect(JSON.stringify(row)).not.toMatch(/Mozilla|HeadlessChrome|127\.0\.0\.1/);
   });
@@ -134,21 +160,51 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     ['an unknown device class', () => ({ ...submission(), deviceClass: 'toaster' }), 400, 'deviceClass'],
     ['an unknown algorithm', () => submission({ mutate: (d) => ((d.cases[0] as { algorithm: string }).algorithm = 'rot13') }), 400, 'result.cases.0.algorithm'],
     // The first bad field is named (the run's sizes come before its cases).
-    ['a size outside the sweep', () => submission({ sizeBytes: 2 ** 31 }), 400, 'result.params.sizes.0: Invalid value: Expected <=67108864 but received 2147483648'],
+    [
+      'a size outside the sweep',
+      () => submission({ sizeBytes: 2 ** 31 }),
+      400,
+      'result.params.sizes.0: Invalid value: Expected <=67108864 but received 2147483648',
+    ],
     ['a case size outside the sweep', () => submission({ mutate: (d) => (d.cases[0]!.sizeBytes = 2 ** 31) }), 400, 'result.cases.0.sizeBytes'],
     ['throughput above any memory bandwidth', () => submission({ nsPerOp: 0.001 }), 422, 'plausible memory bandwidth'],
     ['a zero sample', () => submission({ mutate: (d) => (d.cases[0]!.samples[1] = 0) }), 422, 'result.cases.0.samples.1'],
     ['a user-agent string', () => submission({ mutate: (d) => (d.environment.userAgent = 'Mozilla/5.0') }), 422, 'userAgent'],
     ['an SQL-looking device model', () => ({ ...submission(), deviceModel: "x'); DROP TABLE submissions; --" }), 400, 'deviceModel'],
-    ['an AAD length the run did not ask for', () => submission({ mutate: (d) => (d.cases[0]!.aadBytes = 13) }), 422, "result.cases.0.aadBytes: 13 is not in the run's params.aadBytes"],
+    [
+      'an AAD length the run did not ask for',
+      () => submission({ mutate: (d) => (d.cases[0]!.aadBytes = 13) }),
+      422,
+      "result.cases.0.aadBytes: 13 is not in the run's params.aadBytes",
+    ],
     ['a device model instead of its family', () => ({ ...submission(), deviceModel: 'Pixel 8' }), 400, 'deviceModel'],
     ['a duplicated case', () => submission({ mutate: (d) => d.cases.push(d.cases[0]!) }), 422, 'appears twice'],
-    ['more samples than its rounds and extra rounds can take', () => submission({ mutate: (d) => padSamples(d, mostSamples(d.params) + 1) }), 422, 'result.cases.0.samples: '],
-    ['a case named for an implementation that is not a built-in, without its module', () => submission({ mutate: (d) => (d.cases[0]!.implementation = 'my-gcm' as never) }), 422, "result.cases.0.implementation: 'my-gcm' is not a built-in"],
+    [
+      'more samples than its rounds and extra rounds can take',
+      () => submission({ mutate: (d) => padSamples(d, mostSamples(d.params) + 1) }),
+      422,
+      'result.cases.0.samples: ',
+    ],
+    [
+      'a case named for an implementation that is not a built-in, without its module',
+      () => submission({ mutate: (d) => (d.cases[0]!.implementation = 'my-gcm' as never) }),
+      422,
+      "result.cases.0.implementation: 'my-gcm' is not a built-in",
+    ],
     // Found by the fuzz below: values the schema took but the database's columns refuse.
-    ['an impossible core count', () => submission({ mutate: (d) => (d.environment.hardwareConcurrency = 5000) }), 400, 'result.environment.hardwareConcurrency'],
+    [
+      'an impossible core count',
+      () => submission({ mutate: (d) => (d.environment.hardwareConcurrency = 5000) }),
+      400,
+      'result.environment.hardwareConcurrency',
+    ],
     ['an AAD beyond 32-bit', () => submission({ mutate: (d) => (d.cases[0]!.aadBytes = 2 ** 33) }), 400, 'result.cases.0.aadBytes'],
-    ['an absurd browser version', () => submission({ mutate: (d) => (d.environment.browser.version = '99999999999.0') }), 422, 'result.environment.browser.version'],
+    [
+      'an absurd browser version',
+      () => submission({ mutate: (d) => (d.environment.browser.version = '99999999999.0') }),
+      422,
+      'result.environment.browser.version',
+    ],
   ])('refuses %s with a 4xx naming the field', async (_, body, status, field) => {
     const r = await post(app, typeof body === 'function' ? body() : body);
     expect(r.status).toBe(status);
@@ -193,14 +249,19 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
 
   /** Posts laptops at these ns/op, alternating between the day before yesterday and yesterday, then refreshes; returns their voices as weights.ts sees them. */
   const laptopsOverTwoDays = async (nsList: number[]) => {
-    for (const [day, parity] of [[2, 0], [1, 1]] as const) {
+    for (const [day, parity] of [
+      [2, 0],
+      [1, 1],
+    ] as const) {
       for (let i = parity; i < nsList.length; i += 2) expect((await post(app, submission({ deviceClass: 'laptop', nsPerOp: nsList[i]! }))).status).toBe(201);
       await sql.query(`UPDATE submissions SET received_on = current_date - ${day} WHERE received_on = current_date`);
     }
     await refreshCohorts(sql);
     const first = nsList.filter((_, i) => i % 2 === 0);
     const w = dayWeights([first.length, nsList.length - first.length]);
-    const voices = nsList.map((ns, i) => ({ x: bps(ns), w: i % 2 === 0 ? w[0]! / first.length : w[1]! / (nsList.length - first.length) })).sort((p, q) => p.x - q.x);
+    const voices = nsList
+      .map((ns, i) => ({ x: bps(ns), w: i % 2 === 0 ? w[0]! / first.length : w[1]! / (nsList.length - first.length) }))
+      .sort((p, q) => p.x - q.x);
     return { xs: voices.map((v) => v.x), ws: voices.map((v) => v.w) };
   };
   const bps = (ns: number) => (1024 * 1e9) / ns;
@@ -214,24 +275,40 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     const laptop = cohorts.find((c: { deviceClass: string }) => c.deviceClass === 'laptop');
     const phone = cohorts.find((c: { deviceClass: string }) => c.deviceClass === 'phone');
     expect(laptop).toMatchObject({ n: 10, days: 2, tooFew: false });
-    for (const [q, field] of [[0.05, 'p05'], [0.25, 'q1'], [0.5, 'median'], [0.75, 'q3'], [0.95, 'p95']] as const) expect(laptop[field]).toBeCloseTo(weightedQuantile(xs, ws, q), 3);
+    for (const [q, field] of [
+      [0.05, 'p05'],
+      [0.25, 'q1'],
+      [0.5, 'median'],
+      [0.75, 'q3'],
+      [0.95, 'p95'],
+    ] as const)
+      expect(laptop[field]).toBeCloseTo(weightedQuantile(xs, ws, q), 3);
     expect(laptop.q1).toBeLessThan(laptop.median);
     // The day before yesterday's five weigh 5, yesterday's five 1: the median sits among the first.
     expect(laptop.median).toBeGreaterThan(bps(1500));
     // One phone: a count and no figure.
     expect(phone).toMatchObject({ n: 1, days: 1, tooFew: true });
     expect(phone.median).toBeUndefined();
-    const filtered = await (await app.request('/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=laptop&browser=Chrome&arch=x86-64')).json();
+    const filtered = await (
+      await app.request(
+        '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=laptop&browser=Chrome&arch=x86-64',
+      )
+    ).json();
     expect(filtered.cohorts).toHaveLength(1);
   });
 
   it('places a figure within its cohort by the weight of the voices below it', async () => {
     const { xs, ws } = await laptopsOverTwoDays([1000, 1100, 1200, 1300, 1400, 1500, 1600, 1700, 1800, 1900]);
-    const q = (bps: number) => app.request(`/api/v1/percentile?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=laptop&bytesPerSecond=${bps}`);
+    const q = (bps: number) =>
+      app.request(
+        `/api/v1/percentile?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=laptop&bytesPerSecond=${bps}`,
+      );
     expect(await (await q(9e10)).json()).toMatchObject({ n: 10, days: 2, tooFew: false, percentile: 100 });
     const middle = bps(1450);
     expect((await (await q(middle)).json()).percentile).toBeCloseTo(placeIn({ n: 10, values: xs, weights: ws }, middle)!, 6);
-    const empty = await (await app.request('/api/v1/percentile?algorithm=ascon-aead128&implementation=rustcrypto-wasm&operation=encrypt&size=64&bytesPerSecond=1')).json();
+    const empty = await (
+      await app.request('/api/v1/percentile?algorithm=ascon-aead128&implementation=rustcrypto-wasm&operation=encrypt&size=64&bytesPerSecond=1')
+    ).json();
     expect(empty).toMatchObject({ n: 0, tooFew: true, percentile: null });
   });
 
@@ -272,7 +349,10 @@ describe.each(BACKENDS)('collector on %s', (kind) => {
     expect(lines[0]).toMatch(/^submission,received_on,device_class,/);
     expect(lines).toHaveLength(3);
     expect(csv).not.toMatch(/Mozilla|user_agent|\bip\b/);
-    const nd = (await (await nextDay.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
+    const nd = (await (await nextDay.request('/api/v1/export.ndjson')).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(nd.map((r) => r.device_class).sort()).toEqual(['phone', 'server']);
     expect(nd[0].samples).toHaveLength(5);
   });
@@ -336,7 +416,10 @@ describe('openapi.json', () => {
     const { ALGORITHM_IDS, IMPLEMENTATION_IDS } = await import('../../web/core/tables/algorithms.ts');
     const { ENUM_TABLES, OPENAPI } = await import('../openapi.ts');
     const enums = (o: unknown, found: unknown[][] = []): unknown[][] => {
-      if (o && typeof o === 'object') for (const [k, v] of Object.entries(o)) if (k === 'enum' && Array.isArray(v)) found.push(v); else enums(v, found);
+      if (o && typeof o === 'object')
+        for (const [k, v] of Object.entries(o))
+          if (k === 'enum' && Array.isArray(v)) found.push(v);
+          else enums(v, found);
       return found;
     };
     // The file: no enum that copies a table (its own short lists, such as storage kinds, stay).

@@ -63,7 +63,12 @@ describe('three collectors behind nginx on one PostgreSQL', () => {
     expect((await postJson(stack.url, submission(), '127.0.98.9')).status).toBe(201);
     // A client cannot pick its budget by forging X-Forwarded-For: the balancer replaces the
     // header, and the collector believes only what its trusted proxy saw.
-    const forged = await http(`${stack.url}/api/v1/results`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.1' }, body: JSON.stringify(submission()), from: '127.0.99.9' });
+    const forged = await http(`${stack.url}/api/v1/results`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Forwarded-For': '203.0.113.1' },
+      body: JSON.stringify(submission()),
+      from: '127.0.99.9',
+    });
     expect(forged.status).toBe(429);
   }, 60_000);
 });

@@ -62,13 +62,16 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
   useBackend(kind, (s, a) => ((sql = s), (app = a)));
 
   /** The phone cohort as a client sees it now (a new app: nothing cached). */
-  const phones = async () => (await (await appFor(sql).request(STATS)).json()).cohorts[0] as { n: number; days: number; median?: number; tooFew: boolean; outliers: number };
+  const phones = async () =>
+    (await (await appFor(sql).request(STATS)).json()).cohorts[0] as { n: number; days: number; median?: number; tooFew: boolean; outliers: number };
   /** Moves everything stored today to `daysAgo` days before today, as if it had arrived then. */
   const backdate = async (daysAgo: number) => {
     await sql.query(`UPDATE submissions SET received_on = current_date - ${daysAgo} WHERE received_on = current_date`);
   };
   const phone = async (mbPerS: number, from: string, samples?: number[]) => {
-    const r = await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(mbPerS), mutate: samples && ((d) => void (d.cases[0]!.samples = samples)) }), { 'x-test-client': from });
+    const r = await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(mbPerS), mutate: samples && ((d) => void (d.cases[0]!.samples = samples)) }), {
+      'x-test-client': from,
+    });
     expect(r.status).toBe(201);
   };
   /** `n` honest phones on networks of their own, 46–56 MB/s; `tag` keeps networks apart across days. */
@@ -174,9 +177,13 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
     const qs = [0.05, 0.25, 0.5, 0.75, 0.95];
     for (const order of [xs.map((_, i) => i), xs.map((_, i) => xs.length - 1 - i)]) {
       const values = order.map((i) => `(${xs[i]}::float8, ${ws[i]}::float8)`).join(', ');
-      const rows = await sql.query<{ q: number; x: number }>(`${weightedQuantilesSql(`SELECT x, w FROM (VALUES ${values}) AS v(x, w)`, [], `ARRAY[${qs.join(', ')}]::float8[]`)} ORDER BY 1`);
+      const rows = await sql.query<{ q: number; x: number }>(
+        `${weightedQuantilesSql(`SELECT x, w FROM (VALUES ${values}) AS v(x, w)`, [], `ARRAY[${qs.join(', ')}]::float8[]`)} ORDER BY 1`,
+      );
       expect(rows.map((r) => Number(r.x))).toEqual(qs.map((q) => expect.closeTo(weightedQuantile(xs, ws, q), 9)));
-      const even = await sql.query<{ q: number; x: number }>(`${weightedQuantilesSql(`SELECT x, w FROM (VALUES ${values}) AS v(x, w)`, [], { even: 11 })} ORDER BY 1`);
+      const even = await sql.query<{ q: number; x: number }>(
+        `${weightedQuantilesSql(`SELECT x, w FROM (VALUES ${values}) AS v(x, w)`, [], { even: 11 })} ORDER BY 1`,
+      );
       expect(even.map((r) => Number(r.x))).toEqual(Array.from({ length: 11 }, (_, i) => expect.closeTo(weightedQuantile(xs, ws, i / 10), 9)));
     }
   });
@@ -190,7 +197,11 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
     expect(plain).toMatchObject({ n: 12, tooFew: false });
     // Ten times slower, with 64 KiB of AAD, and ten more from the baseline build: neither moves it.
     for (let i = 0; i < 3; i++) {
-      const withAad = submission({ deviceClass: 'phone', nsPerOp: nsFor(5), mutate: (d) => ((d.params.aadBytes = [0, 65536]), (d.cases[0]!.aadBytes = 65536)) });
+      const withAad = submission({
+        deviceClass: 'phone',
+        nsPerOp: nsFor(5),
+        mutate: (d) => ((d.params.aadBytes = [0, 65536]), (d.cases[0]!.aadBytes = 65536)),
+      });
       expect((await post(app, withAad, { 'x-test-client': `203.0.${i}.40` })).status).toBe(201);
       const baseline = submission({ deviceClass: 'phone', nsPerOp: nsFor(5), mutate: (d) => void (d.cases[0]!.variant = 'baseline') });
       expect((await post(app, baseline, { 'x-test-client': `203.0.${i}.41` })).status).toBe(201);
@@ -227,7 +238,11 @@ describe.each(BACKENDS)('daily caps under a race, on %s', (kind) => {
     try {
       const cap = 100;
       const apps = [appFor(sql, { sourceDailyCap: cap }), appFor(second ?? sql, { sourceDailyCap: cap })];
-      const statuses = await Promise.all(Array.from({ length: 2032 }, (_, i) => Promise.resolve(post(apps[i % 2]!, submission(), { 'x-test-client': `192.0.2.${(i % 254) + 1}` })).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 2032 }, (_, i) =>
+          Promise.resolve(post(apps[i % 2]!, submission(), { 'x-test-client': `192.0.2.${(i % 254) + 1}` })).then((r) => r.status),
+        ),
+      );
       const [stored] = await sql.query<{ n: number }>('SELECT count(*)::int AS n FROM submissions');
       expect(Number(stored!.n)).toBeLessThanOrEqual(cap);
       expect(Number(stored!.n)).toBeGreaterThan(0);
@@ -252,8 +267,17 @@ describe.each(BACKENDS)('daily caps under a race, on %s', (kind) => {
 
 describe('the review command', () => {
   it('names a malformed cohort day, and refuses bad flags and a missing reason with its usage (exit 2)', async () => {
-    expect(() => parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone')).toThrow("Invalid burst: 'aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone' (expected algorithm/implementation/operation/size/class/day, as the list prints it)");
-    expect(parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26')).toEqual({ algorithm: 'aes-128-gcm', implementation: 'rustcrypto-wasm', operation: 'encrypt', sizeBytes: 1024, deviceClass: 'phone', day: '2026-11-26' });
+    expect(() => parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone')).toThrow(
+      "Invalid burst: 'aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone' (expected algorithm/implementation/operation/size/class/day, as the list prints it)",
+    );
+    expect(parseBurst('aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26')).toEqual({
+      algorithm: 'aes-128-gcm',
+      implementation: 'rustcrypto-wasm',
+      operation: 'encrypt',
+      sizeBytes: 1024,
+      deviceClass: 'phone',
+      day: '2026-11-26',
+    });
     expect(await reviewMain(['--quarantine', 'nope', '--reason', 'x'])).toBe(2);
     expect(await reviewMain(['--quarantine', 'aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26'])).toBe(2); // no reason
     expect(await reviewMain(['--release', 'x'])).toBe(2); // nothing is held, so nothing is released

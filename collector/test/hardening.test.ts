@@ -47,8 +47,12 @@ describe('a body is refused by its shape before its items are checked', () => {
 
   it('counts values and containers in the text, and stops counting at the bound', () => {
     expect(() => checkBodyText(JSON.stringify(submission()))).not.toThrow();
-    expect(refusal(() => checkBodyText(`[${'1,'.repeat(MAX_BODY_VALUES + 1)}1]`)).message).toBe(`body: more than ${MAX_BODY_VALUES} values; a result holds fewer`);
-    expect(refusal(() => checkBodyText('['.repeat(MAX_BODY_CONTAINERS + 1))).message).toBe(`body: more than ${MAX_BODY_CONTAINERS} objects and arrays; a result holds fewer`);
+    expect(refusal(() => checkBodyText(`[${'1,'.repeat(MAX_BODY_VALUES + 1)}1]`)).message).toBe(
+      `body: more than ${MAX_BODY_VALUES} values; a result holds fewer`,
+    );
+    expect(refusal(() => checkBodyText('['.repeat(MAX_BODY_CONTAINERS + 1))).message).toBe(
+      `body: more than ${MAX_BODY_CONTAINERS} objects and arrays; a result holds fewer`,
+    );
   });
 
   it('reports only the first bad sample, not one issue per item, naming its value', () => {
@@ -57,7 +61,10 @@ describe('a body is refused by its shape before its items are checked', () => {
     const r = refusal(() => reduceSubmission(body));
     expect(r).toEqual({ status: 422, message: 'result.cases.0.samples.1: -1 ns per operation is not a plausible time' });
     body.result.cases[0]!.samples = [1000, '1000' as unknown as number];
-    expect(refusal(() => reduceSubmission(body))).toEqual({ status: 400, message: 'invalid submission: result.cases.0.samples.1: expected a number, got "1000"' });
+    expect(refusal(() => reduceSubmission(body))).toEqual({
+      status: 400,
+      message: 'invalid submission: result.cases.0.samples.1: expected a number, got "1000"',
+    });
   });
 
   it('checks what it keeps and ignores what it recomputes: a wrong client summary is no reason to refuse', () => {
@@ -111,31 +118,46 @@ describe('the PGlite lock names its holder by who it is', () => {
     const script = `import { ${take} } from ${JSON.stringify(resolvePath('collector/lock.ts'))};
       try { await ${take}(${JSON.stringify(dir)}); console.log('took'); setInterval(() => {}, 1000); }
       catch (e) { console.log('refused: ' + e.message); }`;
-    const children = Array.from({ length: 8 }, () => spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] }));
-    const runs = await Promise.all(children.map((p) => new Promise<string>((ok) => {
-      let out = '';
-      p.stdout.on('data', (d) => ((out += d), out.includes('\n') && ok(out.trim())));
-      p.on('exit', () => ok(out.trim()));
-    })));
+    const children = Array.from({ length: 8 }, () =>
+      spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] }),
+    );
+    const runs = await Promise.all(
+      children.map(
+        (p) =>
+          new Promise<string>((ok) => {
+            let out = '';
+            p.stdout.on('data', (d) => ((out += d), out.includes('\n') && ok(out.trim())));
+            p.on('exit', () => ok(out.trim()));
+          }),
+      ),
+    );
     for (const p of children) p.kill('SIGKILL');
     expect(runs.filter((r) => r === 'took')).toHaveLength(1);
     for (const r of runs.filter((r) => r !== 'took')) expect(r).toMatch(new RegExp(`^refused: PGlite directory ${dir} is in use by process \\d+`));
   }, 60_000);
 
-  it.runIf(canUnshare())('a collector killed with SIGKILL as PID 1 in a PID namespace starts again by itself', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-pid1-'));
-    const prefix = ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child'];
-    const first = await startCollector({ COLLECTOR_DATA: dir }, { prefix });
-    expect(JSON.parse(readFileSync(`${dir}.lock`, 'utf8')).pid).toBe(1);
-    // The collector itself (PID 1 inside) is unshare's child; kill -9 it, as an OOM kill would.
-    const inner = Number(execFileSync('pgrep', ['-P', String(first.proc.pid)], { encoding: 'utf8' }).trim().split('\n')[0]);
-    process.kill(inner, 'SIGKILL');
-    await first.exited;
-    const second = await startCollector({ COLLECTOR_DATA: dir }, { prefix });
-    expect((await http(`${second.url}/api/v1/health`)).status).toBe(200);
-    expect((await postJson(second.url, submission())).status).toBe(201);
-    await second.kill('SIGKILL'); // unshare's own death takes its child with it (--kill-child)
-  }, 180_000);
+  it.runIf(canUnshare())(
+    'a collector killed with SIGKILL as PID 1 in a PID namespace starts again by itself',
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'aeadbench-pid1-'));
+      const prefix = ['unshare', '--pid', '--fork', '--mount-proc', '--kill-child'];
+      const first = await startCollector({ COLLECTOR_DATA: dir }, { prefix });
+      expect(JSON.parse(readFileSync(`${dir}.lock`, 'utf8')).pid).toBe(1);
+      // The collector itself (PID 1 inside) is unshare's child; kill -9 it, as an OOM kill would.
+      const inner = Number(
+        execFileSync('pgrep', ['-P', String(first.proc.pid)], { encoding: 'utf8' })
+          .trim()
+          .split('\n')[0],
+      );
+      process.kill(inner, 'SIGKILL');
+      await first.exited;
+      const second = await startCollector({ COLLECTOR_DATA: dir }, { prefix });
+      expect((await http(`${second.url}/api/v1/health`)).status).toBe(200);
+      expect((await postJson(second.url, submission())).status).toBe(201);
+      await second.kill('SIGKILL'); // unshare's own death takes its child with it (--kill-child)
+    },
+    180_000,
+  );
 });
 
 /** Whether this host lets us make a PID namespace (root, unshare present); said when not. */
@@ -217,7 +239,11 @@ describe('slow and greedy clients of the servers we run', () => {
     const collector = await startCollector({ COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-slow-')) });
     try {
       const headers = stall(site.port, 'GET / HTTP/1.1\r\nHost: x\r\n', '127.0.3.1');
-      const upload = stall(collector.port, 'POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"a":', '127.0.3.2');
+      const upload = stall(
+        collector.port,
+        'POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"a":',
+        '127.0.3.2',
+      );
       expect((await http(`${site.url}/`)).status).toBe(200);
       expect((await postJson(collector.url, submission(), '127.0.3.3')).status).toBe(201);
       const [headersMs, uploadMs] = await Promise.all([headers, upload]);
@@ -274,7 +300,8 @@ describe.each(BACKENDS)('a cohort many networks cannot steer, day after day, on 
   const STATS = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024&deviceClass=phone';
   const nsFor = (mbPerS: number) => (1024 * 1e9) / (mbPerS * 1e6);
   const phones = async () => (await (await app.request(STATS)).json()).cohorts[0] as { n: number; median: number };
-  const percentileOf = async (mbPerS: number) => (await (await app.request(`${STATS.replace('/stats', '/percentile')}&bytesPerSecond=${(1024 * 1e9) / nsFor(mbPerS)}`)).json()).percentile as number;
+  const percentileOf = async (mbPerS: number) =>
+    (await (await app.request(`${STATS.replace('/stats', '/percentile')}&bytesPerSecond=${(1024 * 1e9) / nsFor(mbPerS)}`)).json()).percentile as number;
   /** Moves everything stored today to `daysAgo` days before today, as if it had arrived then. */
   const backdate = async (daysAgo: number) => {
     await sql.query(`UPDATE submissions SET received_on = current_date - ${daysAgo} WHERE received_on = current_date`);
@@ -282,7 +309,10 @@ describe.each(BACKENDS)('a cohort many networks cannot steer, day after day, on 
   const phone = (mbPerS: number, from: string) => post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(mbPerS) }), { 'x-test-client': from });
   /** Twelve honest phones on twelve networks, 46–56 MB/s, half the day before `daysAgo` and half on it (a figure needs voices of two days). */
   const honest = async (daysAgo: number) => {
-    for (const [day, parity] of [[daysAgo + 1, 0], [daysAgo, 1]] as const) {
+    for (const [day, parity] of [
+      [daysAgo + 1, 0],
+      [daysAgo, 1],
+    ] as const) {
       for (let i = parity; i < 12; i += 2) expect((await phone(46 + (10 * i) / 11, `198.51.${i}.10`)).status).toBe(201);
       await backdate(day);
     }
@@ -311,7 +341,7 @@ describe.each(BACKENDS)('a cohort many networks cannot steer, day after day, on 
     await refreshCohorts(sql);
     expect(await bounds()).toEqual([8]);
     // Once drawn, a cohort's bounds are kept current even if its voices fall below eight.
-    await sql.query("UPDATE submissions SET quarantined = true WHERE source = (SELECT source FROM submissions LIMIT 1)");
+    await sql.query('UPDATE submissions SET quarantined = true WHERE source = (SELECT source FROM submissions LIMIT 1)');
     await refreshCohorts(sql);
     expect(await bounds()).toEqual([7]);
   });
@@ -363,7 +393,12 @@ describe.each(BACKENDS)('crowd reads on %s', (kind) => {
     // than that (it passes over 20,000 rows), and leaves the network in debt for minutes.
     const perNetwork = appFor(sql, { liveReadMsPerMinute: { network: 1, all: 1e9 } });
     const filters: string[] = [];
-    for (const browser of BROWSER_NAMES) for (const arch of ARCHES) for (const groupBy of ['deviceClass', 'engine', 'browser']) for (const execution of EXECUTION_MODES) for (const engine of ['', ...ENGINE_NAMES.slice(0, 1)]) filters.push(`&browser=${encodeURIComponent(browser)}&arch=${arch}&groupBy=${groupBy}&execution=${execution}${engine && `&engine=${engine}`}`);
+    for (const browser of BROWSER_NAMES)
+      for (const arch of ARCHES)
+        for (const groupBy of ['deviceClass', 'engine', 'browser'])
+          for (const execution of EXECUTION_MODES)
+            for (const engine of ['', ...ENGINE_NAMES.slice(0, 1)])
+              filters.push(`&browser=${encodeURIComponent(browser)}&arch=${arch}&groupBy=${groupBy}&execution=${execution}${engine && `&engine=${engine}`}`);
     expect(filters.length).toBeGreaterThanOrEqual(1800);
     const networks = ['198.18.1.1', '198.18.2.1', '198.18.3.1'];
     const read = async (app: ReturnType<typeof appFor>, from: string, i: number) => {
@@ -383,7 +418,10 @@ describe.each(BACKENDS)('crowd reads on %s', (kind) => {
     const limited = forAll;
     if (kind === 'postgres') {
       // With shared limits the budget is the network's whichever process answers.
-      const [a, b] = [appFor(sql, { sharedLimits: true, liveReadMsPerMinute: { network: 1, all: 1e9 } }), appFor(sql, { sharedLimits: true, liveReadMsPerMinute: { network: 1, all: 1e9 } })];
+      const [a, b] = [
+        appFor(sql, { sharedLimits: true, liveReadMsPerMinute: { network: 1, all: 1e9 } }),
+        appFor(sql, { sharedLimits: true, liveReadMsPerMinute: { network: 1, all: 1e9 } }),
+      ];
       expect(await read(a, '198.18.9.1', 1500)).toBe(200);
       expect(await read(b, '198.18.9.2', 1501)).toBe(429); // the same /24, another process
       expect(await read(b, '198.18.10.1', 1502)).toBe(200); // another network

@@ -76,17 +76,26 @@ async function attack(p: Proc): Promise<{ statuses: (number | 'closed')[] }> {
   // Random paths and query strings made of the characters that break decoders and joins.
   const chars = fc.constantFrom('%', '/', '.', '\\', 'a', '0', 'f', '?', '&', '=', '#', '+', '~', ';', ':', '@', '\u00e9');
   await fc.assert(
-    fc.asyncProperty(fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS', 'PATCH'), fc.constantFrom('/', '/api/v1/', '/assets/'), fc.string({ unit: chars, maxLength: 40 }), async (method, prefix, tail) => {
-      const path = encodeURI(prefix + tail).replace(/%25/g, '%');
-      const s = await raw(p.port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
-      statuses.push(s);
-      expect(s === 'closed' || s < 500).toBe(true);
-    }),
+    fc.asyncProperty(
+      fc.constantFrom('GET', 'HEAD', 'POST', 'OPTIONS', 'PATCH'),
+      fc.constantFrom('/', '/api/v1/', '/assets/'),
+      fc.string({ unit: chars, maxLength: 40 }),
+      async (method, prefix, tail) => {
+        const path = encodeURI(prefix + tail).replace(/%25/g, '%');
+        const s = await raw(p.port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`);
+        statuses.push(s);
+        expect(s === 'closed' || s < 500).toBe(true);
+      },
+    ),
     { numRuns: 150 },
   );
   // A body that never finishes, and a client that goes away mid-body.
   for (let i = 0; i < 5; i++) {
-    statuses.push(await raw(p.port, 'POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"result":', { closeAfterMs: 50 }));
+    statuses.push(
+      await raw(p.port, 'POST /api/v1/results HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"result":', {
+        closeAfterMs: 50,
+      }),
+    );
   }
   // Exports abandoned after their first bytes: they must stop, not run on.
   for (let i = 0; i < 5; i++) statuses.push(await raw(p.port, 'GET /api/v1/export.ndjson HTTP/1.1\r\nHost: x\r\n\r\n', { closeAfterMs: 30 }));

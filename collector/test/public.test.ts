@@ -34,7 +34,10 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
    * behind it (crowd.ts CROWD_FLOOR).
    */
   const honestCohort = async () => {
-    for (const [day, parity] of [[2, 0], [1, 1]] as const) {
+    for (const [day, parity] of [
+      [2, 0],
+      [1, 1],
+    ] as const) {
       for (let i = parity; i < 12; i += 2) {
         const r = await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(46 + (10 * i) / 11) }), { 'x-test-client': `198.51.${i}.10` });
         expect(r.status).toBe(201);
@@ -47,7 +50,8 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
 
   it('30 fabricated runs from one address move an honest 12-run median by less than 5 %', async () => {
     const before = await honestCohort();
-    for (let i = 0; i < 30; i++) expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(502) }), { 'x-test-client': '203.0.113.66' })).status).toBe(201);
+    for (let i = 0; i < 30; i++)
+      expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(502) }), { 'x-test-client': '203.0.113.66' })).status).toBe(201);
     await refreshCohorts(sql);
     const after = await phoneMedian();
     expect(Math.abs(after / before - 1)).toBeLessThan(0.05);
@@ -60,7 +64,8 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
 
   it('a subtler flood, inside the fences, still counts as one voice', async () => {
     const before = await honestCohort();
-    for (let i = 0; i < 30; i++) expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(60) }), { 'x-test-client': '203.0.113.66' })).status).toBe(201);
+    for (let i = 0; i < 30; i++)
+      expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(60) }), { 'x-test-client': '203.0.113.66' })).status).toBe(201);
     await refreshCohorts(sql);
     const { cohorts } = await (await app.request(STATS)).json();
     expect(cohorts[0]).toMatchObject({ n: 13, runs: 42, outliers: 0 });
@@ -69,7 +74,8 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
 
   it('30 fabricated runs from 30 addresses in one /24 move it by less than 5 % too', async () => {
     const before = await honestCohort();
-    for (let i = 0; i < 30; i++) expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(502) }), { 'x-test-client': `203.0.113.${i + 1}` })).status).toBe(201);
+    for (let i = 0; i < 30; i++)
+      expect((await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(502) }), { 'x-test-client': `203.0.113.${i + 1}` })).status).toBe(201);
     await refreshCohorts(sql);
     expect(Math.abs((await phoneMedian()) / before - 1)).toBeLessThan(0.05);
     const { cohorts } = await (await app.request(STATS)).json();
@@ -143,7 +149,9 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     const before = await honestCohort();
     // Five runs inside the fences (so not flagged), from five networks: the operator takes one out.
     for (let i = 0; i < 5; i++) await post(app, submission({ deviceClass: 'phone', nsPerOp: nsFor(60) }), { 'x-test-client': `203.0.${113 + i}.5` });
-    const [bad] = await sql.query<{ source: string }>(`SELECT source FROM submissions s JOIN cases c ON c.submission_id = s.id WHERE c.median_ns < ${nsFor(58)} LIMIT 1`);
+    const [bad] = await sql.query<{ source: string }>(
+      `SELECT source FROM submissions s JOIN cases c ON c.submission_id = s.id WHERE c.median_ns < ${nsFor(58)} LIMIT 1`,
+    );
     expect(await quarantine(sql, { source: bad!.source }, { reason: 'test: a flood' })).toBe(1);
     // The operator's command is another process: a collector sees it once its read cache
     // (30 s) lapses, as a collector started now sees it at once.
@@ -152,7 +160,10 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     expect(cohorts[0].n).toBe(16);
     // Still stored and exported, marked.
     await sql.query('UPDATE submissions SET received_on = current_date - 1'); // the export holds the days that have ended
-    const nd = (await (await app.request('/api/v1/export.ndjson')).text()).trim().split('\n').map((l) => JSON.parse(l));
+    const nd = (await (await app.request('/api/v1/export.ndjson')).text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(nd.filter((r) => r.quarantined)).toHaveLength(1);
     expect(await quarantine(sql, { source: bad!.source }, { release: true, reason: 'test: undo' })).toBe(1);
     expect((await (await now().request(STATS)).json()).cohorts[0].n).toBe(17);
@@ -165,7 +176,11 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
   });
 
   it('refuses a text/plain POST (415) and a foreign Origin (403); takes its own origin and listed ones', async () => {
-    const plain = await app.request('/api/v1/results', { method: 'POST', headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' }, body: JSON.stringify(submission()) });
+    const plain = await app.request('/api/v1/results', {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', Origin: 'https://evil.example' },
+      body: JSON.stringify(submission()),
+    });
     expect(plain.status).toBe(415);
     expect((await plain.json()).error).toContain("not 'text/plain'");
     const foreign = await post(app, submission(), { Origin: 'https://evil.example' });
@@ -185,15 +200,47 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
   });
 
   it.each([
-    ['a phone running Windows', (d: ReturnType<typeof submission>) => ((d.deviceClass = 'phone'), (d.result.environment.os = { name: 'Windows', version: '10' })), 'a phone does not run Windows'],
+    [
+      'a phone running Windows',
+      (d: ReturnType<typeof submission>) => ((d.deviceClass = 'phone'), (d.result.environment.os = { name: 'Windows', version: '10' })),
+      'a phone does not run Windows',
+    ],
     ['1024 cores', (d: ReturnType<typeof submission>) => (d.result.environment.hardwareConcurrency = 1024), 'hardwareConcurrency: 1024 cores is not a device'],
-    ['a phone with 64 cores', (d: ReturnType<typeof submission>) => ((d.deviceClass = 'phone'), (d.result.environment.os = { name: 'Android', version: '15' }), (d.result.environment.hardwareConcurrency = 64)), 'phone with 64 cores'],
+    [
+      'a phone with 64 cores',
+      (d: ReturnType<typeof submission>) => (
+        (d.deviceClass = 'phone'),
+        (d.result.environment.os = { name: 'Android', version: '15' }),
+        (d.result.environment.hardwareConcurrency = 64)
+      ),
+      'phone with 64 cores',
+    ],
     ['an OS no engine reports', (d: ReturnType<typeof submission>) => (d.result.environment.os.name = '=HYPERLINK("x")'), 'result.environment.os.name'],
-    ['a browser version with text', (d: ReturnType<typeof submission>) => (d.result.environment.browser.version = '156; drop'), 'result.environment.browser.version'],
-    ['Node.js claiming to be a browser run', (d: ReturnType<typeof submission>) => (d.result.environment.browser.name = 'Node.js'), "runtime: 'browser' does not match"],
-    ['a variant its implementation does not have', (d: ReturnType<typeof submission>) => (d.result.cases[0]!.variant = 'turbo'), "result.cases.0.variant: 'turbo'"],
-    ['a size the run did not ask for', (d: ReturnType<typeof submission>) => (d.result.cases[0]!.sizeBytes = 12345), 'result.cases.0.sizeBytes: 12345 is not in the run'],
-    ['more samples than its rounds allow', (d: ReturnType<typeof submission>) => (d.result.cases[0]!.samples = Array(5000).fill(1000)), 'result.cases.0.samples: 5000 samples'],
+    [
+      'a browser version with text',
+      (d: ReturnType<typeof submission>) => (d.result.environment.browser.version = '156; drop'),
+      'result.environment.browser.version',
+    ],
+    [
+      'Node.js claiming to be a browser run',
+      (d: ReturnType<typeof submission>) => (d.result.environment.browser.name = 'Node.js'),
+      "runtime: 'browser' does not match",
+    ],
+    [
+      'a variant its implementation does not have',
+      (d: ReturnType<typeof submission>) => (d.result.cases[0]!.variant = 'turbo'),
+      "result.cases.0.variant: 'turbo'",
+    ],
+    [
+      'a size the run did not ask for',
+      (d: ReturnType<typeof submission>) => (d.result.cases[0]!.sizeBytes = 12345),
+      'result.cases.0.sizeBytes: 12345 is not in the run',
+    ],
+    [
+      'more samples than its rounds allow',
+      (d: ReturnType<typeof submission>) => (d.result.cases[0]!.samples = Array(5000).fill(1000)),
+      'result.cases.0.samples: 5000 samples',
+    ],
   ])('refuses %s with a 422 naming the field', async (_, mutate, message) => {
     const body = submission();
     mutate(body);
@@ -204,7 +251,14 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
 
   it('records the engine, refuses an iOS browser that is not WebKit, and groups and filters the crowd by engine', async () => {
     const ios = (engine: 'WebKit' | 'Blink') =>
-      submission({ deviceClass: 'phone', mutate: (d) => ((d.environment.os = { name: 'iOS', version: '18' }), (d.environment.browser = { name: 'Chrome', version: '131' }), (d.environment.engine = { name: engine, version: '605' })) });
+      submission({
+        deviceClass: 'phone',
+        mutate: (d) => (
+          (d.environment.os = { name: 'iOS', version: '18' }),
+          (d.environment.browser = { name: 'Chrome', version: '131' }),
+          (d.environment.engine = { name: engine, version: '605' })
+        ),
+      });
     const refused = await post(app, ios('Blink'));
     expect(refused.status).toBe(422);
     expect((await refused.json()).error).toContain('every browser on iOS is WebKit, not Blink');
@@ -216,7 +270,10 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     expect(rows.map((r) => r.engine)).toEqual(['Blink', 'Blink', 'WebKit']);
     const base = '/api/v1/stats?algorithm=aes-128-gcm&implementation=rustcrypto-wasm&operation=encrypt&size=1024';
     const grouped = await (await app.request(`${base}&groupBy=engine`)).json();
-    expect(grouped.cohorts.map((c: { group: string; n: number }) => [c.group, c.n])).toEqual([['Blink', 2], ['WebKit', 1]]);
+    expect(grouped.cohorts.map((c: { group: string; n: number }) => [c.group, c.n])).toEqual([
+      ['Blink', 2],
+      ['WebKit', 1],
+    ]);
     expect((await (await app.request(`${base}&engine=WebKit`)).json()).cohorts).toMatchObject([{ deviceClass: 'phone', n: 1 }]);
     expect((await app.request(`${base}&engine=Trident`)).status).toBe(400);
     expect((await (await app.request('/api/v1/export.csv')).text()).split('\n')[0]).toContain(',engine,');
@@ -228,12 +285,23 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
       submission({
         deviceClass: 'phone',
         nsPerOp: nsFor(mbPerS),
-        mutate: (d) => ((d.environment as Environment).execution = { mode, wasm: mode === 'wasm-off' ? 'off' : 'compiled', jsOptimizer: false, jsOverlap: 1.1, wasmOverlap: mode === 'wasm-off' ? null : 3.8, jsNsPerStep: 30, wasmNsPerStep: mode === 'wasm-off' ? null : 1 }),
+        mutate: (d) =>
+          ((d.environment as Environment).execution = {
+            mode,
+            wasm: mode === 'wasm-off' ? 'off' : 'compiled',
+            jsOptimizer: false,
+            jsOverlap: 1.1,
+            wasmOverlap: mode === 'wasm-off' ? null : 3.8,
+            jsNsPerStep: 30,
+            wasmNsPerStep: mode === 'wasm-off' ? null : 1,
+          }),
       });
     // Ten phones whose browsers run without the optimiser, at a tenth of the speed, from ten networks.
     for (let i = 0; i < 10; i++) expect((await post(app, slow('no-js-optimizer', 5 + i / 10), { 'x-test-client': `203.0.${i}.9` })).status).toBe(201);
     // Half of them yesterday: a population shows a figure once voices of two days stand behind it.
-    await sql.query(`UPDATE submissions SET received_on = current_date - 1 WHERE id IN (SELECT id FROM submissions WHERE execution = 'no-js-optimizer' ORDER BY id LIMIT 5)`);
+    await sql.query(
+      `UPDATE submissions SET received_on = current_date - 1 WHERE id IN (SELECT id FROM submissions WHERE execution = 'no-js-optimizer' ORDER BY id LIMIT 5)`,
+    );
     expect((await post(app, slow('wasm-off', 4))).status).toBe(201);
     await refreshCohorts(sql);
     // The standard cohort did not move, counts none of them, and flagged none of them as outliers.
@@ -250,12 +318,23 @@ describe.each(BACKENDS)('the public collector on %s', (kind) => {
     expect(p.percentile).toBeLessThan(65);
     expect((await app.request(`${STATS}&execution=turbo`)).status).toBe(400);
     const rows = await sql.query<{ execution: string; n: number }>('SELECT execution, count(*)::int AS n FROM submissions GROUP BY 1 ORDER BY 1');
-    expect(rows).toEqual([{ execution: 'no-js-optimizer', n: 10 }, { execution: 'standard', n: 12 }, { execution: 'wasm-off', n: 1 }]);
+    expect(rows).toEqual([
+      { execution: 'no-js-optimizer', n: 10 },
+      { execution: 'standard', n: 12 },
+      { execution: 'wasm-off', n: 1 },
+    ]);
     expect((await (await app.request('/api/v1/export.csv')).text()).split('\n')[0]).toContain(',execution,');
   });
 
   it('accepts a result@1 document (no engine, no modes) beside @2 ones', async () => {
-    const v1 = submission({ mutate: (d) => ((d as { schema: string }).schema = 'aeadbench/result@1', delete d.environment.engine, delete (d.cases[0] as { modes?: unknown }).modes, delete (d.cases[0] as { unstableReasons?: unknown }).unstableReasons) });
+    const v1 = submission({
+      mutate: (d) => (
+        ((d as { schema: string }).schema = 'aeadbench/result@1'),
+        delete d.environment.engine,
+        delete (d.cases[0] as { modes?: unknown }).modes,
+        delete (d.cases[0] as { unstableReasons?: unknown }).unstableReasons
+      ),
+    });
     expect((await post(app, v1)).status).toBe(201);
     expect((await post(app, submission())).status).toBe(201);
     const rows = await sql.query<{ schema_version: string }>('SELECT schema_version FROM submissions ORDER BY schema_version');
@@ -335,8 +414,9 @@ describe('the operator command', () => {
     await migrate(sql);
     const app = appFor(sql);
     for (const from of ['192.0.2.1', '192.0.2.2', '198.51.100.1']) expect((await post(app, submission(), { 'x-test-client': from })).status).toBe(201);
-    const [{ source }] = (await sql.query<{ source: string }>("SELECT source FROM submissions GROUP BY source HAVING count(*) = 2")) as [{ source: string }];
-    const run = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'collector/quarantine.ts', ...args], { env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' });
+    const [{ source }] = (await sql.query<{ source: string }>('SELECT source FROM submissions GROUP BY source HAVING count(*) = 2')) as [{ source: string }];
+    const run = (...args: string[]) =>
+      spawnSync(process.execPath, ['--import', 'tsx', 'collector/quarantine.ts', ...args], { env: { ...process.env, DATABASE_URL: url }, encoding: 'utf8' });
     const q = run('--source', source, '--reason', 'test flood');
     expect(q.status).toBe(0);
     expect(q.stdout).toContain('quarantined 2 submissions');
@@ -352,7 +432,12 @@ describe('the operator command', () => {
 });
 
 describe('client addresses', () => {
-  const req = (remote: string, xff?: string) => ({ socket: { remoteAddress: remote }, connection: { remoteAddress: remote }, headers: xff ? { 'x-forwarded-for': xff } : {} }) as unknown as IncomingMessage;
+  const req = (remote: string, xff?: string) =>
+    ({
+      socket: { remoteAddress: remote },
+      connection: { remoteAddress: remote },
+      headers: xff ? { 'x-forwarded-for': xff } : {},
+    }) as unknown as IncomingMessage;
 
   it('ignores X-Forwarded-For from a client that is not a trusted proxy', () => {
     expect(addressResolver([])(req('198.51.100.9', '1.2.3.4'))).toBe('198.51.100.9');
@@ -480,7 +565,9 @@ describe.each(BACKENDS)('exports made once for everyone, on %s', (kind) => {
   it('answer every client with the same file, its length, and 304 to a client that has it', async () => {
     for (let i = 0; i < 3; i++) await post(app, submission());
     await sql.query('UPDATE submissions SET received_on = current_date - 1'); // the export holds the days that have ended
-    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => app.request('/api/v1/export.csv', { headers: { 'x-test-client': `192.0.2.${i + 1}` } })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => app.request('/api/v1/export.csv', { headers: { 'x-test-client': `192.0.2.${i + 1}` } })),
+    );
     const etags = new Set(answers.map((r) => r.headers.get('etag')));
     expect(etags.size).toBe(1);
     const bodies = await Promise.all(answers.map((r) => r.text()));

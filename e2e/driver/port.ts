@@ -66,19 +66,27 @@ export async function until<T>(what: string, fn: () => Promise<T | null | undefi
 
 /** Waits for the page's automation hook to report a finished run (Speedometer style). */
 export function finished(d: Driver, timeoutMs = 150_000): Promise<Automation> {
-  return until('the run to finish', async () => {
-    const s = await d.state();
-    return s && ['done', 'error', 'cancelled'].includes(s.status) ? s : null;
-  }, timeoutMs);
+  return until(
+    'the run to finish',
+    async () => {
+      const s = await d.state();
+      return s && ['done', 'error', 'cancelled'].includes(s.status) ? s : null;
+    },
+    timeoutMs,
+  );
 }
 
 /** Waits until the element's text matches `pattern`, and gives it. */
 export async function textMatching(d: Driver, testId: string, pattern: RegExp | string, timeoutMs = 15_000): Promise<string> {
   await d.visible(testId, timeoutMs);
-  return until(`[data-testid=${testId}] to read ${pattern}`, async () => {
-    const t = await d.text(testId);
-    return (typeof pattern === 'string' ? t.includes(pattern) : pattern.test(t)) && t;
-  }, timeoutMs);
+  return until(
+    `[data-testid=${testId}] to read ${pattern}`,
+    async () => {
+      const t = await d.text(testId);
+      return (typeof pattern === 'string' ? t.includes(pattern) : pattern.test(t)) && t;
+    },
+    timeoutMs,
+  );
 }
 
 /** The results table shows its first rows (fastest first) and the rest on request: this asks for every row. */

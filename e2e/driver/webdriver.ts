@@ -20,7 +20,10 @@ export function webdriverDriver(driver: WebDriver, siteUrl: string, engine: Engi
     },
     state: () => driver.executeScript<Automation | null>('return window.aeadbench || null;'),
     script: <T>(body: string) => driver.executeScript<T>(body),
-    visible: (id, timeoutMs = 30_000) => until(`[data-testid=${id}] to show`, async () => (await driver.findElements(css(id))).length > 0 && (await byId(id).isDisplayed()), timeoutMs).then(() => {}),
+    visible: (id, timeoutMs = 30_000) =>
+      until(`[data-testid=${id}] to show`, async () => (await driver.findElements(css(id))).length > 0 && (await byId(id).isDisplayed()), timeoutMs).then(
+        () => {},
+      ),
     text: async (id) => (await byId(id).getText()).trim(),
     textContent: async (id) => (await byId(id).getAttribute('textContent')) ?? '',
     attribute: (id, name) => byId(id).getAttribute(name),

@@ -23,7 +23,12 @@ let site: Proc;
 let webkit: WebKitSession;
 
 beforeAll(async () => {
-  site = await startNode('server/serve.ts', ['--dir', 'dist'], { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-webkit-collector-')), COLLECTOR_EXPORT_MIN_AGE_S: '0' }, { readyPath: '/' });
+  site = await startNode(
+    'server/serve.ts',
+    ['--dir', 'dist'],
+    { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-webkit-collector-')), COLLECTOR_EXPORT_MIN_AGE_S: '0' },
+    { readyPath: '/' },
+  );
   webkit = await startWebKit({ windowSize: WINDOW });
 }, 90_000);
 afterAll(async () => {
@@ -33,7 +38,13 @@ afterAll(async () => {
 
 describe('in WebKit', () => {
   // One MiniBrowser window for every behaviour: each starts from the window's usual size.
-  afterEach(async () => void (await webkit.driver.manage().window().setRect({ ...WINDOW, x: 0, y: 0 })));
+  afterEach(
+    async () =>
+      void (await webkit.driver
+        .manage()
+        .window()
+        .setRect({ ...WINDOW, x: 0, y: 0 })),
+  );
   for (const b of BEHAVIOURS) {
     if (b.needs === 'colorScheme') it.skip(`${b.name} — WebDriver cannot emulate a colour scheme`, () => {});
     else it(b.name, () => b.run(webdriverDriver(webkit.driver, site.url), expect as unknown as Expect), b.timeoutMs);
@@ -45,7 +56,10 @@ const running = () =>
   spawnSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' })
     .stdout.split('\n')
     .map((l) => /^\s*(\d+)\s+(\S+)\s+(.*)$/.exec(l))
-    .filter((m): m is RegExpExecArray => !!m && !m[2]!.startsWith('Z') && /WebKitWebDriver|MiniBrowser|WebKitWebProcess|WebKitNetworkProcess|Xvfb -displayfd/.test(m[3]!))
+    .filter(
+      (m): m is RegExpExecArray =>
+        !!m && !m[2]!.startsWith('Z') && /WebKitWebDriver|MiniBrowser|WebKitWebProcess|WebKitNetworkProcess|Xvfb -displayfd/.test(m[3]!),
+    )
     .map((m) => Number(m[1]));
 const leftovers = async () => {
   for (let i = 0; i < 30; i++) {
@@ -65,7 +79,30 @@ describe('the CLI in WebKit', () => {
 
   it("aeadbench run --browser webkit writes a valid result with the driver's WebKitGTK version, and --submit stores it", async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-webkit-')), 'out.json');
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--preset', 'quick', '--sizes', '64', '--rounds', '1', '--json', out, '--submit', site.url, '--device-class', 'desktop'], { encoding: 'utf8', timeout: 150_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cli/main.ts',
+        'run',
+        '--browser',
+        'webkit',
+        '--preset',
+        'quick',
+        '--sizes',
+        '64',
+        '--rounds',
+        '1',
+        '--json',
+        out,
+        '--submit',
+        site.url,
+        '--device-class',
+        'desktop',
+      ],
+      { encoding: 'utf8', timeout: 150_000 },
+    );
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     const checked = validateResult(doc);
@@ -101,7 +138,31 @@ describe('the CLI in WebKit', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-webkit-')), 'out.json');
     const examples = ['node-forge-gcm', 'sjcl-gcm', 'asmcrypto-gcm', 'stablelib-chacha20poly1305'];
     const modules = examples.flatMap((d) => ['--implementation', `examples/modules/${d}/index.mjs`]);
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--algorithms', 'aes-128-gcm,chacha20-poly1305', '--implementations', 'webcrypto', '--sizes', '64', '--operations', 'encrypt', '--rounds', '1', ...modules, '--json', out], { encoding: 'utf8', timeout: 240_000 });
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'cli/main.ts',
+        'run',
+        '--browser',
+        'webkit',
+        '--algorithms',
+        'aes-128-gcm,chacha20-poly1305',
+        '--implementations',
+        'webcrypto',
+        '--sizes',
+        '64',
+        '--operations',
+        'encrypt',
+        '--rounds',
+        '1',
+        ...modules,
+        '--json',
+        out,
+      ],
+      { encoding: 'utf8', timeout: 240_000 },
+    );
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     const checked = validateResult(doc);
@@ -112,7 +173,10 @@ describe('the CLI in WebKit', () => {
   }, 250_000);
 
   it('a MiniBrowser that is not there names the path tried', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--executable', '/nonexistent/MiniBrowser'], { encoding: 'utf8', timeout: 60_000 });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'webkit', '--executable', '/nonexistent/MiniBrowser'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     expect(r.status).toBe(3);
     expect(r.stderr).toContain('MiniBrowser not found; tried /nonexistent/MiniBrowser');
     expect(r.stderr).toContain('apt-get install webkit2gtk-driver xvfb');
@@ -122,7 +186,9 @@ describe('the CLI in WebKit', () => {
     const dir = mkdtempSync(join(tmpdir(), 'aeadbench-not-a-site-'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>not aeadbench</title><p>nothing here');
     const t = Date.now();
-    await expect(runInBrowser({ browser: 'webkit', search: 'preset=quick', distDir: dir, readyTimeoutMs: 3000 })).rejects.toThrow('the page never became ready (window.aeadbench did not appear within 3 s)');
+    await expect(runInBrowser({ browser: 'webkit', search: 'preset=quick', distDir: dir, readyTimeoutMs: 3000 })).rejects.toThrow(
+      'the page never became ready (window.aeadbench did not appear within 3 s)',
+    );
     expect(Date.now() - t).toBeLessThan(45_000);
     expect(await leftovers()).toEqual([]);
   }, 60_000);
@@ -135,7 +201,9 @@ describe('WebKit started without its JIT, or without its optimising tiers', () =
     { env: { JSC_useDFGJIT: 'false', JSC_useFTLJIT: 'false' }, mode: 'no-js-optimizer', says: 'Measured without the optimising JavaScript compiler' },
   ] as const;
   for (const m of MODES) {
-    it(`${Object.entries(m.env).map(([k, v]) => `${k}=${v}`).join(' ')}: the run completes, records ${m.mode}, and says so first`, async () => {
+    it(`${Object.entries(m.env)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ')}: the run completes, records ${m.mode}, and says so first`, async () => {
       const wk = await startWebKit({ env: m.env });
       try {
         const d = webdriverDriver(wk.driver, site.url);

@@ -6,8 +6,8 @@
 
 use std::time::Instant;
 
-use aeadbench_cores::bench::{Bench, Operation};
 use aeadbench_cores::Algorithm;
+use aeadbench_cores::bench::{Bench, Operation};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -16,7 +16,11 @@ fn main() {
     println!("{}", aeadbench_cores::build_info());
     for case in &args[2..] {
         let mut parts = case.split('/');
-        let (alg, op, size) = (parts.next().unwrap(), parts.next().unwrap(), parts.next().unwrap());
+        let (alg, op, size) = (
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+        );
         let algorithm = Algorithm::from_id(alg).unwrap();
         let operation = Operation::from_id(op).unwrap();
         let mut bench = Bench::new(algorithm, operation, size.parse().unwrap(), 0).unwrap();

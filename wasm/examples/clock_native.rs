@@ -31,7 +31,10 @@ fn main() {
             let t = Instant::now();
             black_box(clock_chain(iterations, 5 + i as u32));
             let ns = t.elapsed().as_secs_f64() * 1e9;
-            format!("{:.4}", f64::from(iterations) * f64::from(CLOCK_CHAIN_OPS) / ns)
+            format!(
+                "{:.4}",
+                f64::from(iterations) * f64::from(CLOCK_CHAIN_OPS) / ns
+            )
         })
         .collect();
     println!(r#"{{"ghz":[{}]}}"#, ghz.join(","));

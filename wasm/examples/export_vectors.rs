@@ -31,21 +31,39 @@ fn line(v: &support::Vector) -> String {
 }
 
 fn write(path: &Path, lines: &[String]) {
-    let json = format!("{{\n  \"source\": \"{SOURCE}\",\n  \"vectors\": [\n    {}\n  ]\n}}\n", lines.join(",\n    "));
+    let json = format!(
+        "{{\n  \"source\": \"{SOURCE}\",\n  \"vectors\": [\n    {}\n  ]\n}}\n",
+        lines.join(",\n    ")
+    );
     std::fs::write(path, json).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }
 
 fn main() {
-    let out = std::env::args().nth(1).expect("usage: export_vectors OUT.json");
+    let out = std::env::args()
+        .nth(1)
+        .expect("usage: export_vectors OUT.json");
     let out = Path::new(&out);
-    let vectors: Vec<support::Vector> = support::sources().into_iter().flat_map(|l| l.vectors).collect();
+    let vectors: Vec<support::Vector> = support::sources()
+        .into_iter()
+        .flat_map(|l| l.vectors)
+        .collect();
     write(out, &vectors.iter().map(line).collect::<Vec<_>>());
     let dir = out.with_file_name("by-algorithm");
     let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
+    std::fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| panic!("cannot create {}: {e}", dir.display()));
     for algorithm in Algorithm::ALL {
-        let mine: Vec<String> = vectors.iter().filter(|v| v.algorithm == algorithm).map(line).collect();
+        let mine: Vec<String> = vectors
+            .iter()
+            .filter(|v| v.algorithm == algorithm)
+            .map(line)
+            .collect();
         write(&dir.join(format!("{}.json", algorithm.id())), &mine);
     }
-    println!("exported {} vectors to {} and {}/", vectors.len(), out.display(), dir.display());
+    println!(
+        "exported {} vectors to {} and {}/",
+        vectors.len(),
+        out.display(),
+        dir.display()
+    );
 }

@@ -2,12 +2,12 @@
 //! JSON and the collector's database. Everything else (sizes, dispatch) derives from it.
 
 use aead::{AeadCore, AeadInOut, KeyInit, Nonce, Tag, inout::InOutBuf};
-use aes_gcm::{Aes128Gcm, Aes256Gcm, AesGcm, aead, aes};
 use aes::cipher::consts::U12;
+use aes_gcm::{Aes128Gcm, Aes256Gcm, AesGcm, aead, aes};
 use aes_gcm_siv::{Aes128GcmSiv, Aes256GcmSiv};
 use ascon_aead::AsconAead128;
-use ocb3::Ocb3;
 use chacha20poly1305::{ChaCha20Poly1305, XChaCha20Poly1305};
+use ocb3::Ocb3;
 
 use crate::cbc_hmac::{self, CbcHmacSha256};
 use crate::error::Error;
@@ -54,17 +54,25 @@ impl<C: aes::cipher::KeySizeUser> Sizes for CbcHmacSha256<C> {
 fn aead<A: KeyInit>(key: &[u8]) -> Result<Aead<A>, Error> {
     A::new_from_slice(key)
         .map(Aead)
-        .map_err(|_| Error::KeyLength { expected: <A as aead::KeySizeUser>::KeySize::USIZE, actual: key.len() })
+        .map_err(|_| Error::KeyLength {
+            expected: <A as aead::KeySizeUser>::KeySize::USIZE,
+            actual: key.len(),
+        })
 }
 
 /// GCM over a block cipher keyed from a slice (Twofish takes 16, 24 or 32 bytes this way).
 fn gcm_over<C>(key: &[u8]) -> Result<Aead<AesGcm<C, U12>>, Error>
 where
-    C: KeyInit + aes::cipher::BlockSizeUser<BlockSize = aes::cipher::consts::U16> + aes::cipher::BlockCipherEncrypt,
+    C: KeyInit
+        + aes::cipher::BlockSizeUser<BlockSize = aes::cipher::consts::U16>
+        + aes::cipher::BlockCipherEncrypt,
 {
     C::new_from_slice(key)
         .map(|c| Aead(AesGcm::from(c)))
-        .map_err(|_| Error::KeyLength { expected: 16, actual: key.len() })
+        .map_err(|_| Error::KeyLength {
+            expected: 16,
+            actual: key.len(),
+        })
 }
 
 /// The table: one row per id makes the enum, its id and crate, its sizes (from the crate's
@@ -190,7 +198,9 @@ impl Algorithm {
     /// Ciphertext bytes (tag excluded) for a plaintext of `plaintext_len` bytes.
     pub const fn ciphertext_len(self, plaintext_len: usize) -> usize {
         match self {
-            Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => cbc_hmac::ciphertext_len(plaintext_len),
+            Algorithm::Aes128CbcHmacSha256 | Algorithm::Aes256CbcHmacSha256 => {
+                cbc_hmac::ciphertext_len(plaintext_len)
+            }
             _ => plaintext_len,
         }
     }
@@ -201,10 +211,23 @@ impl Algorithm {
 pub trait Seal {
     /// Encrypts `plaintext` into `out` (exactly `ciphertext_len` bytes); returns the tag in the
     /// first `tag_bytes` bytes.
-    fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<TagBuf, Error>;
+    fn seal(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut [u8],
+    ) -> Result<TagBuf, Error>;
     /// Verifies `tag` and decrypts `ciphertext` into `out` (at least as long); returns the
     /// plaintext length.
-    fn open(&self, nonce: &[u8], aad: &[u8], ciphertext: &[u8], tag: &[u8], out: &mut [u8]) -> Result<usize, Error>;
+    fn open(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ciphertext: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error>;
 }
 
 /// Adapts any RustCrypto `AeadInOut` (tags of up to [`MAX_TAG_BYTES`]).
@@ -235,26 +258,47 @@ where
     A: AeadInOut,
 {
     #[inline]
-    fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<TagBuf, Error> {
+    fn seal(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut [u8],
+    ) -> Result<TagBuf, Error> {
         let nonce = Self::nonce(nonce)?;
-        let buf = InOutBuf::new(plaintext, out).map_err(|_| Error::MessageLength { actual: plaintext.len() })?;
+        let buf = InOutBuf::new(plaintext, out).map_err(|_| Error::MessageLength {
+            actual: plaintext.len(),
+        })?;
         let tag = self
             .0
             .encrypt_inout_detached(nonce, aad, buf)
-            .map_err(|_| Error::MessageLength { actual: plaintext.len() })?;
+            .map_err(|_| Error::MessageLength {
+                actual: plaintext.len(),
+            })?;
         let mut bytes = [0u8; MAX_TAG_BYTES];
         bytes[..tag.len()].copy_from_slice(&tag);
         Ok(bytes)
     }
 
     #[inline]
-    fn open(&self, nonce: &[u8], aad: &[u8], ciphertext: &[u8], tag: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn open(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ciphertext: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         let nonce = Self::nonce(nonce)?;
         let tag = <&Tag<A>>::try_from(tag).map_err(|_| Error::Authentication)?;
         let out = out
             .get_mut(..ciphertext.len())
-            .ok_or(Error::CiphertextLength { actual: ciphertext.len() })?;
-        let buf = InOutBuf::new(ciphertext, out).map_err(|_| Error::CiphertextLength { actual: ciphertext.len() })?;
+            .ok_or(Error::CiphertextLength {
+                actual: ciphertext.len(),
+            })?;
+        let buf = InOutBuf::new(ciphertext, out).map_err(|_| Error::CiphertextLength {
+            actual: ciphertext.len(),
+        })?;
         self.0
             .decrypt_inout_detached(nonce, aad, buf, tag)
             .map_err(|_| Error::Authentication)?;
@@ -271,7 +315,13 @@ where
         + Clone,
 {
     #[inline]
-    fn seal(&self, nonce: &[u8], aad: &[u8], plaintext: &[u8], out: &mut [u8]) -> Result<TagBuf, Error> {
+    fn seal(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        plaintext: &[u8],
+        out: &mut [u8],
+    ) -> Result<TagBuf, Error> {
         let tag = CbcHmacSha256::seal_detached(self, nonce, aad, plaintext, out)?;
         let mut bytes = [0u8; MAX_TAG_BYTES];
         bytes[..tag.len()].copy_from_slice(&tag);
@@ -279,13 +329,26 @@ where
     }
 
     #[inline]
-    fn open(&self, nonce: &[u8], aad: &[u8], ciphertext: &[u8], tag: &[u8], out: &mut [u8]) -> Result<usize, Error> {
+    fn open(
+        &self,
+        nonce: &[u8],
+        aad: &[u8],
+        ciphertext: &[u8],
+        tag: &[u8],
+        out: &mut [u8],
+    ) -> Result<usize, Error> {
         CbcHmacSha256::open_detached(self, nonce, aad, ciphertext, tag, out)
     }
 }
 
 /// One-shot encryption: returns ciphertext ‖ tag.
-pub fn encrypt(algorithm: Algorithm, key: &[u8], nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, Error> {
+pub fn encrypt(
+    algorithm: Algorithm,
+    key: &[u8],
+    nonce: &[u8],
+    aad: &[u8],
+    plaintext: &[u8],
+) -> Result<Vec<u8>, Error> {
     let keyed = algorithm.key(key)?;
     let ct_len = algorithm.ciphertext_len(plaintext.len());
     let tag_len = algorithm.tag_bytes();
@@ -296,12 +359,21 @@ pub fn encrypt(algorithm: Algorithm, key: &[u8], nonce: &[u8], aad: &[u8], plain
 }
 
 /// One-shot decryption of ciphertext ‖ tag: returns the plaintext.
-pub fn decrypt(algorithm: Algorithm, key: &[u8], nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, Error> {
+pub fn decrypt(
+    algorithm: Algorithm,
+    key: &[u8],
+    nonce: &[u8],
+    aad: &[u8],
+    sealed: &[u8],
+) -> Result<Vec<u8>, Error> {
     let keyed = algorithm.key(key)?;
-    let ct_len = sealed
-        .len()
-        .checked_sub(algorithm.tag_bytes())
-        .ok_or(Error::CiphertextLength { actual: sealed.len() })?;
+    let ct_len =
+        sealed
+            .len()
+            .checked_sub(algorithm.tag_bytes())
+            .ok_or(Error::CiphertextLength {
+                actual: sealed.len(),
+            })?;
     let (ciphertext, tag) = sealed.split_at(ct_len);
     let mut out = vec![0u8; ct_len];
     let len = with_keyed!(&keyed, c => c.open(nonce, aad, ciphertext, tag, &mut out))?;

@@ -8,9 +8,9 @@
 
 use core::hint::black_box;
 
+use crate::algorithm::with_keyed;
 use crate::algorithm::{Algorithm, Keyed, MAX_TAG_BYTES, Seal, TagBuf};
 use crate::error::Error;
-use crate::algorithm::with_keyed;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Operation {
@@ -20,7 +20,11 @@ pub enum Operation {
 }
 
 impl Operation {
-    pub const ALL: [Operation; 3] = [Operation::Encrypt, Operation::Decrypt, Operation::ForgedDecrypt];
+    pub const ALL: [Operation; 3] = [
+        Operation::Encrypt,
+        Operation::Decrypt,
+        Operation::ForgedDecrypt,
+    ];
 
     pub const fn id(self) -> &'static str {
         match self {
@@ -41,14 +45,19 @@ impl Operation {
 /// Fixed, non-secret filler: a benchmark's key and data do not change a constant-time cipher's
 /// speed, and a fixed pattern keeps runs reproducible.
 fn pattern(len: usize, seed: u8) -> Vec<u8> {
-    (0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)).collect()
+    (0..len)
+        .map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed))
+        .collect()
 }
 
 /// `len` bytes, or a typed error when the memory cannot hold them: a failed allocation in
 /// WASM is an abort (`unreachable`), which would kill the worker instead of one case.
 fn try_buffer(len: usize, seed: u8, payload: usize) -> Result<Vec<u8>, Error> {
     let mut v = Vec::new();
-    v.try_reserve_exact(len).map_err(|_| Error::PayloadTooLarge { size_bytes: payload })?;
+    v.try_reserve_exact(len)
+        .map_err(|_| Error::PayloadTooLarge {
+            size_bytes: payload,
+        })?;
     v.extend((0..len).map(|i| (i as u8).wrapping_mul(31).wrapping_add(seed)));
     Ok(v)
 }
@@ -71,12 +80,21 @@ pub struct Bench {
 }
 
 impl Bench {
-    pub fn new(algorithm: Algorithm, operation: Operation, size_bytes: usize, aad_bytes: usize) -> Result<Self, Error> {
+    pub fn new(
+        algorithm: Algorithm,
+        operation: Operation,
+        size_bytes: usize,
+        aad_bytes: usize,
+    ) -> Result<Self, Error> {
         let keyed = algorithm.key(&pattern(algorithm.key_bytes(), 1))?;
         let nonce = pattern(algorithm.nonce_bytes(), 2);
         // A bench holds the payload about three times (input, output, a sealed copy): refuse
         // what cannot fit before touching memory, then allocate fallibly.
-        if size_bytes.checked_mul(3).and_then(|n| n.checked_add(aad_bytes)).is_none_or(|n| n > MAX_BENCH_BYTES) {
+        if size_bytes
+            .checked_mul(3)
+            .and_then(|n| n.checked_add(aad_bytes))
+            .is_none_or(|n| n > MAX_BENCH_BYTES)
+        {
             return Err(Error::PayloadTooLarge { size_bytes });
         }
         let aad = try_buffer(aad_bytes, 3, size_bytes)?;
@@ -96,7 +114,16 @@ impl Bench {
                 (ciphertext, tag)
             }
         };
-        Ok(Self { algorithm, operation, keyed, nonce, aad, input, tag, output })
+        Ok(Self {
+            algorithm,
+            operation,
+            keyed,
+            nonce,
+            aad,
+            input,
+            tag,
+            output,
+        })
     }
 
     pub fn algorithm(&self) -> Algorithm {
@@ -110,7 +137,16 @@ impl Bench {
 
     /// Runs `iterations` operations and returns a checksum of their results.
     pub fn run(&mut self, iterations: u32) -> Result<u32, Error> {
-        let Bench { algorithm, operation, keyed, nonce, aad, input, tag, output } = self;
+        let Bench {
+            algorithm,
+            operation,
+            keyed,
+            nonce,
+            aad,
+            input,
+            tag,
+            output,
+        } = self;
         let tag = &tag[..algorithm.tag_bytes()];
         with_keyed!(&*keyed, c => run_loop(c, *operation, nonce, aad, input, tag, output, iterations))
     }
@@ -133,7 +169,8 @@ fn run_loop<C: Seal>(
         Operation::Encrypt => {
             for _ in 0..iterations {
                 let tag = cipher.seal(nonce, aad, black_box(input), output)?;
-                checksum = checksum.rotate_left(5) ^ u32::from_le_bytes([tag[0], tag[1], tag[2], tag[3]]);
+                checksum =
+                    checksum.rotate_left(5) ^ u32::from_le_bytes([tag[0], tag[1], tag[2], tag[3]]);
             }
         }
         Operation::Decrypt => {
@@ -171,11 +208,18 @@ impl BlockCipher {
     pub fn new(id: &str) -> Result<Self, Error> {
         use aes::cipher::KeyInit;
         let key = pattern(16, 1);
-        let bad = |_| Error::KeyLength { expected: 16, actual: 16 };
+        let bad = |_| Error::KeyLength {
+            expected: 16,
+            actual: 16,
+        };
         Ok(match id {
             "aes-128" => BlockCipher::Aes128(aes::Aes128::new_from_slice(&key).map_err(bad)?),
-            "twofish-128" => BlockCipher::Twofish128(twofish::Twofish::new_from_slice(&key).map_err(bad)?),
-            "serpent-128" => BlockCipher::Serpent128(serpent::Serpent::new_from_slice(&key).map_err(bad)?),
+            "twofish-128" => {
+                BlockCipher::Twofish128(twofish::Twofish::new_from_slice(&key).map_err(bad)?)
+            }
+            "serpent-128" => {
+                BlockCipher::Serpent128(serpent::Serpent::new_from_slice(&key).map_err(bad)?)
+            }
             other => return Err(Error::UnknownAlgorithm(other.to_owned())),
         })
     }

@@ -45,7 +45,11 @@ pub const fn ciphertext_len(plaintext_len: usize) -> usize {
 
 impl<C> CbcHmacSha256<C>
 where
-    C: BlockCipherEncrypt + BlockCipherDecrypt + BlockSizeUser<BlockSize = U16> + CipherKeyInit + Clone,
+    C: BlockCipherEncrypt
+        + BlockCipherDecrypt
+        + BlockSizeUser<BlockSize = U16>
+        + CipherKeyInit
+        + Clone,
 {
     /// Bytes of the whole key: MAC key and AES key of the same length (RFC 7518 §5.2.2.1).
     pub fn key_bytes() -> usize {
@@ -55,13 +59,23 @@ where
     pub fn new(key: &[u8]) -> Result<Self, Error> {
         let expected = Self::key_bytes();
         if key.len() != expected {
-            return Err(Error::KeyLength { expected, actual: key.len() });
+            return Err(Error::KeyLength {
+                expected,
+                actual: key.len(),
+            });
         }
         let (mac_key, enc_key) = key.split_at(expected / 2);
-        let mac = <Hmac<Sha256> as MacKeyInit>::new_from_slice(mac_key)
-            .map_err(|_| Error::KeyLength { expected, actual: key.len() })?;
-        let cipher = <C as CipherKeyInit>::new_from_slice(enc_key)
-            .map_err(|_| Error::KeyLength { expected, actual: key.len() })?;
+        let mac = <Hmac<Sha256> as MacKeyInit>::new_from_slice(mac_key).map_err(|_| {
+            Error::KeyLength {
+                expected,
+                actual: key.len(),
+            }
+        })?;
+        let cipher =
+            <C as CipherKeyInit>::new_from_slice(enc_key).map_err(|_| Error::KeyLength {
+                expected,
+                actual: key.len(),
+            })?;
         Ok(Self { mac, cipher })
     }
 
@@ -75,8 +89,10 @@ where
     }
 
     fn check_iv(iv: &[u8]) -> Result<&aes::Block, Error> {
-        <&aes::Block>::try_from(iv)
-            .map_err(|_| Error::NonceLength { expected: IV_BYTES, actual: iv.len() })
+        <&aes::Block>::try_from(iv).map_err(|_| Error::NonceLength {
+            expected: IV_BYTES,
+            actual: iv.len(),
+        })
     }
 
     /// Encrypts `plaintext` into `out` (exactly [`ciphertext_len`] bytes) and returns the tag.
@@ -90,7 +106,9 @@ where
         let iv_block = Self::check_iv(iv)?;
         let ct = cbc::Encryptor::<C>::inner_iv_init(self.cipher.clone(), iv_block)
             .encrypt_padded_b2b::<Pkcs7>(plaintext, out)
-            .map_err(|_| Error::MessageLength { actual: plaintext.len() })?;
+            .map_err(|_| Error::MessageLength {
+                actual: plaintext.len(),
+            })?;
         let full = self.mac(aad, iv, ct).finalize().into_bytes();
         let mut tag = [0u8; TAG_BYTES];
         tag.copy_from_slice(&full[..TAG_BYTES]);
@@ -108,8 +126,13 @@ where
         out: &mut [u8],
     ) -> Result<usize, Error> {
         let iv_block = Self::check_iv(iv)?;
-        if ciphertext.is_empty() || ciphertext.len() % BLOCK_BYTES != 0 || out.len() < ciphertext.len() {
-            return Err(Error::CiphertextLength { actual: ciphertext.len() + tag.len() });
+        if ciphertext.is_empty()
+            || ciphertext.len() % BLOCK_BYTES != 0
+            || out.len() < ciphertext.len()
+        {
+            return Err(Error::CiphertextLength {
+                actual: ciphertext.len() + tag.len(),
+            });
         }
         if tag.len() != TAG_BYTES {
             return Err(Error::Authentication);

@@ -9,18 +9,30 @@ pub enum Error {
     UnknownAlgorithm(String),
     /// The operation id is not `encrypt`, `decrypt` or `forged-decrypt`.
     UnknownOperation(String),
-    KeyLength { expected: usize, actual: usize },
-    NonceLength { expected: usize, actual: usize },
+    KeyLength {
+        expected: usize,
+        actual: usize,
+    },
+    NonceLength {
+        expected: usize,
+        actual: usize,
+    },
     /// Shorter than the tag, or (CBC) not a whole number of blocks.
-    CiphertextLength { actual: usize },
+    CiphertextLength {
+        actual: usize,
+    },
     /// The tag did not verify. Deliberately says nothing more (no padding oracle).
     Authentication,
     /// A forged ciphertext was accepted: the bench loop refuses to report a time for it.
     ForgeryAccepted,
     /// The AEAD refused the message length (e.g. beyond GCM's 2^36 − 32 bytes).
-    MessageLength { actual: usize },
+    MessageLength {
+        actual: usize,
+    },
     /// A bench's buffers for this payload do not fit in the module's memory.
-    PayloadTooLarge { size_bytes: usize },
+    PayloadTooLarge {
+        size_bytes: usize,
+    },
 }
 
 impl Error {
@@ -54,7 +66,10 @@ impl fmt::Display for Error {
                 write!(f, "nonce of {actual} bytes, expected {expected}")
             }
             Error::CiphertextLength { actual } => {
-                write!(f, "ciphertext of {actual} bytes is malformed for this algorithm")
+                write!(
+                    f,
+                    "ciphertext of {actual} bytes is malformed for this algorithm"
+                )
             }
             Error::Authentication => write!(f, "authentication failed"),
             Error::ForgeryAccepted => write!(f, "a forged ciphertext was accepted"),
@@ -62,7 +77,10 @@ impl fmt::Display for Error {
                 write!(f, "message of {actual} bytes is refused by this algorithm")
             }
             Error::PayloadTooLarge { size_bytes } => {
-                write!(f, "payload of {size_bytes} bytes does not fit in this module's memory (a bench holds it about three times)")
+                write!(
+                    f,
+                    "payload of {size_bytes} bytes does not fit in this module's memory (a bench holds it about three times)"
+                )
             }
         }
     }

@@ -53,20 +53,47 @@ impl AeadError {
 
 impl From<Error> for AeadError {
     fn from(e: Error) -> Self {
-        AeadError { kind: e.kind(), message: e.to_string() }
+        AeadError {
+            kind: e.kind(),
+            message: e.to_string(),
+        }
     }
 }
 
 /// Encrypts and returns ciphertext ‖ tag.
 #[cfg_attr(feature = "js", wasm_bindgen)]
-pub fn encrypt(algorithm: &str, key: &[u8], nonce: &[u8], aad: &[u8], plaintext: &[u8]) -> Result<Vec<u8>, AeadError> {
-    Ok(algorithm::encrypt(Algorithm::from_id(algorithm)?, key, nonce, aad, plaintext)?)
+pub fn encrypt(
+    algorithm: &str,
+    key: &[u8],
+    nonce: &[u8],
+    aad: &[u8],
+    plaintext: &[u8],
+) -> Result<Vec<u8>, AeadError> {
+    Ok(algorithm::encrypt(
+        Algorithm::from_id(algorithm)?,
+        key,
+        nonce,
+        aad,
+        plaintext,
+    )?)
 }
 
 /// Verifies and decrypts ciphertext ‖ tag; returns the plaintext.
 #[cfg_attr(feature = "js", wasm_bindgen)]
-pub fn decrypt(algorithm: &str, key: &[u8], nonce: &[u8], aad: &[u8], sealed: &[u8]) -> Result<Vec<u8>, AeadError> {
-    Ok(algorithm::decrypt(Algorithm::from_id(algorithm)?, key, nonce, aad, sealed)?)
+pub fn decrypt(
+    algorithm: &str,
+    key: &[u8],
+    nonce: &[u8],
+    aad: &[u8],
+    sealed: &[u8],
+) -> Result<Vec<u8>, AeadError> {
+    Ok(algorithm::decrypt(
+        Algorithm::from_id(algorithm)?,
+        key,
+        nonce,
+        aad,
+        sealed,
+    )?)
 }
 
 /// The algorithm table as JSON: id, crate, key/nonce/tag bytes, keyed state bytes.
@@ -97,17 +124,35 @@ pub fn build_info() -> String {
     let simd128 = cfg!(target_feature = "simd128");
     let wasm = cfg!(target_arch = "wasm32");
     let aes = if cfg!(aes_backend = "soft") || wasm {
-        if cfg!(aes_backend_soft = "compact") { "soft-compact" } else if cfg!(cpubits = "32") { "soft-fixslice32" } else { "soft-fixslice64" }
+        if cfg!(aes_backend_soft = "compact") {
+            "soft-compact"
+        } else if cfg!(cpubits = "32") {
+            "soft-fixslice32"
+        } else {
+            "soft-fixslice64"
+        }
     } else {
         "cpu-detected (AES-NI/VAES or ARMv8 AES, soft fallback)"
     };
     let polyval = if cfg!(polyval_backend = "soft") || wasm {
-        if cfg!(cpubits = "32") { "soft-mul32" } else { "soft-mul64" }
+        if cfg!(cpubits = "32") {
+            "soft-mul32"
+        } else {
+            "soft-mul64"
+        }
     } else {
         "cpu-detected (CLMUL/PMULL, soft fallback)"
     };
-    let chacha20 = if cfg!(chacha20_backend = "soft") || wasm { "soft" } else { "cpu-detected (SSE2/AVX2/NEON)" };
-    let poly1305 = if cfg!(poly1305_backend = "soft") || wasm { "soft" } else { "cpu-detected (AVX2, soft fallback)" };
+    let chacha20 = if cfg!(chacha20_backend = "soft") || wasm {
+        "soft"
+    } else {
+        "cpu-detected (SSE2/AVX2/NEON)"
+    };
+    let poly1305 = if cfg!(poly1305_backend = "soft") || wasm {
+        "soft"
+    } else {
+        "cpu-detected (AVX2, soft fallback)"
+    };
     let sha2 = if cfg!(sha2_backend = "soft") {
         "soft"
     } else if wasm && simd128 {
@@ -121,7 +166,10 @@ pub fn build_info() -> String {
     // them, else softaes's constant-time bitsliced round), or libaegis in C, prebuilt for wasm32
     // (a vector-permute AES round in SIMD) or built by cc.
     let aegis = if cfg!(feature = "aegis-pure-rust") {
-        if cfg!(any(all(target_arch = "x86_64", target_feature = "aes"), all(target_arch = "aarch64", target_feature = "aes"))) {
+        if cfg!(any(
+            all(target_arch = "x86_64", target_feature = "aes"),
+            all(target_arch = "aarch64", target_feature = "aes")
+        )) {
             "pure-rust (AES instructions)"
         } else {
             "pure-rust (softaes, bitsliced)"
@@ -137,7 +185,11 @@ pub fn build_info() -> String {
         r#"{{"crate":"{}","version":"{}","target":"{}","simd128":{},"backends":{{"aes":"{}","polyval":"{}","chacha20":"{}","poly1305":"{}","sha2":"{}","ascon":"portable","aegis":"{}"}}}}"#,
         env!("CARGO_PKG_NAME"),
         env!("CARGO_PKG_VERSION"),
-        if wasm { "wasm32" } else { std::env::consts::ARCH },
+        if wasm {
+            "wasm32"
+        } else {
+            std::env::consts::ARCH
+        },
         simd128,
         aes,
         polyval,
@@ -158,10 +210,20 @@ impl WasmBench {
     /// Keys the cipher and fills the buffers once: `operation` is `encrypt`, `decrypt` or
     /// `forged-decrypt`.
     #[cfg_attr(feature = "js", wasm_bindgen(constructor))]
-    pub fn new(algorithm: &str, operation: &str, size_bytes: u32, aad_bytes: u32) -> Result<WasmBench, AeadError> {
+    pub fn new(
+        algorithm: &str,
+        operation: &str,
+        size_bytes: u32,
+        aad_bytes: u32,
+    ) -> Result<WasmBench, AeadError> {
         let algorithm = Algorithm::from_id(algorithm)?;
         let operation = Operation::from_id(operation)?;
-        Ok(WasmBench(bench::Bench::new(algorithm, operation, size_bytes as usize, aad_bytes as usize)?))
+        Ok(WasmBench(bench::Bench::new(
+            algorithm,
+            operation,
+            size_bytes as usize,
+            aad_bytes as usize,
+        )?))
     }
 
     /// Runs `iterations` operations; returns a checksum of their results.

@@ -45,14 +45,18 @@ fn gcm_over_twofish_and_serpent_differs_from_aes_gcm_and_round_trips() {
     let key = [7u8; 16];
     let nonce = [9u8; 12];
     let pt = b"the same message, three ciphers";
-    let outputs: Vec<Vec<u8>> = [Algorithm::Aes128Gcm, Algorithm::Twofish128Gcm, Algorithm::Serpent128Gcm]
-        .into_iter()
-        .map(|a| {
-            let ct = encrypt(a, &key, &nonce, b"aad", pt).unwrap();
-            assert_eq!(decrypt(a, &key, &nonce, b"aad", &ct).unwrap(), pt);
-            ct
-        })
-        .collect();
+    let outputs: Vec<Vec<u8>> = [
+        Algorithm::Aes128Gcm,
+        Algorithm::Twofish128Gcm,
+        Algorithm::Serpent128Gcm,
+    ]
+    .into_iter()
+    .map(|a| {
+        let ct = encrypt(a, &key, &nonce, b"aad", pt).unwrap();
+        assert_eq!(decrypt(a, &key, &nonce, b"aad", &ct).unwrap(), pt);
+        ct
+    })
+    .collect();
     assert_ne!(outputs[0], outputs[1]);
     assert_ne!(outputs[0], outputs[2]);
     assert_ne!(outputs[1], outputs[2]);

@@ -13,11 +13,23 @@ fn wrong_key_and_nonce_lengths_are_typed_errors_naming_the_length() {
     for alg in Algorithm::ALL {
         let nonce = vec![0u8; alg.nonce_bytes()];
         let err = encrypt(alg, &[0u8; 5], &nonce, b"", b"x").unwrap_err();
-        assert_eq!(err, Error::KeyLength { expected: alg.key_bytes(), actual: 5 });
+        assert_eq!(
+            err,
+            Error::KeyLength {
+                expected: alg.key_bytes(),
+                actual: 5
+            }
+        );
         assert!(err.to_string().contains("key of 5 bytes"), "{err}");
         let key = vec![0u8; alg.key_bytes()];
         let err = encrypt(alg, &key, &[0u8; 3], b"", b"x").unwrap_err();
-        assert_eq!(err, Error::NonceLength { expected: alg.nonce_bytes(), actual: 3 });
+        assert_eq!(
+            err,
+            Error::NonceLength {
+                expected: alg.nonce_bytes(),
+                actual: 3
+            }
+        );
         assert_eq!(err.kind(), "invalid-nonce-length");
     }
 }
@@ -35,7 +47,10 @@ fn a_sealed_message_shorter_than_the_tag_is_a_length_error() {
     for alg in Algorithm::ALL {
         let key = vec![0u8; alg.key_bytes()];
         let nonce = vec![0u8; alg.nonce_bytes()];
-        assert_eq!(decrypt(alg, &key, &nonce, b"", &[0u8; 15]), Err(Error::CiphertextLength { actual: 15 }));
+        assert_eq!(
+            decrypt(alg, &key, &nonce, b"", &[0u8; 15]),
+            Err(Error::CiphertextLength { actual: 15 })
+        );
     }
 }
 
@@ -46,8 +61,16 @@ fn decrypting_random_byte_strings_never_panics_and_never_authenticates() {
     for alg in Algorithm::ALL {
         for _ in 0..2000 {
             // Mostly well-formed key and nonce lengths, so the tag check itself is exercised.
-            let key = if rng.below(8) == 0 { rng.bytes_below(70) } else { rng.bytes(alg.key_bytes()) };
-            let nonce = if rng.below(8) == 0 { rng.bytes_below(30) } else { rng.bytes(alg.nonce_bytes()) };
+            let key = if rng.below(8) == 0 {
+                rng.bytes_below(70)
+            } else {
+                rng.bytes(alg.key_bytes())
+            };
+            let nonce = if rng.below(8) == 0 {
+                rng.bytes_below(30)
+            } else {
+                rng.bytes(alg.nonce_bytes())
+            };
             let aad = rng.bytes_below(40);
             let sealed = rng.bytes_below(300);
             let result = decrypt(alg, &key, &nonce, &aad, &sealed);
@@ -69,7 +92,12 @@ fn bench_loops_return_checksums_and_forged_opens_always_fail() {
             let mut dec = Bench::new(alg, Operation::Decrypt, size, 16).unwrap();
             dec.run(3).unwrap();
             let mut forged = Bench::new(alg, Operation::ForgedDecrypt, size, 16).unwrap();
-            assert_eq!(forged.run(5).unwrap(), 5, "{}: every forged open must fail", alg.id());
+            assert_eq!(
+                forged.run(5).unwrap(),
+                5,
+                "{}: every forged open must fail",
+                alg.id()
+            );
         }
     }
 }
@@ -77,6 +105,11 @@ fn bench_loops_return_checksums_and_forged_opens_always_fail() {
 #[test]
 fn state_sizes_are_reported_for_every_algorithm() {
     for alg in Algorithm::ALL {
-        assert!(alg.state_bytes() >= alg.key_bytes().min(16), "{}: {}", alg.id(), alg.state_bytes());
+        assert!(
+            alg.state_bytes() >= alg.key_bytes().min(16),
+            "{}: {}",
+            alg.id(),
+            alg.state_bytes()
+        );
     }
 }

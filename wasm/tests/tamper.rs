@@ -35,7 +35,8 @@ fn rejects_any_flipped_bit_in_ciphertext_tag_aad_or_nonce() {
             let sealed = encrypt(alg, &key, &nonce, &aad, &pt).unwrap();
             assert_eq!(decrypt(alg, &key, &nonce, &aad, &sealed).unwrap(), pt);
             let ct_len = sealed.len() - alg.tag_bytes();
-            let regions: [(&str, usize, usize); 2] = [("ciphertext", 0, ct_len), ("tag", ct_len, alg.tag_bytes())];
+            let regions: [(&str, usize, usize); 2] =
+                [("ciphertext", 0, ct_len), ("tag", ct_len, alg.tag_bytes())];
             for (region, start, len) in regions {
                 for bit in positions(&mut rng, len) {
                     let forged = flip(&sealed, start * 8 + bit);
@@ -49,11 +50,21 @@ fn rejects_any_flipped_bit_in_ciphertext_tag_aad_or_nonce() {
                 }
             }
             for bit in positions(&mut rng, aad.len()) {
-                assert_eq!(decrypt(alg, &key, &nonce, &flip(&aad, bit), &sealed), Err(Error::Authentication), "{} aad bit {bit}", alg.id());
+                assert_eq!(
+                    decrypt(alg, &key, &nonce, &flip(&aad, bit), &sealed),
+                    Err(Error::Authentication),
+                    "{} aad bit {bit}",
+                    alg.id()
+                );
                 checked += 1;
             }
             for bit in positions(&mut rng, nonce.len()) {
-                assert_eq!(decrypt(alg, &key, &flip(&nonce, bit), &aad, &sealed), Err(Error::Authentication), "{} nonce bit {bit}", alg.id());
+                assert_eq!(
+                    decrypt(alg, &key, &flip(&nonce, bit), &aad, &sealed),
+                    Err(Error::Authentication),
+                    "{} nonce bit {bit}",
+                    alg.id()
+                );
                 checked += 1;
             }
         }
@@ -67,6 +78,11 @@ fn an_empty_aad_gaining_a_byte_is_rejected() {
         let key = vec![7u8; alg.key_bytes()];
         let nonce = vec![9u8; alg.nonce_bytes()];
         let sealed = encrypt(alg, &key, &nonce, b"", b"hello").unwrap();
-        assert_eq!(decrypt(alg, &key, &nonce, b"\0", &sealed), Err(Error::Authentication), "{}", alg.id());
+        assert_eq!(
+            decrypt(alg, &key, &nonce, b"\0", &sealed),
+            Err(Error::Authentication),
+            "{}",
+            alg.id()
+        );
     }
 }

@@ -22,17 +22,24 @@ fn every_applicable_wycheproof_vector_behaves() {
             if v.must_fail {
                 invalid += 1;
                 if opened.is_ok() {
-                    failures.push(format!("{file} tc {}: invalid vector accepted ({})", v.tc_id, v.comment));
+                    failures.push(format!(
+                        "{file} tc {}: invalid vector accepted ({})",
+                        v.tc_id, v.comment
+                    ));
                 }
             } else {
                 valid += 1;
                 match opened {
                     Ok(pt) if pt == v.msg => {}
-                    other => failures.push(format!("{file} tc {}: decrypt gave {other:?}", v.tc_id)),
+                    other => {
+                        failures.push(format!("{file} tc {}: decrypt gave {other:?}", v.tc_id))
+                    }
                 }
                 match encrypt(v.algorithm, &v.key, &v.nonce, &v.aad, &v.msg) {
                     Ok(ct) if ct == sealed => {}
-                    other => failures.push(format!("{file} tc {}: encrypt gave {other:?}", v.tc_id)),
+                    other => {
+                        failures.push(format!("{file} tc {}: encrypt gave {other:?}", v.tc_id))
+                    }
                 }
             }
         }
@@ -40,11 +47,19 @@ fn every_applicable_wycheproof_vector_behaves() {
             "{file}: {valid} valid and {invalid} invalid vectors checked, {} not applicable",
             loaded.not_applicable
         );
-        assert!(valid > 0 && invalid > 0, "{file}: expected both valid and invalid vectors");
+        assert!(
+            valid > 0 && invalid > 0,
+            "{file}: expected both valid and invalid vectors"
+        );
         total += valid + invalid;
     }
     println!("{total} vectors checked");
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// RFC 7253 Appendix A's iterated test: 384 encryptions of growing zero strings under

@@ -20,13 +20,23 @@ export * from './common.ts';
 const createWorker = () => new Worker(new URL('./worker/bench.worker.ts', import.meta.url), { type: 'module' });
 
 /** The implementations and algorithms this browser really offers (feature-detected in a worker). */
-export function listAvailable(): Promise<{ available: Available[]; wasm: { simd128: boolean; relaxedSimd: boolean; threads: boolean }; timerResolutionMs: number }> {
+export function listAvailable(): Promise<{
+  available: Available[];
+  wasm: { simd128: boolean; relaxedSimd: boolean; threads: boolean };
+  timerResolutionMs: number;
+}> {
   return detectAvailable(createWorker, resolveParams({}));
 }
 
 /** The same case on 1 … maxWorkers module workers at once (default: hardwareConcurrency). */
 export function runScaling(c: ScalingCase, o: { maxWorkers?: number; samples?: number; onPoint?: (p: ScalingPoint) => void } = {}): Promise<ScalingPoint[]> {
-  return measureScaling(c, { createWorker, params: resolveParams({}), maxWorkers: o.maxWorkers ?? navigator.hardwareConcurrency ?? 1, samples: o.samples, onPoint: o.onPoint });
+  return measureScaling(c, {
+    createWorker,
+    params: resolveParams({}),
+    maxWorkers: o.maxWorkers ?? navigator.hardwareConcurrency ?? 1,
+    samples: o.samples,
+    onPoint: o.onPoint,
+  });
 }
 
 /** Runs a benchmark in a dedicated module worker (created the way bundlers understand). */

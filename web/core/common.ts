@@ -1,5 +1,14 @@
 /** What both entry points export beside `runBenchmark`: tables, schema, statistics, submission. */
-export { ALGORITHMS, IMPLEMENTATIONS, OPERATIONS, PRESETS, type AlgorithmId, type ImplementationId, type Operation, type PresetId } from './tables/algorithms.ts';
+export {
+  ALGORITHMS,
+  IMPLEMENTATIONS,
+  OPERATIONS,
+  PRESETS,
+  type AlgorithmId,
+  type ImplementationId,
+  type Operation,
+  type PresetId,
+} from './tables/algorithms.ts';
 export { SCHEMA_VERSION, validateResult, type CaseResult, type Environment, type ResultDocument, type RunParams, type Validation } from './schema.ts';
 export { summarize, derived, type Summary } from './stats.ts';
 export { parseParams, presetParams, toSearch, formatSize, parseSize, ParamError } from './params.ts';

@@ -33,5 +33,4 @@ interface CohortCounts {
  * A cohort above the collector's floor of evidence (enough voices on enough days, CROWD_FLOOR) with its figures, or one below it with none: the page says "too few results yet (n)".
  */
 export type CohortStats =
-  | (CohortCounts & { tooFew: false; p05: number; q1: number; median: number; q3: number; p95: number })
-  | (CohortCounts & { tooFew: true });
+  (CohortCounts & { tooFew: false; p05: number; q1: number; median: number; q3: number; p95: number }) | (CohortCounts & { tooFew: true });

@@ -45,7 +45,8 @@ export function decide(r: Interval, margin = DEFAULT_MARGIN): Decision {
 export function whatWouldDecide(r: Interval, margin = DEFAULT_MARGIN): string | null {
   if (decide(r, margin) !== 'unknown') return null;
   const top = 1 + margin;
-  if (r.high - r.low > 2 * margin) return `its interval (${fmt(r.low)}–${fmt(r.high)}) is wider than the ±${pct(margin)} band: more samples on a quieter device would narrow it`;
+  if (r.high - r.low > 2 * margin)
+    return `its interval (${fmt(r.low)}–${fmt(r.high)}) is wider than the ±${pct(margin)} band: more samples on a quieter device would narrow it`;
   return `its interval (${fmt(r.low)}–${fmt(r.high)}) straddles the edge of the ±${pct(margin)} band (${fmt(1 / top)}–${fmt(top)}): the difference is close to ${pct(margin)}`;
 }
 

@@ -43,8 +43,10 @@ export const COMPILED_OVERLAP = 1.8;
 
 export const EXECUTION_LABELS: Readonly<Record<ExecutionMode, string>> = Object.freeze({
   standard: 'standard (WebAssembly compiled, JavaScript optimised)',
-  'no-js-optimizer': 'JavaScript without its optimising compiler (a security setting or flag): pure-JavaScript figures are several times slower than this device can do',
-  'wasm-interpreted': 'WebAssembly interpreted, no JIT (a security setting or flag): WebAssembly and JavaScript figures are many times slower than this device can do',
+  'no-js-optimizer':
+    'JavaScript without its optimising compiler (a security setting or flag): pure-JavaScript figures are several times slower than this device can do',
+  'wasm-interpreted':
+    'WebAssembly interpreted, no JIT (a security setting or flag): WebAssembly and JavaScript figures are many times slower than this device can do',
   'wasm-off': 'WebAssembly is off (Lockdown Mode, --jitless or a policy): only implementations without it ran (Web Crypto, pure JavaScript)',
 });
 
@@ -210,7 +212,11 @@ function overlapOf(
   warmMs: number,
   windowMs: number,
   patienceMs: number,
-  judges: { reference?: Loop; fastEnough?: (nsPerStep: number, referenceNs: number) => boolean; plausible?: (nsPerStep: number, referenceNs: number) => boolean } = {},
+  judges: {
+    reference?: Loop;
+    fastEnough?: (nsPerStep: number, referenceNs: number) => boolean;
+    plausible?: (nsPerStep: number, referenceNs: number) => boolean;
+  } = {},
 ): { overlap: number; nsPerStep: number; referenceNs: number } {
   const t0 = performance.now();
   const tries: { overlap: number; nsPerStep: number }[] = [];
@@ -219,7 +225,11 @@ function overlapOf(
   const plausible = (ns: number) => judges.plausible?.(ns, referenceNs) ?? true;
   for (;;) {
     warm([loops.dep, loops.ind], warmMs);
-    const [dep, ind, ref] = nsPerIteration(judges.reference ? [loops.dep, loops.ind, judges.reference] : [loops.dep, loops.ind], windowMs) as [number, number, number?];
+    const [dep, ind, ref] = nsPerIteration(judges.reference ? [loops.dep, loops.ind, judges.reference] : [loops.dep, loops.ind], windowMs) as [
+      number,
+      number,
+      number?,
+    ];
     if (ref !== undefined) referenceNs = Math.min(referenceNs, ref / 4);
     tries.push({ overlap: dep / ind, nsPerStep: dep / 4 });
     // Compiled once two tries in a row overlap: one try alone can, by noise, where nothing is
@@ -237,7 +247,11 @@ function overlapOf(
  * Probes the execution mode: about a quarter of a second, once per run. `timerResolutionMs` sets how long a
  * window lasts (200 timer steps, at least 4 ms). `loops` replaces the probe's loops (tests).
  */
-export function probeExecution(timerResolutionMs: number, loops: { js?: ProbeLoops; wasm?: ProbeLoops | null } = {}, patienceMs = PROBE_PATIENCE_MS): Execution {
+export function probeExecution(
+  timerResolutionMs: number,
+  loops: { js?: ProbeLoops; wasm?: ProbeLoops | null } = {},
+  patienceMs = PROBE_PATIENCE_MS,
+): Execution {
   const windowMs = Math.max(4, 200 * timerResolutionMs);
   const wasmPair = loops.wasm === undefined ? wasmLoops() : loops.wasm;
   const wasm = wasmPair ? overlapOf(wasmPair, 10, windowMs, patienceMs) : null;
@@ -255,6 +269,15 @@ export function probeExecution(timerResolutionMs: number, loops: { js?: ProbeLoo
   const plausible = (ns: number, beside: number) => !compiledWasm || ns <= JS_AT_MOST * refNs(beside);
   const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs, patienceMs, compiledWasm ? { reference: wasmPair!.dep, fastEnough, plausible } : {});
   const jsOptimizer = (js.overlap >= COMPILED_OVERLAP && plausible(js.nsPerStep, js.referenceNs)) || fastEnough(js.nsPerStep, js.referenceNs);
-  const mode: ExecutionMode = wasmState === 'off' ? 'wasm-off' : wasmState === 'interpreted' ? 'wasm-interpreted' : jsOptimizer ? 'standard' : 'no-js-optimizer';
-  return { mode, wasm: wasmState, jsOptimizer, jsOverlap: js.overlap, wasmOverlap: wasm?.overlap ?? null, jsNsPerStep: js.nsPerStep, wasmNsPerStep: wasm ? refNs(js.referenceNs) : null };
+  const mode: ExecutionMode =
+    wasmState === 'off' ? 'wasm-off' : wasmState === 'interpreted' ? 'wasm-interpreted' : jsOptimizer ? 'standard' : 'no-js-optimizer';
+  return {
+    mode,
+    wasm: wasmState,
+    jsOptimizer,
+    jsOverlap: js.overlap,
+    wasmOverlap: wasm?.overlap ?? null,
+    jsNsPerStep: js.nsPerStep,
+    wasmNsPerStep: wasm ? refNs(js.referenceNs) : null,
+  };
 }

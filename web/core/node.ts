@@ -83,7 +83,13 @@ export function listAvailable(): Promise<{ available: Available[]; wasm: Environ
 
 /** The same case on 1 … maxWorkers worker threads at once (default: every core). */
 export function runScaling(c: ScalingCase, o: { maxWorkers?: number; samples?: number; onPoint?: (p: ScalingPoint) => void } = {}): Promise<ScalingPoint[]> {
-  return measureScaling(c, { createWorker: nodeWorker, params: resolveParams({}, { implementations: [...IMPLEMENTATION_IDS] }), maxWorkers: o.maxWorkers ?? availableParallelism(), samples: o.samples, onPoint: o.onPoint });
+  return measureScaling(c, {
+    createWorker: nodeWorker,
+    params: resolveParams({}, { implementations: [...IMPLEMENTATION_IDS] }),
+    maxWorkers: o.maxWorkers ?? availableParallelism(),
+    samples: o.samples,
+    onPoint: o.onPoint,
+  });
 }
 
 /** Runs a benchmark in a Node worker thread. Every implementation is offered by default. */

@@ -47,18 +47,33 @@ export function modulesOf(o: RunOptions, resolve: (url: string) => string = (u) 
     // An A/B run's two ids name its modules, which come as URLs beside them.
     if (o.ab && (x === o.ab.base || x === o.ab.head)) continue;
     if (typeof x === 'string' && !/[./:\\]/.test(x)) {
-      if (!isBuiltInImplementation(x)) throw new Error(`Invalid options: implementations: '${x}' is neither a built-in implementation (${IMPLEMENTATION_IDS.join(', ')}) nor a module (give its path or URL)`);
+      if (!isBuiltInImplementation(x))
+        throw new Error(
+          `Invalid options: implementations: '${x}' is neither a built-in implementation (${IMPLEMENTATION_IDS.join(', ')}) nor a module (give its path or URL)`,
+        );
       ids.push(x);
-    }
-    else modules.push(resolve(moduleUrlOf(x as ModuleRef)));
+    } else modules.push(resolve(moduleUrlOf(x as ModuleRef)));
   }
   return { ids: ids.length || !modules.length ? ids : undefined, modules };
 }
 
 /** The options RunOptions has beyond RunParams' fields: each a key of RunOptions, so a rename breaks this list at compile time. */
-const OWN_OPTIONS = ['preset', 'implementations', 'modulesAlone', 'onProgress', 'onValidation', 'onCase', 'onWarning', 'onPartial', 'gateTimeoutMs', 'signal'] as const satisfies readonly (keyof RunOptions)[];
+const OWN_OPTIONS = [
+  'preset',
+  'implementations',
+  'modulesAlone',
+  'onProgress',
+  'onValidation',
+  'onCase',
+  'onWarning',
+  'onPartial',
+  'gateTimeoutMs',
+  'signal',
+] as const satisfies readonly (keyof RunOptions)[];
 /** Every option name runBenchmark takes. */
-export const OPTION_NAMES: readonly string[] = Object.freeze([...Object.keys(RunParamsSchema.entries).filter((k) => k !== 'preset' && k !== 'implementations'), ...OWN_OPTIONS].sort());
+export const OPTION_NAMES: readonly string[] = Object.freeze(
+  [...Object.keys(RunParamsSchema.entries).filter((k) => k !== 'preset' && k !== 'implementations'), ...OWN_OPTIONS].sort(),
+);
 
 /**
  * Refuses an option name runBenchmark does not know, naming the nearest known one: a
@@ -77,7 +92,19 @@ export function checkOptionNames(o: object, known: readonly string[] = OPTION_NA
 /** Merges options over the preset and validates; throws naming the offending field. */
 export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}): RunParams {
   checkOptionNames(o);
-  const { preset = 'quick', onProgress: _p, onValidation: _v, onCase: _c, onWarning: _w, onPartial: _l, signal: _s, implementations: _i, gateTimeoutMs: _g, modulesAlone: _a, ...opts } = o;
+  const {
+    preset = 'quick',
+    onProgress: _p,
+    onValidation: _v,
+    onCase: _c,
+    onWarning: _w,
+    onPartial: _l,
+    signal: _s,
+    implementations: _i,
+    gateTimeoutMs: _g,
+    modulesAlone: _a,
+    ...opts
+  } = o;
   // An A/B run's two modules are the run; built-ins run beside them only when named.
   const ids = modulesOf(o).ids;
   const rest = { ...opts, implementations: opts.ab ? [...(ids ?? []), opts.ab.base, opts.ab.head] : ids };

@@ -33,7 +33,27 @@ export class ParamError extends Error {
 }
 
 /** Parameters the URL may carry; anything else is reported, not silently ignored. */
-export const PARAM_NAMES = ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'aad', 'rounds', 'samples', 'minSampleMs', 'wasm', 'webcrypto', 'cv', 'reruns', 'budget', 'overtime', 'autorun', 'module', 'alone', 'ab'] as const;
+export const PARAM_NAMES = [
+  'preset',
+  'algorithms',
+  'implementations',
+  'sizes',
+  'operations',
+  'aad',
+  'rounds',
+  'samples',
+  'minSampleMs',
+  'wasm',
+  'webcrypto',
+  'cv',
+  'reruns',
+  'budget',
+  'overtime',
+  'autorun',
+  'module',
+  'alone',
+  'ab',
+] as const;
 
 const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1 << 20, mb: 1 << 20, mib: 1 << 20 };
 
@@ -55,7 +75,10 @@ export function formatSize(bytes: number): string {
 
 function list<T extends string>(param: string, raw: string, allowed: readonly T[]): T[] {
   if (raw === 'all') return [...allowed];
-  const items = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (items.length === 0) throw new ParamError(param, raw, 'empty list');
   for (const item of items) {
     if (!(allowed as readonly string[]).includes(item)) {
@@ -170,19 +193,27 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
   if (raw.ab) {
     // ab=BASE,HEAD[,MARGIN]: two modules of this run, compared case by case (compare.ts compareInRun).
     const [base, head, margin, ...more] = raw.ab.split(',');
-    if (!base || !head || more.length || base === head) throw new ParamError('ab', raw.ab, 'expected two different module ids and an optional margin, like base,head,0.05');
+    if (!base || !head || more.length || base === head)
+      throw new ParamError('ab', raw.ab, 'expected two different module ids and an optional margin, like base,head,0.05');
     p.ab = { base, head, margin: margin === undefined ? DEFAULT_MARGIN : number('ab', margin, 0, 0.5) } as RunParams['ab'];
     // The two modules are the run: nothing else is timed unless asked for.
     p.implementations = [...(raw.implementations ? p.implementations : []), base, head] as RunParams['implementations'];
   }
   const autorun = flag(raw.autorun);
   const modules = raw.module ? raw.module.split(',') : [];
-  for (const m of modules) if (!MODULE_PATH.test(m) || m.split('/').includes('..')) throw new ParamError('module', m, 'expected a path on this site to a .js or .mjs file, like /m/my-gcm.mjs');
+  for (const m of modules)
+    if (!MODULE_PATH.test(m) || m.split('/').includes('..'))
+      throw new ParamError('module', m, 'expected a path on this site to a .js or .mjs file, like /m/my-gcm.mjs');
   const alone = flag(raw.alone);
   if (alone && !modules.length) throw new ParamError('alone', raw.alone!, 'runs modules of yours alone: give them with module=');
   const checked = v.safeParse(RunParamsSchema, p);
   if (!checked.success) throw new Error(`Invalid parameters: ${checked.issues.map(formatIssue).join('; ')}`);
-  return { params: Object.freeze(checked.output), autorun, modules, ...(alone ? { builtIns: raw.implementations ? [...checked.output.implementations] as ImplementationId[] : [] } : {}) };
+  return {
+    params: Object.freeze(checked.output),
+    autorun,
+    modules,
+    ...(alone ? { builtIns: raw.implementations ? ([...checked.output.implementations] as ImplementationId[]) : [] } : {}),
+  };
 }
 
 /** The query string that reproduces `params`: only what differs from the preset is written. */

@@ -5,7 +5,16 @@
  * from the samples; what was never kept (sampling cycles, validation, the user agent) is absent.
  * @module
  */
-import { ALGORITHM_IDS, type AlgorithmId, IMPLEMENTATION_IDS, type ImplementationId, OPERATIONS, type Operation, PRESET_IDS, type PresetId } from './tables/algorithms.ts';
+import {
+  ALGORITHM_IDS,
+  type AlgorithmId,
+  IMPLEMENTATION_IDS,
+  type ImplementationId,
+  OPERATIONS,
+  type Operation,
+  PRESET_IDS,
+  type PresetId,
+} from './tables/algorithms.ts';
 import { presetParams } from './params.ts';
 import { toCaseResult } from './run/document.ts';
 import { type CaseResult, type ResultDocument, SCHEMA_VERSION, caseKey } from './schema.ts';
@@ -33,7 +42,16 @@ export interface StoredResult {
   preset: string;
   scenario: string | null;
   quarantined: boolean;
-  cases: { algorithm: string; implementation: string; variant: string; operation: string; sizeBytes: number; aadBytes: number; samples: number[]; outlier: boolean }[];
+  cases: {
+    algorithm: string;
+    implementation: string;
+    variant: string;
+    operation: string;
+    sizeBytes: number;
+    aadBytes: number;
+    samples: number[];
+    outlier: boolean;
+  }[];
 }
 
 const known = <T extends string>(list: readonly T[], x: string, what: string): T => {
@@ -79,7 +97,11 @@ export function fromStored(s: StoredResult): ResultDocument {
       crossOriginIsolated: s.isolated,
       timerResolutionMs: Math.max(s.timerUs, 1) / 1000,
       // What the browser supported was not kept; the builds its cases ran on were.
-      wasm: { simd128: cases.some((c) => c.variant === 'simd128' || c.variant === 'relaxed-simd'), relaxedSimd: cases.some((c) => c.variant === 'relaxed-simd'), threads: false },
+      wasm: {
+        simd128: cases.some((c) => c.variant === 'simd128' || c.variant === 'relaxed-simd'),
+        relaxedSimd: cases.some((c) => c.variant === 'relaxed-simd'),
+        threads: false,
+      },
       engineVersion: '',
       cores: { crates: {}, wasmBindgen: '', backends: {} },
       runtime: s.runtime === 'node' ? 'node' : 'browser',

@@ -71,7 +71,12 @@ function typeText(s: AnySchema): string {
   switch (s.type) {
     case 'picklist': {
       const o = s.options as readonly string[];
-      return o.length <= MAX_LISTED ? o.map((x) => `\`${x}\``).join(' | ') : `one of ${o.length} ids (${o.slice(0, 3).map((x) => `\`${x}\``).join(', ')}, …)`;
+      return o.length <= MAX_LISTED
+        ? o.map((x) => `\`${x}\``).join(' | ')
+        : `one of ${o.length} ids (${o
+            .slice(0, 3)
+            .map((x) => `\`${x}\``)
+            .join(', ')}, …)`;
     }
     case 'union':
       return (s.options as AnySchema[]).map((o) => typeText(unwrap(o).inner)).join(' or ');

@@ -47,7 +47,10 @@ const CustomImplementationIdSchema = v.pipe(
   v.brand('CustomImplementation'),
 );
 /** A built-in implementation, or a module of yours. */
-export const ImplementationRefSchema = v.union([v.picklist(IMPLEMENTATION_IDS), CustomImplementationIdSchema], (issue) => `Invalid implementation: ${JSON.stringify(issue.input)} is neither a built-in one (${IMPLEMENTATION_IDS.join(', ')}) nor a module id`);
+export const ImplementationRefSchema = v.union(
+  [v.picklist(IMPLEMENTATION_IDS), CustomImplementationIdSchema],
+  (issue) => `Invalid implementation: ${JSON.stringify(issue.input)} is neither a built-in one (${IMPLEMENTATION_IDS.join(', ')}) nor a module id`,
+);
 
 /** Browser engines: what actually compiles the WASM and runs Web Crypto (V8 for Node). */
 export const ENGINE_NAMES = Object.freeze(['Blink', 'Gecko', 'WebKit', 'V8', 'unknown'] as const);
@@ -66,18 +69,30 @@ export const WebCryptoModeChoice = v.picklist(['sequential', 'pipelined']);
 export const RunParamsSchema = v.object({
   preset: d(v.picklist(PRESET_IDS), 'The preset the run started from (PRESETS); the fields below say what it really measured.'),
   algorithms: d(v.pipe(v.array(v.picklist(ALGORITHM_IDS)), v.minLength(1)), 'AEAD ids asked for (ALGORITHMS).'),
-  implementations: d(v.pipe(v.array(ImplementationRefSchema), v.minLength(1)), 'Implementation ids asked for (IMPLEMENTATIONS), and the ids of modules of yours that passed the gate.'),
+  implementations: d(
+    v.pipe(v.array(ImplementationRefSchema), v.minLength(1)),
+    'Implementation ids asked for (IMPLEMENTATIONS), and the ids of modules of yours that passed the gate.',
+  ),
   sizes: d(v.pipe(v.array(sizeBytes), v.minLength(1), v.maxLength(MAX_SIZES)), 'Plaintext lengths in bytes.'),
-  operations: d(v.pipe(v.array(v.picklist(OPERATIONS)), v.minLength(1)), 'What is timed: `encrypt`, `decrypt` of a valid message, `forged-decrypt` (rejecting a flipped tag bit).'),
+  operations: d(
+    v.pipe(v.array(v.picklist(OPERATIONS)), v.minLength(1)),
+    'What is timed: `encrypt`, `decrypt` of a valid message, `forged-decrypt` (rejecting a flipped tag bit).',
+  ),
   aadBytes: d(v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20))), v.minLength(1)), 'Associated-data lengths in bytes.'),
   rounds: d(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(50)), 'Full rounds: each in a fresh worker, cases in a new shuffled order.'),
   samplesPerRound: d(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000)), 'Samples of each case per round.'),
   minSampleMs: d(v.pipe(v.number(), v.minValue(0.1), v.maxValue(10_000)), 'A sample lasts at least this long (ms), and at least 100× the timer resolution.'),
   wasm: d(WasmVariantChoice, 'Which WASM build runs: `auto` the fastest the engine supports (simd128 where it can), `both`, or one of them.'),
-  webcrypto: d(v.pipe(v.array(WebCryptoModeChoice), v.minLength(1)), 'Web Crypto variants: `sequential` awaits each call (what one request waits), `pipelined` keeps several in flight.'),
+  webcrypto: d(
+    v.pipe(v.array(WebCryptoModeChoice), v.minLength(1)),
+    'Web Crypto variants: `sequential` awaits each call (what one request waits), `pipelined` keeps several in flight.',
+  ),
   estimateClock: v.optional(d(v.boolean(), 'Whether the core clock was estimated (about 0.2 s) so cycles per byte can be shown.'), false),
   cvThreshold: d(v.pipe(v.number(), v.minValue(0), v.maxValue(10)), 'A robust CV above this is named as `spread` among the reasons of a flagged case.'),
-  maxReruns: d(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(50)), 'At most this many extra rounds of only what is still unresolved (the stop rule); with a budget, the budget usually ends them first.'),
+  maxReruns: d(
+    v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(50)),
+    'At most this many extra rounds of only what is still unresolved (the stop rule); with a budget, the budget usually ends them first.',
+  ),
   budgetMs: v.optional(
     d(
       v.pipe(v.number(), v.integer(), v.minValue(1000), v.maxValue(3_600_000)),
@@ -107,7 +122,13 @@ export const EnvironmentSchema = v.object({
   userAgent: d(v.pipe(v.string(), v.maxLength(1000)), 'The user agent string as the runtime reports it.'),
   browser: d(v.object({ name: d(shortText, 'Browser name (bowser), or `Node.js`.'), version: d(shortText, 'Its full version.') }), 'The browser, or Node.'),
   engine: v.optional(
-    d(v.object({ name: d(v.picklist(ENGINE_NAMES), 'Blink, Gecko, WebKit (every iOS browser), V8 for Node.'), version: d(shortText, 'Its version, where it is known apart from the browser’s.') }), 'The engine that compiled the WASM and ran Web Crypto. Absent in older documents.'),
+    d(
+      v.object({
+        name: d(v.picklist(ENGINE_NAMES), 'Blink, Gecko, WebKit (every iOS browser), V8 for Node.'),
+        version: d(shortText, 'Its version, where it is known apart from the browser’s.'),
+      }),
+      'The engine that compiled the WASM and ran Web Crypto. Absent in older documents.',
+    ),
   ),
   os: d(v.object({ name: d(shortText, 'Operating system.'), version: d(shortText, 'Its version, as far as the runtime tells it.') }), 'The operating system.'),
   arch: d(shortText, 'CPU architecture as the runtime reports it (`x86`, `arm`, …), or `unknown`.'),
@@ -117,7 +138,11 @@ export const EnvironmentSchema = v.object({
   crossOriginIsolated: d(v.boolean(), 'Whether the page was cross-origin isolated (COOP/COEP): only then are timers fine (5–20 µs).'),
   timerResolutionMs: d(positive, 'The measured step of `performance.now()` in the worker, ms.'),
   wasm: d(
-    v.object({ simd128: d(v.boolean(), 'WebAssembly SIMD (128-bit) is supported.'), relaxedSimd: d(v.boolean(), 'Relaxed SIMD is supported.'), threads: d(v.boolean(), 'Shared memory and atomics (threads) are supported.') }),
+    v.object({
+      simd128: d(v.boolean(), 'WebAssembly SIMD (128-bit) is supported.'),
+      relaxedSimd: d(v.boolean(), 'Relaxed SIMD is supported.'),
+      threads: d(v.boolean(), 'Shared memory and atomics (threads) are supported.'),
+    }),
     'WebAssembly features, detected by validating tiny modules.',
   ),
   engineVersion: d(shortText, 'The aeadbench version that ran.'),
@@ -142,7 +167,10 @@ export const EnvironmentSchema = v.object({
   execution: v.optional(
     d(
       v.object({
-        mode: d(v.picklist(EXECUTION_MODES), '`standard`; `no-js-optimizer` (JavaScript ran without its optimising compiler); `wasm-interpreted` (no JIT: WebAssembly was interpreted); `wasm-off` (WebAssembly did not run). Anything but `standard` is kept out of the crowd’s medians, as a population of its own.'),
+        mode: d(
+          v.picklist(EXECUTION_MODES),
+          '`standard`; `no-js-optimizer` (JavaScript ran without its optimising compiler); `wasm-interpreted` (no JIT: WebAssembly was interpreted); `wasm-off` (WebAssembly did not run). Anything but `standard` is kept out of the crowd’s medians, as a population of its own.',
+        ),
         wasm: d(v.picklist(['compiled', 'interpreted', 'off']), 'WebAssembly compiled, interpreted, or off.'),
         jsOptimizer: d(v.boolean(), 'JavaScript ran optimised: its dependent chain took at least 1.8× the independent chains.'),
         jsOverlap: d(positive, 'The probe’s dependent chain over its independent chains in JavaScript: about 1 interpreted, 3–4 optimised.'),
@@ -175,7 +203,10 @@ export const ValidationSchema = v.object({
   algorithm: d(v.picklist(ALGORITHM_IDS), 'The AEAD checked.'),
   vectorsPassed: d(count, 'Known-answer vectors (Wycheproof, RFCs) that passed, tamper checks included.'),
   vectorsFailed: d(count, 'Vectors that failed.'),
-  crossCheck: d(v.picklist(['agree', 'disagree', 'alone']), 'Byte-for-byte agreement with every other implementation of the algorithm on random inputs; `alone` when there was none to compare with.'),
+  crossCheck: d(
+    v.picklist(['agree', 'disagree', 'alone']),
+    'Byte-for-byte agreement with every other implementation of the algorithm on random inputs; `alone` when there was none to compare with.',
+  ),
   excluded: d(v.boolean(), 'True when it failed: it was not timed.'),
   errors: d(v.array(v.pipe(v.string(), v.maxLength(500))), 'What failed, first failure first.'),
 });
@@ -203,22 +234,37 @@ export const SummarySchema = v.object({
 export const CaseResultSchema = v.object({
   algorithm: d(v.picklist(ALGORITHM_IDS), 'The AEAD (ALGORITHMS).'),
   implementation: d(ImplementationRefSchema, 'Who implements it (IMPLEMENTATIONS), or a module of yours by its id (see `modules`).'),
-  variant: d(shortText, 'How: `simd128` / `baseline` (WASM builds), `sequential` / `pipelined` (Web Crypto), `js` (noble), `wasm` (libsodium), `openssl` (node:crypto), `custom` (a module of yours).'),
+  variant: d(
+    shortText,
+    'How: `simd128` / `baseline` (WASM builds), `sequential` / `pipelined` (Web Crypto), `js` (noble), `wasm` (libsodium), `openssl` (node:crypto), `custom` (a module of yours).',
+  ),
   operation: d(v.picklist(OPERATIONS), 'What was timed.'),
   sizeBytes: d(sizeBytes, 'Plaintext length in bytes.'),
   aadBytes: d(v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(1 << 20)), 'Associated-data length in bytes.'),
-  iterationsPerSample: d(v.pipe(v.number(), v.integer(), v.minValue(1)), 'Operations timed in each sample, calibrated so a sample lasts at least `minSampleMs` and 100× the timer resolution.'),
-  samples: d(v.pipe(v.array(positive), v.minLength(1), v.maxLength(10_000)), 'Raw samples, nanoseconds per operation, in the order taken: everything else of the case is derived from them.'),
+  iterationsPerSample: d(
+    v.pipe(v.number(), v.integer(), v.minValue(1)),
+    'Operations timed in each sample, calibrated so a sample lasts at least `minSampleMs` and 100× the timer resolution.',
+  ),
+  samples: d(
+    v.pipe(v.array(positive), v.minLength(1), v.maxLength(10_000)),
+    'Raw samples, nanoseconds per operation, in the order taken: everything else of the case is derived from them.',
+  ),
   cycles: v.optional(
     d(
       v.pipe(v.array(v.pipe(v.number(), v.integer(), v.minValue(0))), v.maxLength(10_000)),
       '@2: the cycle each sample was taken in. Compared cases are sampled interleaved, one sample each per cycle; two cases’ samples with the same cycle were taken back to back, and their ratio is the paired ratio.',
     ),
   ),
-  summary: d(SummarySchema, 'Statistics of `samples`, each divided by its cycle’s level: how slow the device ran in that cycle, read from every case sampled in it (Tukey’s median polish over cycles × cases; cycles of fewer than 5 cases keep level 1). What slowed every case alike is the device, not the code; a paired ratio is unchanged.'),
+  summary: d(
+    SummarySchema,
+    'Statistics of `samples`, each divided by its cycle’s level: how slow the device ran in that cycle, read from every case sampled in it (Tukey’s median polish over cycles × cases; cycles of fewer than 5 cases keep level 1). What slowed every case alike is the device, not the code; a paired ratio is unchanged.',
+  ),
   bytesPerSecond: d(positive, 'Throughput of the median sample, bytes per second: what a typical batch of calls ran at.'),
   totalBytesPerSecond: v.optional(
-    d(positive, '@2: every byte the timed loop processed over the whole time it took (the samples’ mean): what a caller encrypting message after message gets, slow calls and slow cycles included (the raw samples, not levelled). Absent in older documents.'),
+    d(
+      positive,
+      '@2: every byte the timed loop processed over the whole time it took (the samples’ mean): what a caller encrypting message after message gets, slow calls and slow cycles included (the raw samples, not levelled). Absent in older documents.',
+    ),
   ),
   nsPerByte: d(positive, 'Median time per plaintext byte, ns.'),
   usPerOp: d(positive, 'Median time per operation, µs.'),
@@ -228,13 +274,21 @@ export const CaseResultSchema = v.object({
   reruns: d(count, 'Extra rounds the stop rule measured this case in.'),
   unstable: d(v.boolean(), 'The ⚠ flag: true when the median was not resolved (its 95 % interval reaches beyond ±5 % of it) within the run’s budget.'),
   unstableReasons: v.optional(
-    d(v.array(v.picklist(UNSTABLE_REASONS)), '@2: why it is flagged: `unresolved` first, then what kept it so (two `modes`, `interference`, `spread`, `timer` too coarse, `too-few-samples`); empty when not flagged.'),
+    d(
+      v.array(v.picklist(UNSTABLE_REASONS)),
+      '@2: why it is flagged: `unresolved` first, then what kept it so (two `modes`, `interference`, `spread`, `timer` too coarse, `too-few-samples`); empty when not flagged.',
+    ),
   ),
   modes: v.optional(
     d(
       v.nullable(
         v.pipe(
-          v.array(v.object({ center: d(positive, 'The mode’s centre, ns per operation.'), share: d(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 'Share of the samples in it.') })),
+          v.array(
+            v.object({
+              center: d(positive, 'The mode’s centre, ns per operation.'),
+              share: d(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), 'Share of the samples in it.'),
+            }),
+          ),
           v.length(2),
         ),
       ),
@@ -300,10 +354,22 @@ export const ResultDocumentSchema = v.object({
     v.pipe(v.array(v.object({ what: d(shortText, 'What was not run.'), reason: d(v.pipe(v.string(), v.maxLength(500)), 'Why.') })), v.maxLength(5000)),
     'Sizes, implementations or modules not run, and why (e.g. above this device’s memory limit).',
   ),
-  warnings: d(v.pipe(v.array(v.pipe(v.string(), v.maxLength(500))), v.maxLength(5000)), 'Things a reader should know (coarse timers, an excluded implementation, a refused module).'),
-  interference: v.optional(d(InterferenceSchema, '@2: the interference monitor: a fixed WASM integer chain timed at the start of every sampling cycle; its time moves only with the device’s effective speed.')),
-  scaling: v.optional(d(v.pipe(v.array(ScalingSchema), v.maxLength(50)), '@2: multi-core scaling measured after the run, when asked: the same case on 1 … N workers at once.')),
-  blocks: v.optional(d(v.pipe(v.array(BlockTimingSchema), v.maxLength(3)), '@2: raw block ciphers measured after the run, when asked, one 16-byte block per call.')),
+  warnings: d(
+    v.pipe(v.array(v.pipe(v.string(), v.maxLength(500))), v.maxLength(5000)),
+    'Things a reader should know (coarse timers, an excluded implementation, a refused module).',
+  ),
+  interference: v.optional(
+    d(
+      InterferenceSchema,
+      '@2: the interference monitor: a fixed WASM integer chain timed at the start of every sampling cycle; its time moves only with the device’s effective speed.',
+    ),
+  ),
+  scaling: v.optional(
+    d(v.pipe(v.array(ScalingSchema), v.maxLength(50)), '@2: multi-core scaling measured after the run, when asked: the same case on 1 … N workers at once.'),
+  ),
+  blocks: v.optional(
+    d(v.pipe(v.array(BlockTimingSchema), v.maxLength(3)), '@2: raw block ciphers measured after the run, when asked, one 16-byte block per call.'),
+  ),
   modules: v.optional(
     d(
       v.pipe(

@@ -86,7 +86,10 @@ export function trimmedMean(xs: readonly number[], fraction = 0.05): number {
 
 /** ln Γ by Lanczos (g = 7, n = 9), for binomial probabilities without overflow. */
 function lnGamma(z: number): number {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  const c = [
+    0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012,
+    9.9843695780195716e-6, 1.5056327351493116e-7,
+  ];
   if (z < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * z)) - lnGamma(1 - z);
   z -= 1;
   let x = c[0]!;
@@ -227,7 +230,10 @@ export interface Mode {
 export function detectModes(samples: readonly number[], o: { minShare?: number; minRatio?: number } = {}): [Mode, Mode] | null {
   const minShare = o.minShare ?? 0.15;
   const minRatio = o.minRatio ?? 1.15;
-  const xs = samples.filter((x) => x > 0).map(Math.log).sort((a, b) => a - b);
+  const xs = samples
+    .filter((x) => x > 0)
+    .map(Math.log)
+    .sort((a, b) => a - b);
   const n = xs.length;
   const minSide = Math.max(3, Math.ceil(n * minShare));
   if (n < 2 * minSide) return null;
@@ -261,7 +267,10 @@ export type UnstableReason = 'modes' | 'interference' | 'spread' | 'timer' | 'to
  * spread above the threshold; samples not much longer than the timer's step (the clock itself
  * is the noise); fewer than 5 samples (no 95 % interval of the median exists).
  */
-export function unstableReasons(samples: readonly number[], o: { threshold?: number; sampleMs?: number; timerResolutionMs?: number; slowShare?: number } = {}): UnstableReason[] {
+export function unstableReasons(
+  samples: readonly number[],
+  o: { threshold?: number; sampleMs?: number; timerResolutionMs?: number; slowShare?: number } = {},
+): UnstableReason[] {
   const reasons: UnstableReason[] = [];
   if (detectModes(samples)) reasons.push('modes');
   // More than a fifth of the samples taken while the device itself ran slow (interference.ts).
@@ -288,7 +297,10 @@ export interface PairedRatio {
  * their ratio — what an independent median per case cannot do on a noisy device. Null when
  * the cases share fewer than 5 cycles (not sampled together: compare medians instead).
  */
-export function pairedRatio(a: { samples: readonly number[]; cycles?: readonly number[] }, b: { samples: readonly number[]; cycles?: readonly number[] }): PairedRatio | null {
+export function pairedRatio(
+  a: { samples: readonly number[]; cycles?: readonly number[] },
+  b: { samples: readonly number[]; cycles?: readonly number[] },
+): PairedRatio | null {
   if (!a.cycles || !b.cycles) return null;
   const bByCycle = new Map<number, number>();
   b.cycles.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
@@ -344,7 +356,10 @@ export function workerAwareRatio(
 export const CYCLES_PER_ROUND = 1_000_000;
 
 /** Each round's per-cycle ratios time(a) / time(b), by round (a cycle's id names its worker). */
-function ratiosByRound(a: { samples: readonly number[]; cycles?: readonly number[] }, b: { samples: readonly number[]; cycles?: readonly number[] }): Map<number, number[]> {
+function ratiosByRound(
+  a: { samples: readonly number[]; cycles?: readonly number[] },
+  b: { samples: readonly number[]; cycles?: readonly number[] },
+): Map<number, number[]> {
   const byRound = new Map<number, number[]>();
   const bByCycle = new Map<number, number>();
   b.cycles?.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
@@ -359,12 +374,19 @@ function ratiosByRound(a: { samples: readonly number[]; cycles?: readonly number
 }
 
 /** The log of each round's median ratio, for rounds with at least 3 shared cycles. */
-function roundLogRatios(a: { samples: readonly number[]; cycles?: readonly number[] }, b: { samples: readonly number[]; cycles?: readonly number[] }, byRound = ratiosByRound(a, b)): number[] {
+function roundLogRatios(
+  a: { samples: readonly number[]; cycles?: readonly number[] },
+  b: { samples: readonly number[]; cycles?: readonly number[] },
+  byRound = ratiosByRound(a, b),
+): number[] {
   return [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => Math.log(median(xs)));
 }
 
 /** Two-sided 97.5 % quantiles of Student's t for 1–30 degrees of freedom (then ≈ normal). */
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042];
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
+  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
 export const tQuantile975 = (df: number): number => (df < 1 ? Infinity : (T975[df - 1] ?? 1.96));
 
 /**
@@ -381,7 +403,7 @@ export function pairedRatioAcrossRounds(
   a: { samples: readonly number[]; cycles?: readonly number[] },
   b: { samples: readonly number[]; cycles?: readonly number[] },
   minRounds = 3,
-): PairedRatio & { rounds: number } | null {
+): (PairedRatio & { rounds: number }) | null {
   if (!a.cycles || !b.cycles) return null;
   const byRound = ratiosByRound(a, b);
   const logs = roundLogRatios(a, b, byRound);

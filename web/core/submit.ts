@@ -118,11 +118,14 @@ export const CROWD_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** Why the crowd would not take this run, before anything is sent; null when it would. */
 export function crowdRefusal(doc: Pick<ResultDocument, 'cases' | 'modules'>): string | null {
-  if (doc.modules?.length) return `a run with modules of your own (${doc.modules.map((m) => m.id).join(', ')}) is never submitted to the crowd: its figures describe your code, not the device`;
+  if (doc.modules?.length)
+    return `a run with modules of your own (${doc.modules.map((m) => m.id).join(', ')}) is never submitted to the crowd: its figures describe your code, not the device`;
   if (doc.cases.length === 0) return 'a run with no finished case has nothing to submit';
-  if (doc.cases.length > CROWD_MAX_CASES) return `this run has ${doc.cases.length.toLocaleString('en')} cases; the crowd takes runs of up to ${CROWD_MAX_CASES.toLocaleString('en')} (a standard run's size): export the file instead`;
+  if (doc.cases.length > CROWD_MAX_CASES)
+    return `this run has ${doc.cases.length.toLocaleString('en')} cases; the crowd takes runs of up to ${CROWD_MAX_CASES.toLocaleString('en')} (a standard run's size): export the file instead`;
   const samples = doc.cases.reduce((n, c) => n + c.samples.length, 0);
-  if (samples > CROWD_MAX_SAMPLES) return `this run has ${samples.toLocaleString('en')} samples; the crowd takes runs of up to ${CROWD_MAX_SAMPLES.toLocaleString('en')}: export the file instead`;
+  if (samples > CROWD_MAX_SAMPLES)
+    return `this run has ${samples.toLocaleString('en')} samples; the crowd takes runs of up to ${CROWD_MAX_SAMPLES.toLocaleString('en')}: export the file instead`;
   return null;
 }
 
@@ -134,7 +137,12 @@ export async function submitResult(collectorUrl: string, doc: ResultDocument, o:
   if (refusal) throw new SubmitError(refusal, null);
   let res: Response;
   try {
-    res = await (o.fetch ?? fetch)(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(submissionBody(doc, o)), credentials: 'omit' });
+    res = await (o.fetch ?? fetch)(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(submissionBody(doc, o)),
+      credentials: 'omit',
+    });
   } catch (e) {
     throw new SubmitError(`the collector at ${url.origin} is unreachable (${(e as Error).message})`, null);
   }

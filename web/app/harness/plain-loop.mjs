@@ -77,7 +77,7 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, loa
     c.batch = Math.max(1, Math.round((n * interleaveMs) / t));
   }
   const order = cases.map((_, i) => i);
-  for (const end = performance.now() + ms * reps; performance.now() < end; ) {
+  for (const end = performance.now() + ms * reps; performance.now() < end;) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];

@@ -16,7 +16,10 @@ export interface DeviceGuess {
 }
 
 export async function guessDevice(): Promise<DeviceGuess> {
-  const nav = navigator as Navigator & { userAgentData?: { mobile?: boolean; getHighEntropyValues(h: string[]): Promise<Hints> }; getBattery?: () => Promise<{ charging: boolean; dischargingTime: number }> };
+  const nav = navigator as Navigator & {
+    userAgentData?: { mobile?: boolean; getHighEntropyValues(h: string[]): Promise<Hints> };
+    getBattery?: () => Promise<{ charging: boolean; dischargingTime: number }>;
+  };
   let model = '';
   if (nav.userAgentData) {
     try {

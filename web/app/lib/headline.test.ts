@@ -29,7 +29,9 @@ describe('the verdict headline', () => {
       claim('fastest/large', 'same', 'AES-128-GCM in Web Crypto = AES-256-GCM in Web Crypto'),
       claim('hardware-aes', 'unknown', 'not enough evidence'),
     ]);
-    expect(h).toEqual(['On this device the fastest choice is no clear winner yet for small messages (up to 1 KiB); AES-128-GCM in Web Crypto or AES-256-GCM in Web Crypto (about the same) for large ones (1 MiB and up).']);
+    expect(h).toEqual([
+      'On this device the fastest choice is no clear winner yet for small messages (up to 1 KiB); AES-128-GCM in Web Crypto or AES-256-GCM in Web Crypto (about the same) for large ones (1 MiB and up).',
+    ]);
     expect(h.join(' ')).not.toMatch(/ahead|×|\[/);
   });
 

@@ -38,6 +38,7 @@ export function headline(claims: readonly Claim[]): string[] {
   }
   const aes = claims.find((x) => x.id === 'hardware-aes');
   if (aes?.answer === 'AES instructions') out.push('This device has AES instructions: AES-GCM through Web Crypto is cheap here for large messages.');
-  else if (aes?.answer === 'no AES instructions') out.push('This device shows Web Crypto no AES instructions: AES-GCM is slow here, and ChaCha20-Poly1305 or Ascon is the better pick.');
+  else if (aes?.answer === 'no AES instructions')
+    out.push('This device shows Web Crypto no AES instructions: AES-GCM is slow here, and ChaCha20-Poly1305 or Ascon is the better pick.');
   return out;
 }

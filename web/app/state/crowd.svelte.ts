@@ -47,7 +47,11 @@ export class CrowdState {
 
   /** This run's case under the current filters, if it measured one. */
   mine(cases: readonly CaseResult[] | undefined): CaseResult | null {
-    return cases?.find((c) => c.algorithm === this.algorithm && c.implementation === this.implementation && c.operation === this.operation && c.sizeBytes === this.size) ?? null;
+    return (
+      cases?.find(
+        (c) => c.algorithm === this.algorithm && c.implementation === this.implementation && c.operation === this.operation && c.sizeBytes === this.size,
+      ) ?? null
+    );
   }
 
   async loadStats() {
@@ -65,7 +69,14 @@ export class CrowdState {
     if (!mine) return;
     const { algorithm, implementation, operation, size } = this.filter;
     try {
-      const r = await getJson<{ n: number; tooFew: boolean; percentile: number | null }>('percentile', { algorithm, implementation, operation, size, bytesPerSecond: mine.bytesPerSecond, deviceClass: deviceClass ?? undefined });
+      const r = await getJson<{ n: number; tooFew: boolean; percentile: number | null }>('percentile', {
+        algorithm,
+        implementation,
+        operation,
+        size,
+        bytesPerSecond: mine.bytesPerSecond,
+        deviceClass: deviceClass ?? undefined,
+      });
       this.percentile = { ...r, deviceClass: deviceClass ? `${deviceClass}s` : 'all devices' };
     } catch {
       /* the percentile is an extra: the cohorts say the rest */

@@ -189,7 +189,15 @@ export class RunState {
   }
 
   publish() {
-    window.aeadbench = { status: this.status, params: this.params, result: this.result, error: this.error, validation: this.validation, progress: this.progress, claimsShown: this.claimsShown };
+    window.aeadbench = {
+      status: this.status,
+      params: this.params,
+      result: this.result,
+      error: this.error,
+      validation: this.validation,
+      progress: this.progress,
+      claimsShown: this.claimsShown,
+    };
     const event = this.status === 'done' || this.status === 'cancelled' ? 'aeadbench:done' : this.status === 'error' ? 'aeadbench:error' : null;
     if (event) window.dispatchEvent(new CustomEvent(event, { detail: window.aeadbench }));
   }

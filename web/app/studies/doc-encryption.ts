@@ -17,8 +17,17 @@ export const docEncryption: StudyWords = {
     { title: 'Published: scenario 2, single large files (1 MB – 200 MB)', columns, rows: published(r.scenario_2) },
   ],
   compare: (doc) => [
-    { title: `Measured: scenario 1, ${DOC_FILE_SIZES.length} files drawn from 100 KB – 8 MB (fixed seed)`, columns, rows: measured(measure(doc, DOC_FILE_SIZES)) },
-    { title: `Measured: scenario 2, single files ${DOC_LARGE_SIZES.map(formatSize).join(', ')}`, columns, rows: measured(measure(doc, DOC_LARGE_SIZES)), note: 'The study went to 200 MB; this project caps a payload at 64 MiB.' },
+    {
+      title: `Measured: scenario 1, ${DOC_FILE_SIZES.length} files drawn from 100 KB – 8 MB (fixed seed)`,
+      columns,
+      rows: measured(measure(doc, DOC_FILE_SIZES)),
+    },
+    {
+      title: `Measured: scenario 2, single files ${DOC_LARGE_SIZES.map(formatSize).join(', ')}`,
+      columns,
+      rows: measured(measure(doc, DOC_LARGE_SIZES)),
+      note: 'The study went to 200 MB; this project caps a payload at 64 MiB.',
+    },
     {
       title: 'Size overhead per encrypted file (nonce + tag)',
       columns: ['', 'published', 'here'],
@@ -29,8 +38,8 @@ export const docEncryption: StudyWords = {
     },
   ],
   explain: [
-    'The study ran Go on a Xeon with AES-NI, where AES-GCM won every metric. Web Crypto in your browser also uses the CPU\'s AES instructions where it has them, so its AES-GCM should win here too.',
-    'WebAssembly has no AES instruction: the WASM AES-GCM is a constant-time software AES, and ChaCha20-Poly1305 (designed for software) beats it several times over. That is the case the study\'s literature predicts for devices without AES hardware — and it is what a phone without ARMv8 crypto extensions, or any WASM build, lives with.',
+    "The study ran Go on a Xeon with AES-NI, where AES-GCM won every metric. Web Crypto in your browser also uses the CPU's AES instructions where it has them, so its AES-GCM should win here too.",
+    "WebAssembly has no AES instruction: the WASM AES-GCM is a constant-time software AES, and ChaCha20-Poly1305 (designed for software) beats it several times over. That is the case the study's literature predicts for devices without AES hardware — and it is what a phone without ARMv8 crypto extensions, or any WASM build, lives with.",
     'Their means include 5 repetitions per file timed with time.Now(); here each file size is a case with warm-up, calibrated batches and medians over fresh workers, then averaged over files as they did.',
   ],
 };

@@ -50,5 +50,16 @@ export function shortCitation(c: Citation): string {
 /** The full reference: authors, year, “title”, venue, DOI or URL. */
 export function fullCitation(c: Citation): string {
   const title = c.titleIsDescriptive ? `[untitled in the text: ${c.title}]` : `“${c.title}”`;
-  return [c.authors.length ? c.authors.join(', ') : 'Authors not named in the text', c.year ? `(${c.year})` : '(year not given)', title, c.venue, c.doi ? `doi:${c.doi}` : c.url].filter(Boolean).join('. ').replace(/\.\. /g, '. ') + '.';
+  return (
+    [
+      c.authors.length ? c.authors.join(', ') : 'Authors not named in the text',
+      c.year ? `(${c.year})` : '(year not given)',
+      title,
+      c.venue,
+      c.doi ? `doi:${c.doi}` : c.url,
+    ]
+      .filter(Boolean)
+      .join('. ')
+      .replace(/\.\. /g, '. ') + '.'
+  );
 }

@@ -9,7 +9,10 @@ import { sampleDocument } from '../../core/test/fixtures.ts';
 import { STUDY_VIEWS, fullCitation, shortCitation } from './index.ts';
 
 /** A document whose cases take `nsPerByte × size + fixedNs` per call, for each algorithm × implementation × size × operation. */
-function documentOf(series: { algorithm: AlgorithmId; implementation: ImplementationId; fixedNs: number; nsPerByte: number }[], sizes: number[]): ResultDocument {
+function documentOf(
+  series: { algorithm: AlgorithmId; implementation: ImplementationId; fixedNs: number; nsPerByte: number }[],
+  sizes: number[],
+): ResultDocument {
   const doc = sampleDocument() as unknown as ResultDocument;
   doc.cases = series.flatMap((s) =>
     sizes.flatMap((sizeBytes) =>
@@ -17,7 +20,11 @@ function documentOf(series: { algorithm: AlgorithmId; implementation: Implementa
         const ns = s.fixedNs + s.nsPerByte * sizeBytes;
         const variant = s.implementation === 'webcrypto' ? 'sequential' : s.implementation === 'rustcrypto-wasm' ? 'simd128' : 'js';
         const key = `${s.implementation}/${variant}/${s.algorithm}/${operation}/${sizeBytes}`;
-        return toCaseResult({ key, implementation: s.implementation, variant, algorithm: s.algorithm, operation, sizeBytes, aadBytes: 0 }, { key, samples: [ns, ns * 1.001, ns * 0.999, ns, ns], iterations: 10, interruptions: 0, stateBytes: 512, reruns: 0 }, { cvThreshold: 0.035 });
+        return toCaseResult(
+          { key, implementation: s.implementation, variant, algorithm: s.algorithm, operation, sizeBytes, aadBytes: 0 },
+          { key, samples: [ns, ns * 1.001, ns * 0.999, ns, ns], iterations: 10, interruptions: 0, stateBytes: 512, reruns: 0 },
+          { cvThreshold: 0.035 },
+        );
       }),
     ),
   );
@@ -66,17 +73,34 @@ describe('the studies', () => {
 
   it("each study's view words this device's figures from a document, one row per series, with figures in them", () => {
     const all: { algorithm: AlgorithmId; implementation: ImplementationId }[] = [
-      ...(['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256', 'twofish-128-gcm', 'serpent-128-gcm', 'ascon-aead128'] as const).map((algorithm) => ({ algorithm, implementation: 'rustcrypto-wasm' as const })),
+      ...(
+        [
+          'aes-128-gcm',
+          'aes-256-gcm',
+          'chacha20-poly1305',
+          'aes-128-cbc-hmac-sha256',
+          'aes-256-cbc-hmac-sha256',
+          'twofish-128-gcm',
+          'serpent-128-gcm',
+          'ascon-aead128',
+        ] as const
+      ).map((algorithm) => ({ algorithm, implementation: 'rustcrypto-wasm' as const })),
       ...(['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305'] as const).map((algorithm) => ({ algorithm, implementation: 'webcrypto' as const })),
     ];
     for (const view of STUDY_VIEWS) {
-      const doc = documentOf(all.map((s, i) => ({ ...s, fixedNs: 1000 + 100 * i, nsPerByte: 1 + i / 10 })), PRESETS[view.id].sizes as number[]);
+      const doc = documentOf(
+        all.map((s, i) => ({ ...s, fixedNs: 1000 + 100 * i, nsPerByte: 1 + i / 10 })),
+        PRESETS[view.id].sizes as number[],
+      );
       const tables = view.compare(doc);
       expect(tables.length, view.id).toBeGreaterThan(0);
       for (const t of tables) {
         expect(t.rows.length, `${view.id}: ${t.title}`).toBeGreaterThan(0);
         for (const row of t.rows) expect(row, `${view.id}: ${t.title}`).toHaveLength(t.columns.length);
-        expect(t.rows.flat().some((cell) => /\d/.test(cell) && cell !== '–'), `${view.id}: ${t.title}`).toBe(true);
+        expect(
+          t.rows.flat().some((cell) => /\d/.test(cell) && cell !== '–'),
+          `${view.id}: ${t.title}`,
+        ).toBe(true);
       }
     }
   });

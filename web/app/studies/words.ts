@@ -25,4 +25,5 @@ export interface StudyWords {
 export const f = (x: number | null | undefined, digits = 1) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : x.toFixed(digits));
 
 /** "aes-128-gcm · WASM": an algorithm in one implementation. */
-export const seriesLabel = ({ algorithm, implementation }: Series) => `${algorithm} · ${implementation === 'rustcrypto-wasm' ? 'WASM' : implementation === 'webcrypto' ? 'Web Crypto' : implementation}`;
+export const seriesLabel = ({ algorithm, implementation }: Series) =>
+  `${algorithm} · ${implementation === 'rustcrypto-wasm' ? 'WASM' : implementation === 'webcrypto' ? 'Web Crypto' : implementation}`;

@@ -18,7 +18,16 @@ const isThenable = (x: unknown): x is PromiseLike<unknown> => typeof (x as { the
 /** A call of a module that misbehaved: the gate reports `message` as the module's failure. */
 export class ModuleCallError extends Error {}
 
-const describe = (x: unknown) => (x === null ? 'null' : x === undefined ? 'undefined' : ArrayBuffer.isView(x) ? x.constructor.name : typeof x === 'object' ? (x.constructor?.name ?? 'an object') : typeof x);
+const describe = (x: unknown) =>
+  x === null
+    ? 'null'
+    : x === undefined
+      ? 'undefined'
+      : ArrayBuffer.isView(x)
+        ? x.constructor.name
+        : typeof x === 'object'
+          ? (x.constructor?.name ?? 'an object')
+          : typeof x;
 
 /** Awaits a call's answer, at most `ms`; a promise that never settles is the module's fault. */
 function within<T>(x: T | PromiseLike<T>, ms: number, what: string): Promise<T> {
@@ -47,7 +56,14 @@ export function contractBackend(impl: CustomImplementation, identity: Identity, 
     const k = `${alg}/${Array.from(key).join(',')}`;
     if (!states.has(k)) {
       if (states.size > 64) states.clear();
-      states.set(k, await within(callSafely(() => impl.prepare!(alg, key), 'prepare'), timeout, 'prepare'));
+      states.set(
+        k,
+        await within(
+          callSafely(() => impl.prepare!(alg, key), 'prepare'),
+          timeout,
+          'prepare',
+        ),
+      );
     }
     return states.get(k);
   };
@@ -59,9 +75,19 @@ export function contractBackend(impl: CustomImplementation, identity: Identity, 
     algorithms: [...impl.algorithms],
     async encrypt(alg, key, nonce, aad, pt) {
       const state = await stateFor(alg, key);
-      const sealed = bytes(await within(callSafely(() => impl.encrypt(alg, key.slice(), nonce.slice(), aad.slice(), pt.slice(), state), 'encrypt'), timeout, 'encrypt'), 'encrypt');
+      const sealed = bytes(
+        await within(
+          callSafely(() => impl.encrypt(alg, key.slice(), nonce.slice(), aad.slice(), pt.slice(), state), 'encrypt'),
+          timeout,
+          'encrypt',
+        ),
+        'encrypt',
+      );
       const expected = pt.length + overheadBytes(alg, pt.length) - algorithm(alg).nonceBytes;
-      if (sealed.length !== expected) throw new ModuleCallError(`encrypt returned ${sealed.length} bytes for ${pt.length} bytes of plaintext, expected ${expected} (ciphertext ‖ ${algorithm(alg).tagBytes}-byte tag)`);
+      if (sealed.length !== expected)
+        throw new ModuleCallError(
+          `encrypt returned ${sealed.length} bytes for ${pt.length} bytes of plaintext, expected ${expected} (ciphertext ‖ ${algorithm(alg).tagBytes}-byte tag)`,
+        );
       return sealed;
     },
     async decrypt(alg, key, nonce, aad, sealed) {

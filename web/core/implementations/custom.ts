@@ -83,22 +83,30 @@ export function defineBuiltIn<S>(impl: CustomImplementation<S>): CustomImplement
 
 function checkContract(impl: unknown, kind: 'module' | 'built-in'): void {
   const o = impl as Record<string, unknown>;
-  if (typeof o !== 'object' || o === null) throw new ContractError(`an implementation is an object with id, label, algorithms, encrypt and decrypt; got ${describe(o)}`);
+  if (typeof o !== 'object' || o === null)
+    throw new ContractError(`an implementation is an object with id, label, algorithms, encrypt and decrypt; got ${describe(o)}`);
   const name = typeof o.id === 'string' ? `'${o.id}'` : 'the implementation';
-  if (typeof o.id !== 'string' || !CUSTOM_ID.test(o.id)) throw new ContractError(`id: ${describe(o.id)} is not an id (1–40 of a-z, 0-9 and -, starting with a letter or digit)`);
+  if (typeof o.id !== 'string' || !CUSTOM_ID.test(o.id))
+    throw new ContractError(`id: ${describe(o.id)} is not an id (1–40 of a-z, 0-9 and -, starting with a letter or digit)`);
   const builtIn = (IMPLEMENTATION_IDS as readonly string[]).includes(o.id);
   if (kind === 'module' && builtIn) throw new ContractError(`id: '${o.id}' is a built-in implementation; choose another id`);
   if (kind === 'built-in' && !builtIn) throw new ContractError(`id: '${o.id}' is not a built-in implementation (${IMPLEMENTATION_IDS.join(', ')})`);
-  if (typeof o.label !== 'string' || o.label.trim() === '' || o.label.length > 100) throw new ContractError(`${name}: label ${describe(o.label)} must be a non-empty string of at most 100 characters`);
-  if (!Array.isArray(o.algorithms) || o.algorithms.length === 0) throw new ContractError(`${name}: algorithms must be a non-empty array of ids from the algorithm table; got ${describe(o.algorithms)}`);
+  if (typeof o.label !== 'string' || o.label.trim() === '' || o.label.length > 100)
+    throw new ContractError(`${name}: label ${describe(o.label)} must be a non-empty string of at most 100 characters`);
+  if (!Array.isArray(o.algorithms) || o.algorithms.length === 0)
+    throw new ContractError(`${name}: algorithms must be a non-empty array of ids from the algorithm table; got ${describe(o.algorithms)}`);
   for (const a of o.algorithms) {
-    if (!(ALGORITHM_IDS as readonly unknown[]).includes(a)) throw new ContractError(`${name}: unknown algorithm ${describe(a)} (known: ${ALGORITHM_IDS.join(', ')})`);
+    if (!(ALGORITHM_IDS as readonly unknown[]).includes(a))
+      throw new ContractError(`${name}: unknown algorithm ${describe(a)} (known: ${ALGORITHM_IDS.join(', ')})`);
   }
   if (new Set(o.algorithms).size !== o.algorithms.length) throw new ContractError(`${name}: algorithms lists an id twice`);
-  for (const f of ['encrypt', 'decrypt'] as const) if (typeof o[f] !== 'function') throw new ContractError(`${name}: ${f} must be a function; got ${describe(o[f])}`);
-  if (o.prepare !== undefined && typeof o.prepare !== 'function') throw new ContractError(`${name}: prepare must be a function when given; got ${describe(o.prepare)}`);
+  for (const f of ['encrypt', 'decrypt'] as const)
+    if (typeof o[f] !== 'function') throw new ContractError(`${name}: ${f} must be a function; got ${describe(o[f])}`);
+  if (o.prepare !== undefined && typeof o.prepare !== 'function')
+    throw new ContractError(`${name}: prepare must be a function when given; got ${describe(o.prepare)}`);
   for (const f of ['version', 'url'] as const) {
-    if (o[f] !== undefined && (typeof o[f] !== 'string' || (o[f] as string).length > 200)) throw new ContractError(`${name}: ${f} must be a string of at most 200 characters when given; got ${describe(o[f])}`);
+    if (o[f] !== undefined && (typeof o[f] !== 'string' || (o[f] as string).length > 200))
+      throw new ContractError(`${name}: ${f} must be a string of at most 200 characters when given; got ${describe(o[f])}`);
   }
 }
 
@@ -111,7 +119,9 @@ export function moduleUrlOf(ref: ModuleRef): string {
   const url = (ref as unknown as Record<symbol, unknown>)[MODULE_URL];
   if (typeof url === 'string') return url;
   const id = typeof (ref as { id?: unknown })?.id === 'string' ? `'${(ref as { id: string }).id}'` : 'a module';
-  throw new ContractError(`${id} cannot be loaded in the benchmark worker: export it as defineImplementation({...}, import.meta.url), or pass the module's URL`);
+  throw new ContractError(
+    `${id} cannot be loaded in the benchmark worker: export it as defineImplementation({...}, import.meta.url), or pass the module's URL`,
+  );
 }
 
 /** The module's record for the result: what it declared, and the hash of its bytes. */

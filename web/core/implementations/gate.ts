@@ -43,7 +43,12 @@ function fold(h: number, b: Uint8Array): number {
 const message = (e: unknown) => (e as Error)?.message ?? String(e);
 
 /** The first failure of `backend` on `alg`, or null; `checked` counts what passed. */
-export async function gateAlgorithm(backend: Backend, reference: Backend, alg: AlgorithmId, o: { lengths?: readonly number[]; tamperLengths?: readonly number[] } = {}): Promise<{ failure: string | null; checked: number; checksum: string }> {
+export async function gateAlgorithm(
+  backend: Backend,
+  reference: Backend,
+  alg: AlgorithmId,
+  o: { lengths?: readonly number[]; tamperLengths?: readonly number[] } = {},
+): Promise<{ failure: string | null; checked: number; checksum: string }> {
   const a = algorithm(alg);
   let chain = 0x811c9dc5 ^ alg.length;
   let checked = 0;
@@ -116,10 +121,24 @@ export async function gateAlgorithm(backend: Backend, reference: Backend, alg: A
  * first failure when it fails (then it is not timed). Lengths and tampering first, whose
  * messages name the length and the check; then the vectors, which catch what they do not.
  */
-export async function gateBackend(backend: Backend, reference: Backend, vectors: readonly WycheproofVector[], o: { lengths?: readonly number[]; tamperLengths?: readonly number[] } = {}): Promise<Validation[]> {
+export async function gateBackend(
+  backend: Backend,
+  reference: Backend,
+  vectors: readonly WycheproofVector[],
+  o: { lengths?: readonly number[]; tamperLengths?: readonly number[] } = {},
+): Promise<Validation[]> {
   const out: Validation[] = [];
   for (const alg of backend.algorithms) {
-    const row: Validation = { implementation: backend.implementation, variant: backend.variant, algorithm: alg, vectorsPassed: 0, vectorsFailed: 0, crossCheck: 'agree', excluded: false, errors: [] };
+    const row: Validation = {
+      implementation: backend.implementation,
+      variant: backend.variant,
+      algorithm: alg,
+      vectorsPassed: 0,
+      vectorsFailed: 0,
+      crossCheck: 'agree',
+      excluded: false,
+      errors: [],
+    };
     out.push(row);
     let g: Awaited<ReturnType<typeof gateAlgorithm>>;
     try {
@@ -133,7 +152,11 @@ export async function gateBackend(backend: Backend, reference: Backend, vectors:
       row.errors.push(g.failure);
       continue;
     }
-    const r = await runVectors(backend, alg, vectors.filter((v) => v.algorithm === alg));
+    const r = await runVectors(
+      backend,
+      alg,
+      vectors.filter((v) => v.algorithm === alg),
+    );
     row.vectorsPassed = r.passed;
     row.vectorsFailed = r.failed;
     if (r.failed > 0) {

@@ -38,7 +38,10 @@ export async function runVectors(backend: Backend, alg: AlgorithmId, vectors: re
     let ok: boolean;
     let why = '';
     if (v.result === 'invalid') {
-      ok = await backend.decrypt(alg, key, nonce, aad, fromHex(v.ct + v.tag)).then(() => false, () => true);
+      ok = await backend.decrypt(alg, key, nonce, aad, fromHex(v.ct + v.tag)).then(
+        () => false,
+        () => true,
+      );
       why = `invalid vector accepted (${v.key.length / 2}-byte key, ${v.nonce.length / 2}-byte nonce, ${v.tag.length / 2}-byte tag, ${v.msg.length / 2}-byte message)`;
     } else {
       try {

@@ -38,9 +38,25 @@ const OS_RULES = [
 ] as const satisfies readonly (readonly [string, RegExp])[];
 
 /** Node's `process.platform` → OS family, for results measured in Node. */
-export const NODE_OS_NAMES: Readonly<Record<string, string>> = Object.freeze({ linux: 'Linux', darwin: 'macOS', win32: 'Windows', freebsd: 'FreeBSD', openbsd: 'OpenBSD', android: 'Android' });
+export const NODE_OS_NAMES: Readonly<Record<string, string>> = Object.freeze({
+  linux: 'Linux',
+  darwin: 'macOS',
+  win32: 'Windows',
+  freebsd: 'FreeBSD',
+  openbsd: 'OpenBSD',
+  android: 'Android',
+});
 /** Node's `process.arch` → the arch names used everywhere else. */
-export const NODE_ARCHES: Readonly<Record<string, string>> = Object.freeze({ x64: 'x86-64', ia32: 'x86', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64', s390x: 's390x', riscv64: 'riscv64', loong64: 'loong64' });
+export const NODE_ARCHES: Readonly<Record<string, string>> = Object.freeze({
+  x64: 'x86-64',
+  ia32: 'x86',
+  arm64: 'arm64',
+  arm: 'arm',
+  ppc64: 'ppc64',
+  s390x: 's390x',
+  riscv64: 'riscv64',
+  loong64: 'loong64',
+});
 
 // Browser engines are a field of the schema: defined there, offered here with the other tables.
 export { ENGINE_NAMES, type EngineName } from '../schema.ts';

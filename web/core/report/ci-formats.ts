@@ -16,7 +16,8 @@ import type { CaseResult, ResultDocument } from '../schema.ts';
 import { throughputOf } from './summary.ts';
 
 /** One name per case, stable across runs, as CI tools key their history by it. */
-export const benchmarkName = (c: CaseResult) => `${c.algorithm} ${c.implementation}/${c.variant} ${c.operation} ${formatSize(c.sizeBytes)}${c.aadBytes ? ` aad ${c.aadBytes}` : ''}`;
+export const benchmarkName = (c: CaseResult) =>
+  `${c.algorithm} ${c.implementation}/${c.variant} ${c.operation} ${formatSize(c.sizeBytes)}${c.aadBytes ? ` aad ${c.aadBytes}` : ''}`;
 
 const sig = (x: number) => Number(x.toPrecision(4));
 
@@ -67,7 +68,12 @@ export function toJunit(r: Comparison, suite = 'aeadbench compare'): string {
   const failures = r.cases.filter((c) => c.verdict === 'slower').length;
   const skipped = r.cases.filter((c) => c.verdict === 'unknown').length;
   const cases = r.cases.map((c) => {
-    const body = c.verdict === 'slower' ? `<failure message="${xml(line(r, c))}" type="slower"/>` : c.verdict === 'unknown' ? `<skipped message="${xml(line(r, c))}"/>` : `<system-out>${xml(line(r, c))}</system-out>`;
+    const body =
+      c.verdict === 'slower'
+        ? `<failure message="${xml(line(r, c))}" type="slower"/>`
+        : c.verdict === 'unknown'
+          ? `<skipped message="${xml(line(r, c))}"/>`
+          : `<system-out>${xml(line(r, c))}</system-out>`;
     return `    <testcase classname="aeadbench" name="${xml(c.key)}">${body}</testcase>`;
   });
   return [
@@ -130,7 +136,10 @@ export function matrixMarkdown(done: { engine: string; doc: ResultDocument }[], 
   return [
     `### aeadbench across engines: MB/s (median)`,
     '',
-    ...done.map(({ engine, doc }) => `- **${engine}**: ${doc.environment.browser.name} ${doc.environment.browser.version}, ${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s`),
+    ...done.map(
+      ({ engine, doc }) =>
+        `- **${engine}**: ${doc.environment.browser.name} ${doc.environment.browser.version}, ${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s`,
+    ),
     ...missing.map(({ engine, why }) => `- **${engine}**: did not run (${why})`),
     '',
     `| case | ${done.map(({ engine }) => engine).join(' | ')} |`,

@@ -36,7 +36,8 @@ export interface Comparison {
   onlyInB: string[];
 }
 
-const key = (c: CaseResult) => `${c.algorithm} · ${c.implementation} (${c.variant}) · ${c.operation} · ${formatSize(c.sizeBytes)}${c.aadBytes ? ` · AAD ${c.aadBytes}` : ''}`;
+const key = (c: CaseResult) =>
+  `${c.algorithm} · ${c.implementation} (${c.variant}) · ${c.operation} · ${formatSize(c.sizeBytes)}${c.aadBytes ? ` · AAD ${c.aadBytes}` : ''}`;
 
 /** A's time over B's (= B's throughput over A's) from two medians, the interval from their 95 % intervals (unpaired). */
 function ofMedians(sa: { median: number; ciLow: number; ciHigh: number }, sb: { median: number; ciLow: number; ciHigh: number }): Interval {
@@ -61,7 +62,15 @@ export function compareResults(a: ResultDocument, b: ResultDocument, o: { margin
     const sa = steadySummaries(a.cases).get(ca)!;
     const sb = steadySummaries(b.cases).get(cb)!;
     const interval = ofMedians(sa, sb);
-    cases.push({ key: k, ratio: interval.value, low: interval.low, high: interval.high, aMbps: (ca.sizeBytes * 1e3) / sa.median, bMbps: (cb.sizeBytes * 1e3) / sb.median, verdict: verdictOf(interval, margin) });
+    cases.push({
+      key: k,
+      ratio: interval.value,
+      low: interval.low,
+      high: interval.high,
+      aMbps: (ca.sizeBytes * 1e3) / sa.median,
+      bMbps: (cb.sizeBytes * 1e3) / sb.median,
+      verdict: verdictOf(interval, margin),
+    });
   }
   return { margin, cases, onlyInA: [...mapA.keys()].filter((k) => !mapB.has(k)), onlyInB: [...mapB.keys()].filter((k) => !mapA.has(k)) };
 }
@@ -99,10 +108,20 @@ export function compareInRun(doc: Pick<ResultDocument, 'cases' | 'params'>, o: {
     const interval = p ? { value: p.ratio, low: p.ciLow, high: p.ciHigh } : ofMedians(sa, sb);
     const verdict = verdictOf(interval, margin);
     const k = `${head.algorithm} · ${head.operation} · ${formatSize(head.sizeBytes)}${head.aadBytes ? ` · AAD ${head.aadBytes}` : ''}`;
-    return { key: k, ratio: interval.value, low: interval.low, high: interval.high, aMbps: (base.sizeBytes * 1e3) / sa.median, bMbps: (head.sizeBytes * 1e3) / sb.median, verdict, cases: [caseKey(base), caseKey(head)] as [string, string] };
+    return {
+      key: k,
+      ratio: interval.value,
+      low: interval.low,
+      high: interval.high,
+      aMbps: (base.sizeBytes * 1e3) / sa.median,
+      bMbps: (head.sizeBytes * 1e3) / sb.median,
+      verdict,
+      cases: [caseKey(base), caseKey(head)] as [string, string],
+    };
   });
   const ab = doc.params.ab;
-  const ids = (id: string | undefined) => doc.cases.filter((c) => c.implementation === id).map((c) => `${c.algorithm} · ${c.operation} · ${formatSize(c.sizeBytes)}`);
+  const ids = (id: string | undefined) =>
+    doc.cases.filter((c) => c.implementation === id).map((c) => `${c.algorithm} · ${c.operation} · ${formatSize(c.sizeBytes)}`);
   const paired = new Set(cases.map((c) => c.key));
   return { margin, cases, onlyInA: ids(ab?.base).filter((k) => !paired.has(k)), onlyInB: ids(ab?.head).filter((k) => !paired.has(k)) };
 }
@@ -129,14 +148,22 @@ export function unknownAdvice(r: Comparison, o: { inRun: boolean; budgetSeconds?
   if (unknown.length === 0) return [];
   const widest = Math.max(...unknown.map((c) => (c.high - c.low) / 2 / c.ratio));
   const pct = (x: number) => `±${+(x * 100).toFixed(1)} %`;
-  const lines = [`${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: their intervals reach ${pct(widest)} against a margin of ${pct(r.margin)}, so neither SAME nor a difference is proven. What would decide them:`];
+  const lines = [
+    `${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: their intervals reach ${pct(widest)} against a margin of ${pct(r.margin)}, so neither SAME nor a difference is proven. What would decide them:`,
+  ];
   if (o.inRun) {
-    lines.push(`- a longer budget: --budget ${Math.min(3600, Math.max(120, 2 * (o.budgetSeconds ?? 60)))}s (the stop rule measures only the undecided comparisons again)`);
+    lines.push(
+      `- a longer budget: --budget ${Math.min(3600, Math.max(120, 2 * (o.budgetSeconds ?? 60)))}s (the stop rule measures only the undecided comparisons again)`,
+    );
   } else {
-    lines.push('- both builds in one session, interleaved and paired: aeadbench compare --base A.js --head B.js (two runs apart carry the machine\'s drift between them)');
+    lines.push(
+      "- both builds in one session, interleaved and paired: aeadbench compare --base A.js --head B.js (two runs apart carry the machine's drift between them)",
+    );
     lines.push('- more rounds in each run (--rounds), so each median is known more closely');
   }
-  lines.push(`- a wider margin, if a difference that small does not matter to you: --margin ${+(Math.min(0.5, Math.max(r.margin * 2, Math.ceil(widest * 100) / 100)) * 100).toFixed(0)}%`);
+  lines.push(
+    `- a wider margin, if a difference that small does not matter to you: --margin ${+(Math.min(0.5, Math.max(r.margin * 2, Math.ceil(widest * 100) / 100)) * 100).toFixed(0)}%`,
+  );
   return lines;
 }
 
@@ -146,11 +173,14 @@ export function compareTable(r: Comparison): string {
   const width = Math.max(4, ...r.cases.map((c) => c.key.length));
   const pct = `±${+(r.margin * 100).toFixed(1)} %`;
   const lines = [`${'case'.padEnd(width)}  B/A throughput  [95 % interval]`];
-  for (const c of r.cases) lines.push(`${c.key.padEnd(width)}  ${c.ratio.toFixed(3).padStart(8)}  [${c.low.toFixed(3)}–${c.high.toFixed(3)}]  ${MARK[c.verdict]}`);
+  for (const c of r.cases)
+    lines.push(`${c.key.padEnd(width)}  ${c.ratio.toFixed(3).padStart(8)}  [${c.low.toFixed(3)}–${c.high.toFixed(3)}]  ${MARK[c.verdict]}`);
   if (r.onlyInA.length) lines.push(`only in A: ${r.onlyInA.length} cases`);
   if (r.onlyInB.length) lines.push(`only in B: ${r.onlyInB.length} cases`);
   const n = (v: CompareVerdict) => r.cases.filter((c) => c.verdict === v).length;
-  lines.push(`${r.cases.length} cases compared with a margin of ${pct}: ${n('faster')} faster, ${n('slower')} slower, ${n('same')} same, ${n('unknown')} unknown`);
+  lines.push(
+    `${r.cases.length} cases compared with a margin of ${pct}: ${n('faster')} faster, ${n('slower')} slower, ${n('same')} same, ${n('unknown')} unknown`,
+  );
   if (r.cases.length === 0) lines.push('no case in common: nothing was compared');
   return lines.join('\n');
 }

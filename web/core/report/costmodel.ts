@@ -21,7 +21,11 @@ export interface CostModel {
 export function fitCostModel(points: readonly { sizeBytes: number; ns: number }[]): CostModel {
   if (points.length < 2) throw new Error(`a cost model needs at least 2 sizes, got ${points.length}`);
   if (new Set(points.map((p) => p.sizeBytes)).size < 2) throw new Error('a cost model needs at least 2 distinct sizes');
-  let sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  let sw = 0,
+    sx = 0,
+    sy = 0,
+    sxx = 0,
+    sxy = 0;
   for (const { sizeBytes: x, ns: y } of points) {
     if (!(y > 0)) throw new Error(`time ${y} ns is not positive`);
     const w = 1 / (y * y);
@@ -35,7 +39,8 @@ export function fitCostModel(points: readonly { sizeBytes: number; ns: number }[
   const perByteNs = (sw * sxy - sx * sy) / det;
   const fixedNs = (sy - perByteNs * sx) / sw;
   const meanY = sy / sw;
-  let ssRes = 0, ssTot = 0;
+  let ssRes = 0,
+    ssTot = 0;
   for (const { sizeBytes: x, ns: y } of points) {
     const w = 1 / (y * y);
     ssRes += w * (y - (fixedNs + perByteNs * x)) ** 2;

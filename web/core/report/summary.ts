@@ -68,7 +68,15 @@ export function summarizeResult(doc: ResultDocument): ResultSummary {
     if (next) {
       // The verdict's ratio and rule (verdict.ts ratioOf): paired, the workers counted, else medians.
       const r = ratioOf({ ...c, summary: s }, { ...next.c, summary: next.s });
-      runnerUp = { implementation: next.c.implementation, variant: next.c.variant, ratio: mb(r.value), low: mb(r.low), high: mb(r.high), paired: r.paired, decision: decide(r, VERDICT_MARGIN) };
+      runnerUp = {
+        implementation: next.c.implementation,
+        variant: next.c.variant,
+        ratio: mb(r.value),
+        low: mb(r.low),
+        high: mb(r.high),
+        paired: r.paired,
+        decision: decide(r, VERDICT_MARGIN),
+      };
     }
     return {
       algorithm: c.algorithm,

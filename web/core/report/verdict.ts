@@ -117,7 +117,6 @@ function certaintyOf(r: Ratio | null, cases: CaseResult[]): Certainty {
   return cases.some((c) => c.unstable) ? 'noisy' : 'too-close';
 }
 
-
 /** The cases a verdict reads: one operation (encrypt first), the smallest AAD, the contenders (Web Crypto sequential, not pipelined). */
 function casesOf(doc: Pick<ResultDocument, 'cases'>): { operation: CaseResult['operation']; cases: CaseResult[] } {
   const ops = [...new Set(doc.cases.map((c) => c.operation))];
@@ -147,7 +146,13 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
     if (!first) continue;
     // The figure shown is the median's MB/s at that size, a row of the table (the ranking
     // above uses every size of the class; a mean over sizes would match no row).
-    const contender = (cs: CaseResult[]) => ({ implementation: cs[0]!.implementation, variant: cs[0]!.variant, algorithm: cs[0]!.algorithm, label: contenderLabel(cs[0]!), mbps: cs.find((c) => c.sizeBytes === at)!.bytesPerSecond / 1e6 });
+    const contender = (cs: CaseResult[]) => ({
+      implementation: cs[0]!.implementation,
+      variant: cs[0]!.variant,
+      algorithm: cs[0]!.algorithm,
+      label: contenderLabel(cs[0]!),
+      mbps: cs.find((c) => c.sizeBytes === at)!.bytesPerSecond / 1e6,
+    });
     const w = first.cs.find((c) => c.sizeBytes === at)!;
     const against = ({ cs }: { cs: CaseResult[] }) => {
       const c = cs.find((x) => x.sizeBytes === at)!;
@@ -164,7 +169,11 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
     // The group's certainty: every other contender shown slower, the winner is sure; none
     // undecided and some equal within the margin, a tie; else undecided (noisy if a case is flagged).
     const open = others.filter((o) => o.decision === 'unknown');
-    const certainty: Certainty = open.length ? certaintyOf(open[0]!.m, [w, ...open.map((o) => o.c)]) : others.some((o) => o.decision === 'same') ? 'tie' : 'sure';
+    const certainty: Certainty = open.length
+      ? certaintyOf(open[0]!.m, [w, ...open.map((o) => o.c)])
+      : others.some((o) => o.decision === 'same')
+        ? 'tie'
+        : 'sure';
     out.push({
       sizeClass: cls.id,
       sizes,
@@ -187,7 +196,12 @@ export function costOf(cases: CaseResult[], c: Pick<CaseResult, 'implementation'
   } catch {
     return null;
   }
-  return { contender: { implementation: c.implementation, variant: c.variant, algorithm: c.algorithm, label: contenderLabel(c) }, fixedUs: Math.max(0, m.fixedNs) / 1e3, perByteNs: m.perByteNs, r2: m.r2 };
+  return {
+    contender: { implementation: c.implementation, variant: c.variant, algorithm: c.algorithm, label: contenderLabel(c) },
+    fixedUs: Math.max(0, m.fixedNs) / 1e3,
+    perByteNs: m.perByteNs,
+    r2: m.r2,
+  };
 }
 
 /** Web Crypto's AES-GCM against the fastest WASM build of the same id, size by size. */
@@ -234,12 +248,28 @@ export function hardwareAes(cross: Crossover | null): HardwareAes {
   // Below this, both sides pay mostly per-call costs (an await, a key schedule, OpenSSL's
   // context): a small ratio says nothing about AES instructions.
   if (r.sizeBytes < HARDWARE_AES_MIN_BYTES)
-    return { likely: null, ratio: r, why: `Not enough evidence about AES instructions: the largest size measured is ${at}, and the call needs Web Crypto’s AES-GCM beside WASM’s at ${formatSize(HARDWARE_AES_MIN_BYTES)} or more.` };
+    return {
+      likely: null,
+      ratio: r,
+      why: `Not enough evidence about AES instructions: the largest size measured is ${at}, and the call needs Web Crypto’s AES-GCM beside WASM’s at ${formatSize(HARDWARE_AES_MIN_BYTES)} or more.`,
+    };
   if (r.low >= HARDWARE_AES_RATIO)
-    return { likely: true, ratio: r, why: `Web Crypto’s AES-GCM is ${r.value.toFixed(1)}× WASM’s constant-time software AES at ${at}: a speed that needs AES instructions (AES-NI, ARMv8 Crypto).` };
+    return {
+      likely: true,
+      ratio: r,
+      why: `Web Crypto’s AES-GCM is ${r.value.toFixed(1)}× WASM’s constant-time software AES at ${at}: a speed that needs AES instructions (AES-NI, ARMv8 Crypto).`,
+    };
   if (r.high <= SOFTWARE_AES_RATIO)
-    return { likely: false, ratio: r, why: `Web Crypto’s AES-GCM is only ${r.value.toFixed(1)}× WASM’s software AES at ${at}: the platform probably has no AES instructions, or does not use them here. ChaCha20-Poly1305 is the safer choice on such devices.` };
-  return { likely: null, ratio: r, why: `Web Crypto’s AES-GCM is ${r.value.toFixed(1)}× WASM’s at ${at} [${r.low.toFixed(1)}–${r.high.toFixed(1)}]: between software and hardware speed, so this run cannot say.` };
+    return {
+      likely: false,
+      ratio: r,
+      why: `Web Crypto’s AES-GCM is only ${r.value.toFixed(1)}× WASM’s software AES at ${at}: the platform probably has no AES instructions, or does not use them here. ChaCha20-Poly1305 is the safer choice on such devices.`,
+    };
+  return {
+    likely: null,
+    ratio: r,
+    why: `Web Crypto’s AES-GCM is ${r.value.toFixed(1)}× WASM’s at ${at} [${r.low.toFixed(1)}–${r.high.toFixed(1)}]: between software and hardware speed, so this run cannot say.`,
+  };
 }
 
 const SURE_WORDS: Record<Certainty, string> = {
@@ -258,7 +288,10 @@ const times = (r: Ratio) => `${r.value.toFixed(2)}× [${r.low.toFixed(2)}–${r.
  * hardware-AES call said "not enough evidence" until 1 MiB arrived; the crossover "never" until
  * the size where Web Crypto overtakes).
  */
-export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'aaCheck' | 'environment'>> & { awaiting?: readonly number[] }, o: { live?: boolean } = {}): Verdict {
+export function verdict(
+  doc: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'aaCheck' | 'environment'>> & { awaiting?: readonly number[] },
+  o: { live?: boolean } = {},
+): Verdict {
   const words = (c: Certainty) => (o.live && (c === 'too-close' || c === 'noisy') ? ' (measuring…)' : SURE_WORDS[c]);
   const awaiting = o.live ? (doc.awaiting ?? []) : [];
   // A class's winner waits for the class's own sizes; the crossover, the cost and the hardware-AES call for every size.
@@ -271,15 +304,28 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
   const large = fastest.find((f) => f.sizeClass === 'large') ?? fastest[fastest.length - 1];
   // Whose message cost is told: the large messages' winner, or for a tie its first member in the
   // claim's order, so that the sentence does not follow whichever member ranked first this run.
-  const costed = large && (large.certainty === 'tie' ? [large.winner, ...rivals(large).filter((x) => x.decision === 'same')].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))[0]! : large.winner);
+  const costed =
+    large &&
+    (large.certainty === 'tie'
+      ? [large.winner, ...rivals(large).filter((x) => x.decision === 'same')].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))[0]!
+      : large.winner);
   const cost = costed && !pending('cost') ? costOf(cases, costed) : null;
   const crossover = webCryptoCrossover(cases);
   const hw = hardwareAes(crossover);
   const sentences: string[] = [];
   const mode = doc.environment?.execution?.mode;
-  if (mode === 'wasm-off') sentences.push('Measured with WebAssembly off: only implementations without it ran (Web Crypto, pure JavaScript), and these answers hold for this setting only.');
-  if (mode === 'wasm-interpreted') sentences.push('Measured without a JIT (a security setting or flag): WebAssembly and JavaScript were interpreted, many times slower than this device can do, and these answers hold for this setting only.');
-  if (mode === 'no-js-optimizer') sentences.push('Measured without the optimising JavaScript compiler (a security setting or flag): pure-JavaScript figures are several times slower than this device can do, and these answers hold for this setting only.');
+  if (mode === 'wasm-off')
+    sentences.push(
+      'Measured with WebAssembly off: only implementations without it ran (Web Crypto, pure JavaScript), and these answers hold for this setting only.',
+    );
+  if (mode === 'wasm-interpreted')
+    sentences.push(
+      'Measured without a JIT (a security setting or flag): WebAssembly and JavaScript were interpreted, many times slower than this device can do, and these answers hold for this setting only.',
+    );
+  if (mode === 'no-js-optimizer')
+    sentences.push(
+      'Measured without the optimising JavaScript compiler (a security setting or flag): pure-JavaScript figures are several times slower than this device can do, and these answers hold for this setting only.',
+    );
   for (const cls of SIZE_CLASSES) {
     if (pending(`fastest/${cls.id}`)) {
       sentences.push(`Fastest for ${cls.label}: measuring…`);
@@ -308,7 +354,10 @@ export function verdict(doc: Pick<ResultDocument, 'cases'> & Partial<Pick<Result
             `${words(f.certainty)}.${notApart}${caveat}`,
     );
   }
-  if (cost) sentences.push(`One message with ${cost.contender.label} costs about ${cost.fixedUs.toFixed(cost.fixedUs < 10 ? 2 : 0)} µs plus ${cost.perByteNs.toFixed(2)} ns per byte.`);
+  if (cost)
+    sentences.push(
+      `One message with ${cost.contender.label} costs about ${cost.fixedUs.toFixed(cost.fixedUs < 10 ? 2 : 0)} µs plus ${cost.perByteNs.toFixed(2)} ns per byte.`,
+    );
   if (crossover && pending('crossover')) sentences.push(`Where Web Crypto overtakes WASM for ${algorithm(crossover.algorithm).label}: measuring…`);
   else if (crossover) {
     const name = algorithm(crossover.algorithm).label;
@@ -384,20 +433,36 @@ function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareA
   for (const f of fastest) {
     const decision = decisionOf(f.certainty);
     const rs = rivals(f);
-    const answer = decision === 'different' ? f.winner.label : decision === 'same' ? [f.winner.label, ...rs.filter((x) => x.decision === 'same').map((x) => x.label)].sort().join(' = ') : 'undecided';
+    const answer =
+      decision === 'different'
+        ? f.winner.label
+        : decision === 'same'
+          ? [f.winner.label, ...rs.filter((x) => x.decision === 'same').map((x) => x.label)].sort().join(' = ')
+          : 'undecided';
     // What would decide it: each pair of the leading group still undecided (the stop rule measures these).
     const open = rs.filter((x) => x.decision === 'unknown');
-    out.push({ id: `fastest/${f.sizeClass}`, decision, answer, cases: decision === 'unknown' ? [...new Set(open.flatMap((x) => x.margin.cases))] : f.margin ? [...f.margin.cases] : [] });
+    out.push({
+      id: `fastest/${f.sizeClass}`,
+      decision,
+      answer,
+      cases: decision === 'unknown' ? [...new Set(open.flatMap((x) => x.margin.cases))] : f.margin ? [...f.margin.cases] : [],
+    });
   }
   if (crossover) {
     const decision = decisionOf(crossover.certainty);
-    const answer = decision === 'unknown' ? 'undecided' : `${crossover.algorithm} ${crossover.kind}${crossover.atBytes ? ` at ${formatSize(crossover.atBytes)}` : ''}`;
+    const answer =
+      decision === 'unknown' ? 'undecided' : `${crossover.algorithm} ${crossover.kind}${crossover.atBytes ? ` at ${formatSize(crossover.atBytes)}` : ''}`;
     const undecided = crossover.ratios.filter((r) => decide(r, VERDICT_MARGIN) === 'unknown');
     out.push({ id: 'crossover', decision, answer, cases: undecided.flatMap((r) => r.cases) });
   }
   const undecided = hw.likely === null && hw.ratio !== null && hw.ratio.sizeBytes >= HARDWARE_AES_MIN_BYTES;
   // "Not enough evidence" decides nothing: UNKNOWN, with no case that more samples would settle.
-  out.push({ id: 'hardware-aes', decision: hw.likely === null ? 'unknown' : 'different', answer: hw.likely === null ? (undecided ? 'undecided' : 'not enough evidence') : hw.likely ? 'AES instructions' : 'no AES instructions', cases: undecided ? [...hw.ratio!.cases] : [] });
+  out.push({
+    id: 'hardware-aes',
+    decision: hw.likely === null ? 'unknown' : 'different',
+    answer: hw.likely === null ? (undecided ? 'undecided' : 'not enough evidence') : hw.likely ? 'AES instructions' : 'no AES instructions',
+    cases: undecided ? [...hw.ratio!.cases] : [],
+  });
   return out;
 }
 
@@ -409,7 +474,11 @@ function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareA
 export function headlineCases(doc: Pick<ResultDocument, 'cases'>): CaseResult[] {
   const enc = doc.cases.filter((c) => c.operation === 'encrypt' && c.aadBytes === 0 && c.sizeBytes <= MiB);
   const out: CaseResult[] = [];
-  for (const [impl, alg] of [['rustcrypto-wasm', 'aes-128-gcm'], ['rustcrypto-wasm', 'chacha20-poly1305'], ['webcrypto', 'aes-128-gcm']] as const) {
+  for (const [impl, alg] of [
+    ['rustcrypto-wasm', 'aes-128-gcm'],
+    ['rustcrypto-wasm', 'chacha20-poly1305'],
+    ['webcrypto', 'aes-128-gcm'],
+  ] as const) {
     const mine = enc.filter((c) => c.implementation === impl && c.algorithm === alg && isContender(c));
     const best = mine.sort((a, b) => b.sizeBytes - a.sizeBytes || a.summary.median - b.summary.median)[0];
     if (best) out.push(best);
@@ -421,7 +490,10 @@ export function headlineCases(doc: Pick<ResultDocument, 'cases'>): CaseResult[] 
  * A cohort as a strip on a log scale from its 5th to 95th percentile (widened to hold this
  * device's figure): where the middle half, the median and this device fall, as fractions 0–1.
  */
-export function stripOf(cohort: { p05: number; q1: number; median: number; q3: number; p95: number }, mine: number): { q1: number; median: number; q3: number; mine: number } {
+export function stripOf(
+  cohort: { p05: number; q1: number; median: number; q3: number; p95: number },
+  mine: number,
+): { q1: number; median: number; q3: number; mine: number } {
   const lo = Math.log(Math.min(cohort.p05, mine) * 0.95);
   const hi = Math.log(Math.max(cohort.p95, mine) * 1.05);
   const at = (x: number) => (Math.log(x) - lo) / (hi - lo);

@@ -19,14 +19,26 @@ import type { CaseSamples } from './samples.ts';
  * (stats.ts cycleLevels: what slowed every case of a cycle alike is the device, not the code);
  * the samples are kept as measured, and the caller's throughput is their own total.
  */
-export function toCaseResult(c: PlannedCase, m: MeasuredCase & { reruns: number }, params: Pick<RunParams, 'cvThreshold'>, timerResolutionMs?: number, slow?: Set<number>, levels: ReadonlyMap<number, number> = new Map()): CaseResult {
+export function toCaseResult(
+  c: PlannedCase,
+  m: MeasuredCase & { reruns: number },
+  params: Pick<RunParams, 'cvThreshold'>,
+  timerResolutionMs?: number,
+  slow?: Set<number>,
+  levels: ReadonlyMap<number, number> = new Map(),
+): CaseResult {
   const steady = levelled(m, levels);
   const summary = summarize(steady);
   const d = derived(summary.median, c.sizeBytes);
   const slowShare = slow ? slowSampleShare(m, slow) : 0;
   // Flagged only when unresolved (stop-rule.ts); the other reasons say what kept it so.
   const unresolved = !caseResolved({ summary });
-  const reasons = unresolved ? (['unresolved', ...unstableReasons(steady, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs, slowShare })] as const) : [];
+  const reasons = unresolved
+    ? ([
+        'unresolved',
+        ...unstableReasons(steady, { threshold: params.cvThreshold, sampleMs: (summary.median * m.iterations) / 1e6, timerResolutionMs, slowShare }),
+      ] as const)
+    : [];
   return {
     ...caseIdentity(c),
     iterationsPerSample: m.iterations,
@@ -54,7 +66,19 @@ function aaCheckOf(twin: PlannedCase | null, measured: (key: string) => Measured
   const p = a && b ? pairedRatio(b, a) : null;
   if (!p) return {};
   const r = { value: p.ratio, low: p.ciLow, high: p.ciHigh };
-  return { aaCheck: { implementation: twin.implementation, variant: twin.variant, algorithm: twin.algorithm, operation: twin.operation, sizeBytes: twin.sizeBytes, ratio: r.value, low: r.low, high: r.high, decision: decide(r) } };
+  return {
+    aaCheck: {
+      implementation: twin.implementation,
+      variant: twin.variant,
+      algorithm: twin.algorithm,
+      operation: twin.operation,
+      sizeBytes: twin.sizeBytes,
+      ratio: r.value,
+      low: r.low,
+      high: r.high,
+      decision: decide(r),
+    },
+  };
 }
 
 /** Everything a document holds beside its cases' samples. */

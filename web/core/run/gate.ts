@@ -64,12 +64,24 @@ export async function gateModules(createWorker: () => WorkerHandle, params: RunP
       }
       const asked = m.algorithms.filter((a) => params.algorithms.includes(a));
       if (asked.length === 0) {
-        out.refused.push({ what: `module ${m.id} (${url})`, reason: `it declares ${m.algorithms.join(', ')}, none of this run's algorithms (${params.algorithms.join(', ')})` });
+        out.refused.push({
+          what: `module ${m.id} (${url})`,
+          reason: `it declares ${m.algorithms.join(', ')}, none of this run's algorithms (${params.algorithms.join(', ')})`,
+        });
         continue;
       }
       const rows = await timeout(remote.gate(m.id, asked), timeoutMs, () => handle.terminate()).catch((e: Error) => e);
       const failAll = (why: string): Validation[] =>
-        asked.map((algorithm) => ({ implementation: m.id as CustomImplementationId, variant: CUSTOM_VARIANT, algorithm, vectorsPassed: 0, vectorsFailed: 0, crossCheck: 'alone', excluded: true, errors: [why] }));
+        asked.map((algorithm) => ({
+          implementation: m.id as CustomImplementationId,
+          variant: CUSTOM_VARIANT,
+          algorithm,
+          vectorsPassed: 0,
+          vectorsFailed: 0,
+          crossCheck: 'alone',
+          excluded: true,
+          errors: [why],
+        }));
       const gated =
         rows === LATE
           ? failAll(`did not finish the gate within ${timeoutMs / 1000} s (a call that never returns?); its worker was stopped`)
@@ -98,4 +110,3 @@ export class NothingPassedError extends Error {
     super(`${NOTHING_PASSED}:${failures.map((f) => `\n  - ${f}`).join('')}`);
   }
 }
-

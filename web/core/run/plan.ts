@@ -89,7 +89,6 @@ export function firstRoundOrder<T extends { sizeBytes: number }>(xs: readonly T[
   return roundOrder(xs, 0).sort((a, b) => a.sizeBytes - b.sizeBytes);
 }
 
-
 /**
  * The A/A check: one case measured a second time under another key, interleaved with itself,
  * as any two compared cases are. The two must come out SAME (decision.ts); when they do not,

@@ -102,7 +102,8 @@ async function prepare(s: RunSession, gateRows: Validation[]) {
   s.report();
   s.validation = [...(await s.guard(remote.validate(s.params.algorithms))), ...gateRows];
   s.hooks.onValidation?.(s.validation);
-  for (const v of s.validation.filter((x) => x.excluded)) s.warn(`${v.implementation} (${v.variant}) excluded for ${v.algorithm}: ${v.errors[0] ?? 'failed validation'}`);
+  for (const v of s.validation.filter((x) => x.excluded))
+    s.warn(`${v.implementation} (${v.variant}) excluded for ${v.algorithm}: ${v.errors[0] ?? 'failed validation'}`);
   return info;
 }
 
@@ -128,7 +129,11 @@ async function firstRounds(s: RunSession, measured: PlannedCase[]): Promise<Firs
   const cost = { startMs: 0, measureMs: 0 };
   for (let r = 0; r < rounds; r++) {
     s.progress.round = r + 1;
-    const pass = await s.measure(r === 0 ? firstRoundOrder(measured) : roundOrder(measured, r), { samples: samplesPerRound, firstCycle: r * CYCLES_PER_ROUND }, false);
+    const pass = await s.measure(
+      r === 0 ? firstRoundOrder(measured) : roundOrder(measured, r),
+      { samples: samplesPerRound, firstCycle: r * CYCLES_PER_ROUND },
+      false,
+    );
     cost.startMs = Math.max(cost.startMs, pass.startMs);
     cost.measureMs += pass.measureMs;
   }
@@ -182,9 +187,18 @@ async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstR
     const cases = targets.filter((c) => !isAaTwin(c.key)).length;
     s.beginPass('rerunning', cases, cases);
     // What each case ran at once warm, so the fresh worker's warm-up can stop when it is there again.
-    const warmNsPerOp = Object.fromEntries(targets.flatMap((c) => { const m = samples.finished(c.key); return m ? [[c.key, median(m.samples)]] : []; }));
+    const warmNsPerOp = Object.fromEntries(
+      targets.flatMap((c) => {
+        const m = samples.finished(c.key);
+        return m ? [[c.key, median(m.samples)]] : [];
+      }),
+    );
     const spentOnSamples = targets.reduce((a, c) => a + samplesFor[c.key]! * sampleMsOf(c.key), 0);
-    const pass = await s.measure(roundOrder(targets, round), { samples: params.samplesPerRound, samplesFor, warmNsPerOp, firstCycle: round * CYCLES_PER_ROUND }, true);
+    const pass = await s.measure(
+      roundOrder(targets, round),
+      { samples: params.samplesPerRound, samplesFor, warmNsPerOp, firstCycle: round * CYCLES_PER_ROUND },
+      true,
+    );
     overheadMs = Math.max(overheadMs, (pass.measureMs - spentOnSamples) / targets.length);
   }
 }
@@ -193,7 +207,10 @@ async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstR
  * What this environment offers: every implementation × variant with the algorithms it really
  * has (feature-detected in a worker, as a run would), and the WASM features.
  */
-export async function detectAvailable(createWorker: () => WorkerHandle, params: RunParams): Promise<{ available: Available[]; wasm: Environment['wasm']; timerResolutionMs: number }> {
+export async function detectAvailable(
+  createWorker: () => WorkerHandle,
+  params: RunParams,
+): Promise<{ available: Available[]; wasm: Environment['wasm']; timerResolutionMs: number }> {
   const handle = createWorker();
   try {
     // Every algorithm, so that no implementation is skipped for having nothing to do.
@@ -203,4 +220,3 @@ export async function detectAvailable(createWorker: () => WorkerHandle, params: 
     handle.terminate();
   }
 }
-

@@ -42,10 +42,17 @@ export async function measureScaling(
       const variant = infos[0]!.available.find((a) => a.implementation === c.implementation && a.algorithms.includes(c.algorithm))?.variant;
       if (!variant) throw new Error(`${c.implementation} does not offer ${c.algorithm} here`);
       const planned = { ...c, variant, aadBytes: 0 };
-      const results = await Promise.all(remotes.map((r) => r.measure([{ ...planned, key: caseKey(planned) }], { samples: o.samples ?? 7, minSampleMs: o.minSampleMs ?? 20, iterations: {} })));
+      const results = await Promise.all(
+        remotes.map((r) => r.measure([{ ...planned, key: caseKey(planned) }], { samples: o.samples ?? 7, minSampleMs: o.minSampleMs ?? 20, iterations: {} })),
+      );
       const perWorker = results.map((r) => (c.sizeBytes * 1e9) / median(r[0]!.samples));
       const aggregate = perWorker.reduce((a, b) => a + b, 0);
-      const point = { workers: k, aggregateBytesPerSecond: aggregate, perWorkerBytesPerSecond: perWorker, efficiency: points.length ? aggregate / (k * points[0]!.aggregateBytesPerSecond) : 1 };
+      const point = {
+        workers: k,
+        aggregateBytesPerSecond: aggregate,
+        perWorkerBytesPerSecond: perWorker,
+        efficiency: points.length ? aggregate / (k * points[0]!.aggregateBytesPerSecond) : 1,
+      };
       points.push(point);
       o.onPoint?.(point);
     } finally {

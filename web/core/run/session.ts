@@ -181,7 +181,12 @@ export class RunSession {
     this.#worker = { handle, remote };
     const params = this.#clockEstimated ? { ...this.params, estimateClock: false } : this.params;
     this.#clockEstimated = true;
-    const info = await this.guard(remote.init(params, this.modules.map((m) => m.url)));
+    const info = await this.guard(
+      remote.init(
+        params,
+        this.modules.map((m) => m.url),
+      ),
+    );
     return { remote, info };
   }
 
@@ -201,7 +206,13 @@ export class RunSession {
     const t0 = this.now();
     const { remote } = await this.freshWorker();
     const t1 = this.now();
-    const measureOptions = { ...options, minSampleMs: this.params.minSampleMs, iterations: this.samples.iterations, groupBytes: GROUP_PAYLOADS * this.platform.payloadLimitBytes, warmOnce: true };
+    const measureOptions = {
+      ...options,
+      minSampleMs: this.params.minSampleMs,
+      iterations: this.samples.iterations,
+      groupBytes: GROUP_PAYLOADS * this.platform.payloadLimitBytes,
+      warmOnce: true,
+    };
     this.samples.absorb(await this.guard(remote.measure(cases, measureOptions)), rerun);
     const measureMs = this.now() - t1;
     this.live();
@@ -285,7 +296,15 @@ export class RunSession {
       const t = this.now();
       const phase = progress.phase === 'rerunning' ? 'rerunning' : 'measuring';
       const { rounds } = this.params;
-      progress.etaMs = remainingMs({ ...progress, phase, rounds, maxReruns: this.extraRoundsAllowed, elapsedMs: t - this.#passStartedAt, history: this.history, untilDeadlineMs: this.#deadline - t });
+      progress.etaMs = remainingMs({
+        ...progress,
+        phase,
+        rounds,
+        maxReruns: this.extraRoundsAllowed,
+        elapsedMs: t - this.#passStartedAt,
+        history: this.history,
+        untilDeadlineMs: this.#deadline - t,
+      });
       if (ev.measured) this.live(ev.measured);
     }
     this.report();

@@ -81,7 +81,14 @@ export function wantsOvertime(doc: ResultDocument): number {
 export function aaPending(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): string[] {
   if (doc.aaCheck?.decision !== 'unknown') return [];
   const aa = doc.aaCheck;
-  const original = doc.cases.find((c) => c.implementation === aa.implementation && c.variant === aa.variant && c.algorithm === aa.algorithm && c.operation === aa.operation && c.sizeBytes === aa.sizeBytes);
+  const original = doc.cases.find(
+    (c) =>
+      c.implementation === aa.implementation &&
+      c.variant === aa.variant &&
+      c.algorithm === aa.algorithm &&
+      c.operation === aa.operation &&
+      c.sizeBytes === aa.sizeBytes,
+  );
   return original ? [caseKey(original), aaTwinKey(caseKey(original))] : [];
 }
 
@@ -153,17 +160,29 @@ export interface ExtraRoundBudget {
  *    round of fewer than two cases (when more were wanted) is not worth a fresh worker.
  * `keys` are the run's measured cases (the A/A twin included) in plan order.
  */
-export function nextExtraRound(doc: ResultDocument, keys: readonly string[], b: ExtraRoundBudget): { keys: string[]; samplesFor: Record<string, number> } | null {
+export function nextExtraRound(
+  doc: ResultDocument,
+  keys: readonly string[],
+  b: ExtraRoundBudget,
+): { keys: string[]; samplesFor: Record<string, number> } | null {
   const ab = doc.params.ab !== undefined;
   const aa = new Set(aaPending(doc));
   // The verdict (or the A/B comparison) once per round: it is the costliest read of the document.
-  const undecided = ab ? compareInRun(doc).cases.filter((c) => c.verdict === 'unknown').map((c) => c.cases!) : verdict(doc).claims.filter((c) => c.decision === 'unknown').map((c) => c.cases);
+  const undecided = ab
+    ? compareInRun(doc)
+        .cases.filter((c) => c.verdict === 'unknown')
+        .map((c) => c.cases!)
+    : verdict(doc)
+        .claims.filter((c) => c.decision === 'unknown')
+        .map((c) => c.cases);
   const claims = new Set(undecided.flat());
   const lone = new Set(ab ? [] : doc.cases.filter((c) => !caseResolved(c)).map(caseKey));
   const asked = ab ? new Map<string, number>() : samplesWanted(doc);
   const spr = b.samplesPerRound;
   const samplesOf = (k: string) => {
-    const byTime = asked.has(k) ? Math.min(asked.get(k)! - b.have(k), Math.floor(EXTRA_ROUND_MAX_MS / b.sampleMs(k))) : Math.floor(EXTRA_ROUND_SAMPLE_MS / b.sampleMs(k));
+    const byTime = asked.has(k)
+      ? Math.min(asked.get(k)! - b.have(k), Math.floor(EXTRA_ROUND_MAX_MS / b.sampleMs(k)))
+      : Math.floor(EXTRA_ROUND_SAMPLE_MS / b.sampleMs(k));
     return Math.min(EXTRA_ROUND_SAMPLES * spr, Math.max(spr, byTime));
   };
   // Lone cases this round can resolve come first, the cheapest first, so that a short budget

@@ -27,8 +27,17 @@ export const STUDIES = [
 export type ScenarioId = (typeof STUDIES)[number]['id'];
 
 /** The case for algorithm × implementation × operation × size: the implementation's primary variant unless asked. */
-export function pick(doc: ResultDocument, algorithm: AlgorithmId, implementation: ImplementationRef, sizeBytes: number, operation = 'encrypt', variant?: string): CaseResult | undefined {
-  const matches = doc.cases.filter((c) => c.algorithm === algorithm && c.implementation === implementation && c.sizeBytes === sizeBytes && c.operation === operation);
+export function pick(
+  doc: ResultDocument,
+  algorithm: AlgorithmId,
+  implementation: ImplementationRef,
+  sizeBytes: number,
+  operation = 'encrypt',
+  variant?: string,
+): CaseResult | undefined {
+  const matches = doc.cases.filter(
+    (c) => c.algorithm === algorithm && c.implementation === implementation && c.sizeBytes === sizeBytes && c.operation === operation,
+  );
   if (variant) return matches.find((c) => c.variant === variant);
   return matches.find((c) => c.variant === primaryVariant(implementation)) ?? matches[0];
 }
@@ -75,7 +84,9 @@ export interface FileSetFigures extends Series {
 export function docEncryption(doc: ResultDocument, sizes: readonly number[]): FileSetFigures[] {
   return (['aes-256-gcm', 'chacha20-poly1305'] as const).flatMap((algorithm) =>
     (['webcrypto', 'rustcrypto-wasm'] as const).flatMap((implementation) => {
-      const files = sizes.map((size) => ({ size, enc: pick(doc, algorithm, implementation, size, 'encrypt'), dec: pick(doc, algorithm, implementation, size, 'decrypt') })).filter((x) => x.enc && x.dec);
+      const files = sizes
+        .map((size) => ({ size, enc: pick(doc, algorithm, implementation, size, 'encrypt'), dec: pick(doc, algorithm, implementation, size, 'decrypt') }))
+        .filter((x) => x.enc && x.dec);
       if (files.length === 0) return [];
       const enc = files.map((x) => x.enc!.summary.median / 1e6);
       const dec = files.map((x) => x.dec!.summary.median / 1e6);
@@ -122,12 +133,21 @@ export function aeadVsEtm(doc: ResultDocument, bits: 128 | 256): { ghz: number |
 // ---- key-length -----------------------------------------------------------------------------
 
 /** AES-128-GCM's throughput against AES-256-GCM's, per implementation, variant, operation and size. */
-export function keyLength(doc: ResultDocument): { implementation: ImplementationRef; variant: string; sizeBytes: number; mbps128: number | null; mbps256: number | null; gainPercent: number | null }[] {
+export function keyLength(
+  doc: ResultDocument,
+): { implementation: ImplementationRef; variant: string; sizeBytes: number; mbps128: number | null; mbps256: number | null; gainPercent: number | null }[] {
   return doc.cases
     .filter((c) => c.algorithm === 'aes-128-gcm')
     .map((c128) => {
       const c256 = pick(doc, 'aes-256-gcm', c128.implementation, c128.sizeBytes, c128.operation, c128.variant);
-      return { implementation: c128.implementation, variant: c128.variant, sizeBytes: c128.sizeBytes, mbps128: mbps(c128), mbps256: mbps(c256), gainPercent: c256 ? (ratioOf(c128, c256).value - 1) * 100 : null };
+      return {
+        implementation: c128.implementation,
+        variant: c128.variant,
+        sizeBytes: c128.sizeBytes,
+        mbps128: mbps(c128),
+        mbps256: mbps(c256),
+        gainPercent: c256 ? (ratioOf(c128, c256).value - 1) * 100 : null,
+      };
     });
 }
 

@@ -20,7 +20,15 @@ const Citation = v.object({
 
 /** What every study carries beside its figures. */
 const study = <I extends string, S extends v.ObjectEntries, R extends v.ObjectEntries>(id: I, setup: S, results: R) =>
-  v.object({ id: v.literal(id), seed: v.string(), title: v.string(), notes: v.string(), citation: Citation, setup: v.object(setup), results: v.object(results) });
+  v.object({
+    id: v.literal(id),
+    seed: v.string(),
+    title: v.string(),
+    notes: v.string(),
+    citation: Citation,
+    setup: v.object(setup),
+    results: v.object(results),
+  });
 
 const series = v.array(v.number());
 /** doc-encryption's per-algorithm means (Go, 5 repetitions per file). */
@@ -34,7 +42,11 @@ export const STUDY_SCHEMAS = {
   'doc-encryption': study(
     'doc-encryption',
     { platform: v.string(), scenario_1: v.string(), scenario_2: v.string() },
-    { scenario_1: v.record(v.string(), GoMeans), scenario_2: v.record(v.string(), GoMeans), size_overhead_bytes: v.object({ 'AES-GCM': v.number(), 'ChaCha20-Poly1305': v.number() }) },
+    {
+      scenario_1: v.record(v.string(), GoMeans),
+      scenario_2: v.record(v.string(), GoMeans),
+      size_overhead_bytes: v.object({ 'AES-GCM': v.number(), 'ChaCha20-Poly1305': v.number() }),
+    },
   ),
   'aead-vs-etm': study(
     'aead-vs-etm',

@@ -12,7 +12,15 @@ export const ALGORITHMS = Object.freeze([
   { id: 'xchacha20-poly1305', label: 'XChaCha20-Poly1305', spec: 'draft-irtf-cfrg-xchacha', keyBytes: 32, nonceBytes: 24, tagBytes: 16, blockBytes: 0 },
   { id: 'ascon-aead128', label: 'Ascon-AEAD128', spec: 'NIST SP 800-232', keyBytes: 16, nonceBytes: 16, tagBytes: 16, blockBytes: 0 },
   { id: 'aes-128-cbc-hmac-sha256', label: 'AES-128-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.3', keyBytes: 32, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
-  { id: 'aes-256-cbc-hmac-sha256', label: 'AES-256-CBC + HMAC-SHA256', spec: 'RFC 7518 §5.2.2.1, AES-256', keyBytes: 64, nonceBytes: 16, tagBytes: 16, blockBytes: 16 },
+  {
+    id: 'aes-256-cbc-hmac-sha256',
+    label: 'AES-256-CBC + HMAC-SHA256',
+    spec: 'RFC 7518 §5.2.2.1, AES-256',
+    keyBytes: 64,
+    nonceBytes: 16,
+    tagBytes: 16,
+    blockBytes: 16,
+  },
   // GCM over the other AES finalists, for the aes-candidates study only: no standard, no test vectors.
   { id: 'twofish-128-gcm', label: 'Twofish-128-GCM', spec: 'GCM over Twofish', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
   { id: 'serpent-128-gcm', label: 'Serpent-128-GCM', spec: 'GCM over Serpent', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, candidate: true },
@@ -25,8 +33,26 @@ export const ALGORITHMS = Object.freeze([
   { id: 'aes-128-ocb3', label: 'AES-128-OCB3', spec: 'RFC 7253', keyBytes: 16, nonceBytes: 12, tagBytes: 16, blockBytes: 0, next: true },
   { id: 'aes-256-ocb3', label: 'AES-256-OCB3', spec: 'RFC 7253', keyBytes: 32, nonceBytes: 12, tagBytes: 16, blockBytes: 0, next: true },
   // AEGIS with the draft's 256-bit tag: the only AEGIS libsodium offers.
-  { id: 'aegis-128l-tag256', label: 'AEGIS-128L (256-bit tag)', spec: 'draft-irtf-cfrg-aegis-aead', keyBytes: 16, nonceBytes: 16, tagBytes: 32, blockBytes: 0, next: true },
-  { id: 'aegis-256-tag256', label: 'AEGIS-256 (256-bit tag)', spec: 'draft-irtf-cfrg-aegis-aead', keyBytes: 32, nonceBytes: 32, tagBytes: 32, blockBytes: 0, next: true },
+  {
+    id: 'aegis-128l-tag256',
+    label: 'AEGIS-128L (256-bit tag)',
+    spec: 'draft-irtf-cfrg-aegis-aead',
+    keyBytes: 16,
+    nonceBytes: 16,
+    tagBytes: 32,
+    blockBytes: 0,
+    next: true,
+  },
+  {
+    id: 'aegis-256-tag256',
+    label: 'AEGIS-256 (256-bit tag)',
+    spec: 'draft-irtf-cfrg-aegis-aead',
+    keyBytes: 32,
+    nonceBytes: 32,
+    tagBytes: 32,
+    blockBytes: 0,
+    next: true,
+  },
 ] as const);
 
 /** The table by id (algorithm()): one-shot implementations look their row up on every call. */
@@ -49,9 +75,21 @@ export const QUICK_ALGORITHM_IDS = GENERAL_ALGORITHM_IDS.filter((id) => !('next'
  */
 export const IMPLEMENTATION_CLASSES = Object.freeze({
   hardware: { label: 'hardware AES', short: 'hw', why: 'AES instructions (AES-NI, ARMv8 Crypto) where the CPU has them: fastest, constant time.' },
-  'constant-time': { label: 'constant-time software', short: 'ct', why: 'No secret-dependent lookups or branches (bitsliced or vector-permute AES, ChaCha, Ascon): slower than hardware, safe on shared machines.' },
-  table: { label: 'table-based software', short: 'tbl', why: 'AES through lookup tables indexed by secret bytes: quick in software, but cache timing can leak the key to code on the same CPU.' },
-  unknown: { label: 'your own module', short: 'own', why: 'A module you brought (custom.ts): it passed the gate, but what kind of code it runs is for you to say.' },
+  'constant-time': {
+    label: 'constant-time software',
+    short: 'ct',
+    why: 'No secret-dependent lookups or branches (bitsliced or vector-permute AES, ChaCha, Ascon): slower than hardware, safe on shared machines.',
+  },
+  table: {
+    label: 'table-based software',
+    short: 'tbl',
+    why: 'AES through lookup tables indexed by secret bytes: quick in software, but cache timing can leak the key to code on the same CPU.',
+  },
+  unknown: {
+    label: 'your own module',
+    short: 'own',
+    why: 'A module you brought (custom.ts): it passed the gate, but what kind of code it runs is for you to say.',
+  },
 } as const);
 export type ImplementationClass = keyof typeof IMPLEMENTATION_CLASSES;
 
@@ -60,7 +98,6 @@ export function algorithm(id: AlgorithmId): Algorithm {
   if (!a) throw new Error(`unknown algorithm '${id}'`);
   return a;
 }
-
 
 /** Where an implementation can run: a browser's worker, a Node worker thread. */
 export type Runtime = 'browser' | 'node';
@@ -104,4 +141,5 @@ export interface ImplementationDocs {
 }
 
 /** Whether an id is one of AES's constructions, or one built on its round (AEGIS), or another AES finalist's GCM. */
-export const aesBased = (alg: AlgorithmId): boolean => alg.startsWith('aes-') || alg.startsWith('aegis-') || alg === 'twofish-128-gcm' || alg === 'serpent-128-gcm';
+export const aesBased = (alg: AlgorithmId): boolean =>
+  alg.startsWith('aes-') || alg.startsWith('aegis-') || alg === 'twofish-128-gcm' || alg === 'serpent-128-gcm';

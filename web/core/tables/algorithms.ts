@@ -129,7 +129,8 @@ export const PRESETS = Object.freeze({
   quick: {
     id: 'quick',
     label: 'Quick',
-    description: 'Four sizes, encrypt only, the seven established AEADs, Web Crypto awaited call by call; then what is still undecided, within about 20 seconds (up to 40 on a device too noisy to settle most of it in 20).',
+    description:
+      'Four sizes, encrypt only, the seven established AEADs, Web Crypto awaited call by call; then what is still undecided, within about 20 seconds (up to 40 on a device too noisy to settle most of it in 20).',
     algorithms: QUICK_ALGORITHM_IDS,
     // Web Crypto as a caller awaiting each message gets it, which is what the verdict reads. The
     // pipelined variant (16 calls in flight) is a concurrency figure, and in Firefox it unsettles
@@ -186,7 +187,8 @@ export const PRESETS = Object.freeze({
   dense: {
     id: 'dense',
     label: 'Dense (every length to 2 KiB)',
-    description: 'Every length from 1 to 2,048 bytes, five samples each, algorithms interleaved, one warm-up per algorithm: time per operation against length shows the block staircases (AES 16 B, ChaCha 64 B, Ascon 16 B, CBC padding). About half a minute.',
+    description:
+      'Every length from 1 to 2,048 bytes, five samples each, algorithms interleaved, one warm-up per algorithm: time per operation against length shows the block staircases (AES 16 B, ChaCha 64 B, Ascon 16 B, CBC padding). About half a minute.',
     algorithms: ['aes-128-gcm', 'chacha20-poly1305', 'ascon-aead128', 'aes-128-cbc-hmac-sha256'],
     implementations: ['rustcrypto-wasm'],
     sizes: DENSE_SIZES,
@@ -215,7 +217,7 @@ export const PRESETS = Object.freeze({
   'aead-vs-etm': {
     id: 'aead-vs-etm',
     label: 'AEAD vs Encrypt-then-MAC',
-    description: 'AES-GCM vs AES-CBC + HMAC-SHA256, 128 and 256, on the study\'s 15 sizes from 64 B to 1 MiB.',
+    description: "AES-GCM vs AES-CBC + HMAC-SHA256, 128 and 256, on the study's 15 sizes from 64 B to 1 MiB.",
     scenario: true,
     algorithms: ['aes-128-gcm', 'aes-256-gcm', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'],
     implementations: ['rustcrypto-wasm', 'webcrypto'],
@@ -274,13 +276,16 @@ export const PRESETS = Object.freeze({
   },
 } as const satisfies Record<string, Preset>);
 
-export const SCENARIO_IDS = Object.values(PRESETS as Record<string, Preset>).filter((p) => p.scenario).map((p) => p.id);
+export const SCENARIO_IDS = Object.values(PRESETS as Record<string, Preset>)
+  .filter((p) => p.scenario)
+  .map((p) => p.id);
 
 export type PresetId = keyof typeof PRESETS;
 export const PRESET_IDS = Object.keys(PRESETS) as [PresetId, ...PresetId[]];
 
 /** The built-in implementations a runtime can offer (its folder's meta.ts says where it runs). */
-export const implementationsOf = (runtime: Runtime): ImplementationId[] => IMPLEMENTATIONS.filter((i) => (i.runtimes as readonly Runtime[]).includes(runtime)).map((i) => i.id);
+export const implementationsOf = (runtime: Runtime): ImplementationId[] =>
+  IMPLEMENTATIONS.filter((i) => (i.runtimes as readonly Runtime[]).includes(runtime)).map((i) => i.id);
 /** Implementations a browser can offer (node-crypto exists only in Node). */
 export const BROWSER_IMPLEMENTATIONS = implementationsOf('browser');
 /** The built-in implementations of a runtime that offer one of these algorithms at best: what a run of them by default loads. */

@@ -8,7 +8,10 @@ import { loadCores } from './load-cores.ts';
 /** Builds wasm/examples/clock_native.rs for the host, in the workspace's target dir (build-wasm's vector export compiled its dependencies there). */
 function nativeChain(): () => number {
   const targetDir = 'target';
-  execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', 'clock_native', '--target-dir', targetDir], { stdio: 'inherit', env: { ...process.env, RUSTFLAGS: '' } });
+  execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', 'clock_native', '--target-dir', targetDir], {
+    stdio: 'inherit',
+    env: { ...process.env, RUSTFLAGS: '' },
+  });
   return () => {
     const { ghz } = JSON.parse(execFileSync(`${targetDir}/release/examples/clock_native`, ['20', '7'], { encoding: 'utf8' })) as { ghz: number[] };
     return [...ghz].sort((a, b) => a - b)[ghz.length >> 1]!;
@@ -32,7 +35,9 @@ describe('clock estimate', () => {
       trustworthy ||= est.trustworthy;
     }
     const ratio = Math.max(...wasmGhz) / Math.max(...nativeGhz);
-    console.log(`clock: WASM ${wasmGhz.map((g) => g.toFixed(3)).join(', ')} GHz; native ${nativeGhz.map((g) => g.toFixed(3)).join(', ')} GHz; best WASM / best native ${ratio.toFixed(3)}`);
+    console.log(
+      `clock: WASM ${wasmGhz.map((g) => g.toFixed(3)).join(', ')} GHz; native ${nativeGhz.map((g) => g.toFixed(3)).join(', ')} GHz; best WASM / best native ${ratio.toFixed(3)}`,
+    );
     // The same chain, one cycle per operation either way: WASM measured 1 % below native here.
     // ±15 % leaves room for a core that changed speed between two readings a second apart.
     expect(ratio).toBeGreaterThan(0.85);

@@ -28,7 +28,10 @@ function nodeCbcHmac(keyBytes: number, key: Buffer, iv: Buffer, aad: Buffer, pt:
   const ct = Buffer.concat([cipher.update(pt), cipher.final()]);
   const al = Buffer.alloc(8);
   al.writeBigUInt64BE(BigInt(aad.length) * 8n);
-  const tag = createHmac('sha256', macKey).update(Buffer.concat([aad, iv, ct, al])).digest().subarray(0, 16);
+  const tag = createHmac('sha256', macKey)
+    .update(Buffer.concat([aad, iv, ct, al]))
+    .digest()
+    .subarray(0, 16);
   return Buffer.concat([ct, tag]);
 }
 
@@ -41,7 +44,11 @@ describe.each(VARIANTS)('WASM cores, %s build', (variant) => {
     expect(info.target).toBe('wasm32');
     // Which AEGIS each build carries: the aegis crate in pure Rust, or its prebuilt libaegis.
     expect(info.backends.aegis).toBe(
-      variant === 'libaegis-simd128' ? 'libaegis (C), prebuilt wasm32 SIMD' : variant === 'libaegis-relaxed-simd' ? 'libaegis (C), prebuilt wasm32 relaxed SIMD' : 'pure-rust (softaes, bitsliced)',
+      variant === 'libaegis-simd128'
+        ? 'libaegis (C), prebuilt wasm32 SIMD'
+        : variant === 'libaegis-relaxed-simd'
+          ? 'libaegis (C), prebuilt wasm32 relaxed SIMD'
+          : 'pure-rust (softaes, bitsliced)',
     );
     const table = JSON.parse(cores.algorithms()) as { id: string; stateBytes: number }[];
     expect(table.map((a) => a.id)).toEqual(ALGORITHM_IDS);
@@ -100,7 +107,8 @@ describe.each(VARIANTS)('WASM cores, %s build', (variant) => {
     };
     const ctBits = (sealed.length - a.tagBytes) * 8;
     const cases: [string, () => unknown][] = [];
-    for (const bit of [0, ctBits - 1, Math.floor(ctBits / 2)]) cases.push([`ciphertext bit ${bit}`, () => cores.decrypt(id, key, nonce, aad, flip(sealed, bit))]);
+    for (const bit of [0, ctBits - 1, Math.floor(ctBits / 2)])
+      cases.push([`ciphertext bit ${bit}`, () => cores.decrypt(id, key, nonce, aad, flip(sealed, bit))]);
     for (const bit of [0, 64, a.tagBytes * 8 - 1]) cases.push([`tag bit ${bit}`, () => cores.decrypt(id, key, nonce, aad, flip(sealed, ctBits + bit))]);
     for (const bit of [0, aad.length * 8 - 1]) cases.push([`aad bit ${bit}`, () => cores.decrypt(id, key, nonce, flip(aad, bit), sealed)]);
     for (const bit of [0, nonce.length * 8 - 1]) cases.push([`nonce bit ${bit}`, () => cores.decrypt(id, key, flip(nonce, bit), aad, sealed)]);

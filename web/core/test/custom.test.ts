@@ -68,7 +68,11 @@ describe('the gate', () => {
     const { nodeCryptoModule, nodeCrypto } = await import('../implementations/node-crypto/backend.ts');
     const { defineBuiltIn } = await import('../implementations/custom.ts');
     const ref = await reference();
-    for (const [m, backend] of [[nobleModule, noble()], [await libsodiumModule(), await libsodium()], [nodeCryptoModule(), nodeCrypto()]] as const) {
+    for (const [m, backend] of [
+      [nobleModule, noble()],
+      [await libsodiumModule(), await libsodium()],
+      [nodeCryptoModule(), nodeCrypto()],
+    ] as const) {
       expect(defineBuiltIn(m)).toBe(m); // the contract's rules, its id a built-in's
       expect(backend.algorithms).toEqual(m.algorithms);
       const algs = m.algorithms;
@@ -105,9 +109,13 @@ describe('the gate', () => {
     const ref = await reference();
     const base = await load('good-gcm.mjs');
     const text = customBackend({ ...base, encrypt: () => 'ciphertext' });
-    expect((await gateBackend(text, ref, [], { lengths: [0, 1] }))[0]!.errors[0]).toBe('encrypt failed at 0 bytes: encrypt returned string, expected a Uint8Array');
+    expect((await gateBackend(text, ref, [], { lengths: [0, 1] }))[0]!.errors[0]).toBe(
+      'encrypt failed at 0 bytes: encrypt returned string, expected a Uint8Array',
+    );
     const short = customBackend({ ...base, encrypt: (...a: Parameters<typeof base.encrypt>) => base.encrypt(...a).subarray(1) });
-    expect((await gateBackend(short, ref, [], { lengths: [0, 1] }))[0]!.errors[0]).toBe('encrypt failed at 0 bytes: encrypt returned 15 bytes for 0 bytes of plaintext, expected 16 (ciphertext ‖ 16-byte tag)');
+    expect((await gateBackend(short, ref, [], { lengths: [0, 1] }))[0]!.errors[0]).toBe(
+      'encrypt failed at 0 bytes: encrypt returned 15 bytes for 0 bytes of plaintext, expected 16 (ciphertext ‖ 16-byte tag)',
+    );
     const never = customBackend({ ...base, encrypt: () => new Promise(() => {}) }, { callTimeoutMs: 200 });
     expect((await gateBackend(never, ref, [], { lengths: [0] }))[0]!.errors[0]).toBe('encrypt failed at 0 bytes: encrypt did not answer within 0.2 s');
   });
@@ -123,7 +131,16 @@ describe('a run with modules of yours (Node)', () => {
       rounds: 1,
       samplesPerRound: 3,
       maxReruns: 0,
-      implementations: ['rustcrypto-wasm', 'noble', modulePath('good-gcm.mjs'), modulePath('async-gcm.mjs'), modulePath('wrong-at-1000.mjs'), modulePath('builtin-id.mjs'), modulePath('missing.mjs'), modulePath('good-gcm-again.mjs')],
+      implementations: [
+        'rustcrypto-wasm',
+        'noble',
+        modulePath('good-gcm.mjs'),
+        modulePath('async-gcm.mjs'),
+        modulePath('wrong-at-1000.mjs'),
+        modulePath('builtin-id.mjs'),
+        modulePath('missing.mjs'),
+        modulePath('good-gcm-again.mjs'),
+      ],
       onWarning: (w) => warnings.push(w),
     });
     expect(doc.status).toBe('complete');
@@ -136,8 +153,16 @@ describe('a run with modules of yours (Node)', () => {
     expect(by('test-async-gcm')).toEqual([64, 1024]);
     expect(doc.cases.find((c) => c.implementation === 'test-good-gcm')!.variant).toBe('custom');
     // The hash is that of the file that was loaded.
-    const sha = createHash('sha256').update(readFileSync(modulePath('good-gcm.mjs'))).digest('hex');
-    expect(doc.modules![0]).toEqual({ id: 'test-good-gcm', label: 'noble GCM through the contract', version: '1', algorithms: ['aes-128-gcm', 'aes-256-gcm'], sha256: sha });
+    const sha = createHash('sha256')
+      .update(readFileSync(modulePath('good-gcm.mjs')))
+      .digest('hex');
+    expect(doc.modules![0]).toEqual({
+      id: 'test-good-gcm',
+      label: 'noble GCM through the contract',
+      version: '1',
+      algorithms: ['aes-128-gcm', 'aes-256-gcm'],
+      sha256: sha,
+    });
     expect(doc.modules!.map((m) => m.id)).toEqual(['test-good-gcm', 'test-async-gcm']);
     expect(doc.params.implementations).toEqual(['rustcrypto-wasm', 'noble', 'test-good-gcm', 'test-async-gcm']);
     // A second module under an id already taken is refused; the first keeps it, timed once.
@@ -166,22 +191,50 @@ describe('a run with modules of yours (Node)', () => {
     });
     expect(doc.status).toBe('complete');
     expect(doc.cases.map((c) => `${c.implementation} ${c.sizeBytes}`)).toEqual(['rustcrypto-wasm 64']);
-    expect(warnings).toContain('test-hangs (custom) excluded for aes-128-gcm: did not finish the gate within 3 s (a call that never returns?); its worker was stopped');
+    expect(warnings).toContain(
+      'test-hangs (custom) excluded for aes-128-gcm: did not finish the gate within 3 s (a call that never returns?); its worker was stopped',
+    );
     expect(doc.validation.find((v) => v.implementation === 'test-hangs')!.excluded).toBe(true);
   });
 
   it('runs modules alone when asked (modulesAlone): no default built-ins beside them, only those named', { timeout: 120_000 }, async () => {
-    const base = { algorithms: ['aes-128-gcm'] as const, sizes: [64], operations: ['encrypt'] as const, rounds: 1, samplesPerRound: 3, maxReruns: 0, modulesAlone: true };
-    const alone = await runBenchmark({ ...base, algorithms: [...base.algorithms], operations: [...base.operations], implementations: [modulePath('good-gcm.mjs')] });
+    const base = {
+      algorithms: ['aes-128-gcm'] as const,
+      sizes: [64],
+      operations: ['encrypt'] as const,
+      rounds: 1,
+      samplesPerRound: 3,
+      maxReruns: 0,
+      modulesAlone: true,
+    };
+    const alone = await runBenchmark({
+      ...base,
+      algorithms: [...base.algorithms],
+      operations: [...base.operations],
+      implementations: [modulePath('good-gcm.mjs')],
+    });
     expect(alone.cases.map((c) => c.implementation)).toEqual(['test-good-gcm']);
     expect(alone.params.implementations).toEqual(['test-good-gcm']);
-    const named = await runBenchmark({ ...base, algorithms: [...base.algorithms], operations: [...base.operations], implementations: ['noble', modulePath('good-gcm.mjs')] });
+    const named = await runBenchmark({
+      ...base,
+      algorithms: [...base.algorithms],
+      operations: [...base.operations],
+      implementations: ['noble', modulePath('good-gcm.mjs')],
+    });
     expect(named.cases.map((c) => c.implementation).sort()).toEqual(['noble', 'test-good-gcm']);
     // Modules that all fail the gate leave an alone run with nothing to time: it fails, naming each
     // failure (it used to complete with no case, which read like a run that went well).
-    const nothing = runBenchmark({ ...base, algorithms: [...base.algorithms], operations: [...base.operations], implementations: [modulePath('missing.mjs'), modulePath('wrong-at-1000.mjs')], sizes: [64, 1024] });
+    const nothing = runBenchmark({
+      ...base,
+      algorithms: [...base.algorithms],
+      operations: [...base.operations],
+      implementations: [modulePath('missing.mjs'), modulePath('wrong-at-1000.mjs')],
+      sizes: [64, 1024],
+    });
     await expect(nothing).rejects.toBeInstanceOf(NothingPassedError);
-    await expect(nothing).rejects.toThrow(/^no implementation passed the gate:\n {2}- module .*missing\.mjs: .*\n {2}- test-wrong-at-1000 aes-128-gcm: ciphertext differs from the reference at 1000 bytes/);
+    await expect(nothing).rejects.toThrow(
+      /^no implementation passed the gate:\n {2}- module .*missing\.mjs: .*\n {2}- test-wrong-at-1000 aes-128-gcm: ciphertext differs from the reference at 1000 bytes/,
+    );
   });
 
   it('names an implementation that is neither built in nor a module', () => {
@@ -212,7 +265,11 @@ describe('the example modules (examples/modules): libraries people ship', () => 
       implementations: ['noble', ...EXAMPLES.map(example)],
     });
     expect(doc.modules!.map((m) => m.id)).toEqual(EXAMPLES);
-    for (const id of EXAMPLES) expect(doc.cases.filter((c) => c.implementation === id).map((c) => c.sizeBytes), id).toEqual([64]);
+    for (const id of EXAMPLES)
+      expect(
+        doc.cases.filter((c) => c.implementation === id).map((c) => c.sizeBytes),
+        id,
+      ).toEqual([64]);
     expect(doc.validation.filter((v) => v.excluded)).toEqual([]);
   });
 });
@@ -230,7 +287,10 @@ describe('the crowd never takes a run with modules of yours', () => {
       expect((e as Error).message).toMatch(/^result: a run with modules of your own \(my-gcm\) is not accepted by the crowd/);
     }
     let sent = false;
-    const err = await submitResult('http://127.0.0.1:9/', body.result as never, { deviceClass: 'laptop', fetch: (async () => ((sent = true), new Response('{}'))) as never }).catch((e) => e);
+    const err = await submitResult('http://127.0.0.1:9/', body.result as never, {
+      deviceClass: 'laptop',
+      fetch: (async () => ((sent = true), new Response('{}'))) as never,
+    }).catch((e) => e);
     expect(err).toBeInstanceOf(SubmitError);
     expect(sent).toBe(false);
   });

@@ -17,7 +17,12 @@ describe('decide: SAME / DIFFERENT / UNKNOWN against an equivalence margin', () 
     expect(decide(r(0.9, 1.1))).toBe('unknown');
   });
   it('is symmetric: A against B and B against A get the same answer', () => {
-    for (const [lo, hi] of [[0.99, 1.02], [1.04, 1.2], [1.01, 1.05], [0.8, 0.95]] as const) {
+    for (const [lo, hi] of [
+      [0.99, 1.02],
+      [1.04, 1.2],
+      [1.01, 1.05],
+      [0.8, 0.95],
+    ] as const) {
       expect(decide(r(1 / hi, 1 / lo))).toBe(decide(r(lo, hi)));
     }
   });
@@ -58,7 +63,17 @@ describe('the stop rule asks for as many samples as would resolve a case or the 
     a.summary = summarize(a.samples);
     b.samples = Array.from({ length: 12 }, (_, i) => 100 + (i % 2));
     b.summary = summarize(b.samples);
-    const aa = { implementation: b.implementation, variant: b.variant, algorithm: b.algorithm, operation: b.operation, sizeBytes: b.sizeBytes, ratio: 1.0, low: 0.96, high: 1.04, decision: 'unknown' as const };
+    const aa = {
+      implementation: b.implementation,
+      variant: b.variant,
+      algorithm: b.algorithm,
+      operation: b.operation,
+      sizeBytes: b.sizeBytes,
+      ratio: 1.0,
+      low: 0.96,
+      high: 1.04,
+      decision: 'unknown' as const,
+    };
     const wanted = samplesWanted({ cases: [a, b], aaCheck: aa });
     expect(wanted.get(caseKey(a))).toBeGreaterThan(12);
     // ±4 % against a ±3 % band, aiming at 80 % of it: (0.0392 / (0.8 · 0.0296))² ≈ 2.7 × 12 samples.
@@ -82,7 +97,17 @@ describe('the stop rule plans each extra round (nextExtraRound)', () => {
     const b = { ...a, algorithm: 'chacha20-poly1305' as const, samples: Array.from({ length: 12 }, (_, i) => 300 + (i % 2)) };
     b.summary = summarize(b.samples);
     doc.cases = [a, b];
-    const aaCheck: import('../schema.ts').ResultDocument['aaCheck'] = { implementation: b.implementation, variant: b.variant, algorithm: b.algorithm, operation: b.operation, sizeBytes: b.sizeBytes, ratio: 1, low: 0.96, high: 1.04, decision: 'unknown' };
+    const aaCheck: import('../schema.ts').ResultDocument['aaCheck'] = {
+      implementation: b.implementation,
+      variant: b.variant,
+      algorithm: b.algorithm,
+      operation: b.operation,
+      sizeBytes: b.sizeBytes,
+      ratio: 1,
+      low: 0.96,
+      high: 1.04,
+      decision: 'unknown',
+    };
     const keys = [caseKey(a), caseKey(b), aaTwinKey(caseKey(b))];
     const budget = (leftMs: number) => ({ leftMs, overheadMs: 50, sampleMs: () => 2, have: () => 12, samplesPerRound: 12 });
     return { doc: { ...doc, aaCheck }, keys, budget };
@@ -106,7 +131,9 @@ describe('the stop rule plans each extra round (nextExtraRound)', () => {
     expect(nextExtraRound(doc as never, keys, budget(250))!.keys).toEqual([keys[1], keys[2]]);
     expect(nextExtraRound(doc as never, keys, budget(100))).toBeNull();
     // Resolved everywhere: nothing to do.
-    expect(nextExtraRound({ ...doc, cases: [doc.cases[1]!], aaCheck: { ...doc.aaCheck!, low: 0.99, high: 1.01, decision: 'same' } } as never, keys, budget(10_000))).toBeNull();
+    expect(
+      nextExtraRound({ ...doc, cases: [doc.cases[1]!], aaCheck: { ...doc.aaCheck!, low: 0.99, high: 1.01, decision: 'same' } } as never, keys, budget(10_000)),
+    ).toBeNull();
   });
 });
 

@@ -20,7 +20,8 @@ for (const operation of ['encrypt', 'decrypt']) {
   for (const b of group) b.free();
 }
 step('1 MiB groups');
-const key = new Uint8Array(16), nonce = new Uint8Array(12);
+const key = new Uint8Array(16),
+  nonce = new Uint8Array(12);
 const sealed = cores.encrypt('aes-128-gcm', key, nonce, new Uint8Array(0), new Uint8Array(bytes));
 cores.decrypt('aes-128-gcm', key, nonce, new Uint8Array(0), sealed);
 step(`${bytes} bytes`);

@@ -91,12 +91,33 @@ describe('cross-validation in Node', () => {
       noble(),
       nodeCrypto(),
     ];
-    const ids = ['aegis-128l', 'aegis-256', 'aegis-128l-tag256', 'aegis-256-tag256', 'aes-128-gcm-siv', 'aes-256-gcm-siv', 'aes-128-ocb3', 'aes-256-ocb3', 'chacha20-poly1305', 'xchacha20-poly1305'] as const;
+    const ids = [
+      'aegis-128l',
+      'aegis-256',
+      'aegis-128l-tag256',
+      'aegis-256-tag256',
+      'aes-128-gcm-siv',
+      'aes-256-gcm-siv',
+      'aes-128-ocb3',
+      'aes-256-ocb3',
+      'chacha20-poly1305',
+      'xchacha20-poly1305',
+    ] as const;
     const results = await validateBackends(backends, [...ids], loadVectors());
     expect(results.filter((r) => r.excluded)).toEqual([]);
-    const who = (id: string) => results.filter((r) => r.algorithm === id).map((r) => `${r.implementation}/${r.variant}`).sort();
+    const who = (id: string) =>
+      results
+        .filter((r) => r.algorithm === id)
+        .map((r) => `${r.implementation}/${r.variant}`)
+        .sort();
     expect(who('aegis-128l')).toEqual(['libaegis-wasm/relaxed-simd', 'libaegis-wasm/simd128', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
-    expect(who('aegis-256-tag256')).toEqual(['libaegis-wasm/relaxed-simd', 'libaegis-wasm/simd128', 'libsodium/wasm', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
+    expect(who('aegis-256-tag256')).toEqual([
+      'libaegis-wasm/relaxed-simd',
+      'libaegis-wasm/simd128',
+      'libsodium/wasm',
+      'rustcrypto-wasm/baseline',
+      'rustcrypto-wasm/simd128',
+    ]);
     expect(who('aes-256-gcm-siv')).toEqual(['noble/js', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
     expect(who('aes-128-ocb3')).toEqual(['node-crypto/openssl', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
     expect(who('xchacha20-poly1305')).toEqual(['libsodium/wasm', 'noble/js', 'rustcrypto-wasm/baseline', 'rustcrypto-wasm/simd128']);
@@ -305,7 +326,14 @@ describe('timing core', () => {
     let t = 0;
     const mk = (cost: number) => ({ run: (n: number) => void (t += n * cost), stateBytes: null, dispose() {} });
     const asked = [4, 10, 7];
-    const m = await measureInterleaved([mk(0.003), mk(0.002), mk(0.001)], { samples: 4, samplesFor: (i) => asked[i], minSampleMs: 1, timerResolutionMs: 0.005, now: () => t, firstCycle: 100 });
+    const m = await measureInterleaved([mk(0.003), mk(0.002), mk(0.001)], {
+      samples: 4,
+      samplesFor: (i) => asked[i],
+      minSampleMs: 1,
+      timerResolutionMs: 0.005,
+      now: () => t,
+      firstCycle: 100,
+    });
     expect(m.map((x) => x.samples.length)).toEqual(asked);
     expect(m[1]!.cycles).toEqual([100, 101, 102, 103, 104, 105, 106, 107, 108, 109]);
     // The cases share the cycles they were both in, so their ratio is still paired.

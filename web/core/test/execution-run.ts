@@ -7,7 +7,16 @@ import { verdict } from '../report/verdict.ts';
 if (process.argv[2] === 'probe') {
   console.log(JSON.stringify(probeExecution(0.001)));
 } else {
-  const doc = await runBenchmark({ preset: 'quick', algorithms: ['aes-128-gcm'], sizes: [1024], operations: ['encrypt'], rounds: 1, maxReruns: 0, samplesPerRound: 5, minSampleMs: 2 });
+  const doc = await runBenchmark({
+    preset: 'quick',
+    algorithms: ['aes-128-gcm'],
+    sizes: [1024],
+    operations: ['encrypt'],
+    rounds: 1,
+    maxReruns: 0,
+    samplesPerRound: 5,
+    minSampleMs: 2,
+  });
   console.log(
     JSON.stringify({
       execution: doc.environment.execution,

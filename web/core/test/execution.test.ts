@@ -10,15 +10,21 @@ import { COMPILED_OVERLAP, PROBE_WASM, PROBE_WAT, type ProbeLoops, probeExecutio
 const script = fileURLToPath(new URL('./execution-run.ts', import.meta.url));
 /** The script in a fresh Node with `flags`: its one line of JSON. */
 function inNode(flags: string[], arg?: string) {
-  const out = execFileSync(process.execPath, [...flags, '--import', 'tsx', script, ...(arg ? [arg] : [])], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  const out = execFileSync(process.execPath, [...flags, '--import', 'tsx', script, ...(arg ? [arg] : [])], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 120_000,
+  });
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
 /** An "interpreter": both loops cost the same per operation, and each 20 times what compiled code takes. */
-const slow = (loop: ProbeLoops['ind']): ProbeLoops['ind'] => (n, x) => {
-  for (let k = 0; k < 20; k++) x = loop(n, x);
-  return x;
-};
+const slow =
+  (loop: ProbeLoops['ind']): ProbeLoops['ind'] =>
+  (n, x) => {
+    for (let k = 0; k < 20; k++) x = loop(n, x);
+    return x;
+  };
 const flat = (l: ProbeLoops): ProbeLoops => ({ dep: slow(l.ind), ind: slow(l.ind) });
 
 describe('the execution-mode probe', () => {

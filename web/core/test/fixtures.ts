@@ -34,10 +34,20 @@ export function sampleDocument() {
       cores: { crates: { 'aes-gcm': '0.11.1' }, wasmBindgen: '0.2.130', backends: { aes: 'soft-fixslice64' } },
       runtime: 'browser',
     },
-    validation: [{ implementation: 'rustcrypto-wasm', variant: 'simd128', algorithm: 'aes-128-gcm', vectorsPassed: 137, vectorsFailed: 0, crossCheck: 'agree', excluded: false, errors: [] }],
+    validation: [
+      {
+        implementation: 'rustcrypto-wasm',
+        variant: 'simd128',
+        algorithm: 'aes-128-gcm',
+        vectorsPassed: 137,
+        vectorsFailed: 0,
+        crossCheck: 'agree',
+        excluded: false,
+        errors: [],
+      },
+    ],
     cases: [c],
     skipped: [],
     warnings: [],
   };
 }
-

@@ -28,8 +28,18 @@ describe('code size per algorithm', () => {
       { algorithm: 'aes-128-gcm', implementation: 'webcrypto', stateBytes: null },
     ] as Parameters<typeof footprint>[0]['cases'];
     expect(footprint({ cases }, codeSize)).toEqual([
-      { algorithm: 'aes-128-gcm', stateBytes: null, codeBytes: codeSize.algorithms['aes-128-gcm']!.wasmBytes, codeGzipBytes: codeSize.algorithms['aes-128-gcm']!.gzipBytes },
-      { algorithm: 'chacha20-poly1305', stateBytes: 32, codeBytes: codeSize.algorithms['chacha20-poly1305']!.wasmBytes, codeGzipBytes: codeSize.algorithms['chacha20-poly1305']!.gzipBytes },
+      {
+        algorithm: 'aes-128-gcm',
+        stateBytes: null,
+        codeBytes: codeSize.algorithms['aes-128-gcm']!.wasmBytes,
+        codeGzipBytes: codeSize.algorithms['aes-128-gcm']!.gzipBytes,
+      },
+      {
+        algorithm: 'chacha20-poly1305',
+        stateBytes: 32,
+        codeBytes: codeSize.algorithms['chacha20-poly1305']!.wasmBytes,
+        codeGzipBytes: codeSize.algorithms['chacha20-poly1305']!.gzipBytes,
+      },
     ]);
   });
 });

@@ -15,8 +15,14 @@ const FELL = 'Invalidating protector cell ArrayBufferDetaching';
 
 /** The script's steps, with the line V8 prints where the protector fell. */
 function run(variant: string, bytes: number): string[] {
-  const out = execFileSync(process.execPath, ['--trace-protector-invalidation', '--experimental-wasm-relaxed-simd', script, variant, String(bytes)], { encoding: 'utf8', timeout: 60_000 });
-  return out.trim().split('\n').map((l) => l.trim());
+  const out = execFileSync(process.execPath, ['--trace-protector-invalidation', '--experimental-wasm-relaxed-simd', script, variant, String(bytes)], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
+  return out
+    .trim()
+    .split('\n')
+    .map((l) => l.trim());
 }
 
 describe("the cores' memory", () => {
@@ -43,7 +49,7 @@ describe('a run that would outgrow the arena', () => {
     expect(outgrowsArena({ ...presetParams('quick'), algorithms: ['aes-128-gcm'], sizes: [8 << 20] }, arena)).toBe(true);
   });
 
-  it('detaches one buffer of its own in the worker\'s init, before anything is timed, so every case is measured in one state; a run that fits does not', async () => {
+  it("detaches one buffer of its own in the worker's init, before anything is timed, so every case is measured in one state; a run that fits does not", async () => {
     const spy = vi.spyOn(globalThis, 'structuredClone');
     try {
       const api = createApi(nodePlatform, () => {});

@@ -27,4 +27,3 @@ export function loadVectors(): WycheproofVector[] {
   const path = fileURLToPath(new URL('../vectors/wycheproof.json', import.meta.url));
   return JSON.parse(readFileSync(path, 'utf8')).vectors;
 }
-

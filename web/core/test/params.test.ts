@@ -10,12 +10,15 @@ describe('URL parameters', () => {
   it("refuses a misspelt option of the package's, naming the nearest known one, before anything runs", async () => {
     const { resolveParams, OPTION_NAMES } = await import('../options.ts');
     const { runBenchmark } = await import('../node.ts');
-    expect(() => resolveParams({ algorithm: ['aes-128-gcm'], sizes: [64] } as never)).toThrow("Invalid options: unknown option 'algorithm' (did you mean 'algorithms'?)");
+    expect(() => resolveParams({ algorithm: ['aes-128-gcm'], sizes: [64] } as never)).toThrow(
+      "Invalid options: unknown option 'algorithm' (did you mean 'algorithms'?)",
+    );
     expect(() => resolveParams({ size: [64] } as never)).toThrow("unknown option 'size' (did you mean 'sizes'?)");
     expect(() => resolveParams({ colour: 'blue' } as never)).toThrow(/unknown option 'colour'; the options are /);
     expect(() => runBenchmark({ algorithm: ['aes-128-gcm'], size: [64] } as never)).toThrow("unknown option 'algorithm' (did you mean 'algorithms'?)");
     // Every option the types name is known, and the hooks too.
-    for (const name of ['algorithms', 'sizes', 'rounds', 'implementations', 'modulesAlone', 'onProgress', 'signal', 'preset', 'budgetMs', 'ab']) expect(OPTION_NAMES).toContain(name);
+    for (const name of ['algorithms', 'sizes', 'rounds', 'implementations', 'modulesAlone', 'onProgress', 'signal', 'preset', 'budgetMs', 'ab'])
+      expect(OPTION_NAMES).toContain(name);
     expect(() => resolveParams({ algorithms: ['aes-128-gcm'], sizes: [64], onProgress: () => {} })).not.toThrow();
   });
 
@@ -59,7 +62,7 @@ describe('URL parameters', () => {
     expect(parseSize('8')).toBe(8);
   });
 
-  it('alone=1 runs the modules of a link without the preset\'s built-ins: only those implementations= names, and only with module=', () => {
+  it("alone=1 runs the modules of a link without the preset's built-ins: only those implementations= names, and only with module=", () => {
     expect(parseParams('module=/m/my-gcm.mjs').builtIns).toBeUndefined();
     expect(parseParams('module=/m/my-gcm.mjs&alone=1').builtIns).toEqual([]);
     expect(parseParams('module=/m/my-gcm.mjs&alone=1&implementations=webcrypto,noble').builtIns).toEqual(['webcrypto', 'noble']);

@@ -22,7 +22,18 @@ const stored = (): StoredResult => ({
   preset: 'quick',
   scenario: null,
   quarantined: false,
-  cases: [{ algorithm: 'aes-128-gcm', implementation: 'rustcrypto-wasm', variant: 'simd128', operation: 'encrypt', sizeBytes: 1024, aadBytes: 0, samples: [1000, 1010, 990, 1005, 995], outlier: false }],
+  cases: [
+    {
+      algorithm: 'aes-128-gcm',
+      implementation: 'rustcrypto-wasm',
+      variant: 'simd128',
+      operation: 'encrypt',
+      sizeBytes: 1024,
+      aadBytes: 0,
+      samples: [1000, 1010, 990, 1005, 995],
+      outlier: false,
+    },
+  ],
 });
 
 describe('fromStored', () => {
@@ -31,7 +42,12 @@ describe('fromStored', () => {
     expect(validateResult(doc).ok).toBe(true);
     expect(doc.cases[0]!.summary.median).toBe(1000);
     expect(doc.cases[0]!.bytesPerSecond).toBeCloseTo(1.024e9, -6);
-    expect(doc.environment).toMatchObject({ browser: { name: 'Chrome', version: '156' }, os: { name: 'Android', version: '15' }, hardwareConcurrency: 8, deviceMemoryGiB: 8 });
+    expect(doc.environment).toMatchObject({
+      browser: { name: 'Chrome', version: '156' },
+      os: { name: 'Android', version: '15' },
+      hardwareConcurrency: 8,
+      deviceMemoryGiB: 8,
+    });
     expect(doc.warnings[0]).toContain('A phone (Pixel 8) result received on 2026-11-23');
   });
 

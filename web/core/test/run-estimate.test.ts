@@ -9,7 +9,13 @@ describe('the run estimate', () => {
   it('extrapolates the pass at its rate, and adds extra rounds in proportion to what is still unresolved', () => {
     // Half of 20 cases in 5 s: 5 s more of this pass; then 1.3 × its 10 s × the unresolved share.
     const allResolved = remainingMs({ ...first, done: 10, total: 20, elapsedMs: 5000, history: { firstPass: { done: 10, unresolved: 0 }, passCases: [20] } });
-    const halfUnresolved = remainingMs({ ...first, done: 10, total: 20, elapsedMs: 5000, history: { firstPass: { done: 10, unresolved: 5 }, passCases: [20] } });
+    const halfUnresolved = remainingMs({
+      ...first,
+      done: 10,
+      total: 20,
+      elapsedMs: 5000,
+      history: { firstPass: { done: 10, unresolved: 5 }, passCases: [20] },
+    });
     expect(allResolved).toBeCloseTo(5000);
     expect(halfUnresolved).toBeCloseTo(5000 + 0.5 * 1.3 * 10_000);
   });

@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { RunSamples } from '../run/samples.ts';
 import type { MeasuredCase } from '../worker/api.ts';
 
-const m = (key: string, samples: number[], firstCycle: number, iterations = 100): MeasuredCase => ({ key, samples, cycles: samples.map((_, i) => firstCycle + i), iterations, interruptions: 1, stateBytes: null });
+const m = (key: string, samples: number[], firstCycle: number, iterations = 100): MeasuredCase => ({
+  key,
+  samples,
+  cycles: samples.map((_, i) => firstCycle + i),
+  iterations,
+  interruptions: 1,
+  stateBytes: null,
+});
 
 describe('RunSamples', () => {
   it("appends each pass's samples and cycles, counts the extra rounds, and keeps the first pass's batch size", () => {

@@ -30,7 +30,15 @@ const params = (o: Partial<ReturnType<typeof presetParams>> = {}) => ({
 
 describe('toCaseResult', () => {
   it('reports what a caller gets beside the median: total bytes over total time, slow batches included', () => {
-    const c = { key: 'k', implementation: 'webcrypto' as const, variant: 'sequential', algorithm: 'aes-128-gcm' as const, operation: 'encrypt' as const, sizeBytes: 16384, aadBytes: 0 };
+    const c = {
+      key: 'k',
+      implementation: 'webcrypto' as const,
+      variant: 'sequential',
+      algorithm: 'aes-128-gcm' as const,
+      operation: 'encrypt' as const,
+      sizeBytes: 16384,
+      aadBytes: 0,
+    };
     // Nine batches at 10 µs per call and one at 40 µs (a GC pause): the median ignores it, a caller does not.
     const samples = [...Array(9).fill(10_000), 40_000];
     const r = toCaseResult(c, { key: 'k', samples, iterations: 10, interruptions: 0, stateBytes: null, reruns: 0 }, { cvThreshold: 0.035 });
@@ -41,7 +49,12 @@ describe('toCaseResult', () => {
 
 describe('planCases', () => {
   it('plans every offered implementation × algorithm × size, and says what it skips and why', () => {
-    const { plan, skipped } = planCases(params({ sizes: [64, 1024, 1 << 26], implementations: ['rustcrypto-wasm', 'webcrypto', 'noble'] }), AVAILABLE, [], 1 << 20);
+    const { plan, skipped } = planCases(
+      params({ sizes: [64, 1024, 1 << 26], implementations: ['rustcrypto-wasm', 'webcrypto', 'noble'] }),
+      AVAILABLE,
+      [],
+      1 << 20,
+    );
     expect(plan.map((c) => c.key)).toEqual([
       'rustcrypto-wasm/simd128/aes-128-gcm/encrypt/64/0',
       'rustcrypto-wasm/simd128/aes-128-gcm/encrypt/1024/0',
@@ -66,7 +79,16 @@ describe('planCases', () => {
   });
 
   it('leaves out an implementation that failed validation for that algorithm only', () => {
-    const failed: Validation = { implementation: 'webcrypto', variant: 'sequential', algorithm: 'aes-128-gcm', vectorsPassed: 0, vectorsFailed: 3, crossCheck: 'disagree', excluded: true, errors: ['x'] };
+    const failed: Validation = {
+      implementation: 'webcrypto',
+      variant: 'sequential',
+      algorithm: 'aes-128-gcm',
+      vectorsPassed: 0,
+      vectorsFailed: 3,
+      crossCheck: 'disagree',
+      excluded: true,
+      errors: ['x'],
+    };
     const { plan } = planCases(params(), AVAILABLE, [failed], 1 << 20);
     expect(plan.some((c) => c.implementation === 'webcrypto')).toBe(false);
     expect(plan).toHaveLength(4);
@@ -77,7 +99,8 @@ describe('planCases', () => {
  * A case's synthetic time: contenders 20 % or more apart, so the verdict's claims are decided
  * on one worker's samples (a tie would need several workers to agree: verdict.ts VERDICT_MARGIN).
  */
-const baseNs = (c: PlannedCase, webcrypto = 2.5) => 1000 * ({ webcrypto, noble: 6 }[c.implementation as string] ?? 1) * (c.algorithm === 'chacha20-poly1305' ? 3 : 1);
+const baseNs = (c: PlannedCase, webcrypto = 2.5) =>
+  1000 * ({ webcrypto, noble: 6 }[c.implementation as string] ?? 1) * (c.algorithm === 'chacha20-poly1305' ? 3 : 1);
 
 /** A worker that answers the real RPC with synthetic samples: `spread(key)` sets each case's noise. */
 function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: number; onMeasure?: (n: number) => void; webcrypto?: number } = {}) {
@@ -91,7 +114,10 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
     const noise = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5) * 2;
     emit = serve(
       {
-        init: async (p: { estimateClock?: boolean }) => (calls.push({ worker, method: 'init', estimateClock: p.estimateClock }), { timerResolutionMs: 0.005, clock: null, wasm: { simd128: true, relaxedSimd: false, threads: true }, buildInfo: {}, available: AVAILABLE }),
+        init: async (p: { estimateClock?: boolean }) => (
+          calls.push({ worker, method: 'init', estimateClock: p.estimateClock }),
+          { timerResolutionMs: 0.005, clock: null, wasm: { simd128: true, relaxedSimd: false, threads: true }, buildInfo: {}, available: AVAILABLE }
+        ),
         execution: async () => ({ mode: 'standard', wasm: 'compiled', jsOptimizer: true, jsOverlap: 3.8, wasmOverlap: 3.8, jsNsPerStep: 1, wasmNsPerStep: 1 }),
         validate: async () => [],
         measure: async (cases: PlannedCase[], m: { samples: number; firstCycle?: number; warmOnce?: boolean }) => {
@@ -147,7 +173,9 @@ describe('startRun (the scheduler) with a fake worker', () => {
       environment,
       payloadLimitBytes: 1 << 20,
       liveEveryMs: 0,
-      hooks: { onPartial: (d) => partials.push({ status: d.status, cases: d.cases.length, samples: d.cases.map((c) => c.samples.length), awaiting: d.awaiting }) },
+      hooks: {
+        onPartial: (d) => partials.push({ status: d.status, cases: d.cases.length, samples: d.cases.map((c) => c.samples.length), awaiting: d.awaiting }),
+      },
     }).done;
     const n = doc.cases.length;
     expect(partials.every((p) => p.status === 'running')).toBe(true);
@@ -217,7 +245,10 @@ describe('startRun (the scheduler) with a fake worker', () => {
     const reruns = f.calls.filter((c) => c.method === 'measure').slice(2);
     // Web Crypto against WASM at 64 B is the crossover's evidence: both sides, together, so they pair.
     const other = 'rustcrypto-wasm/simd128/aes-128-gcm/encrypt/64/0';
-    expect(reruns.map((r) => [...r.keys!].sort())).toEqual([[other, noisy], [other, noisy]]);
+    expect(reruns.map((r) => [...r.keys!].sort())).toEqual([
+      [other, noisy],
+      [other, noisy],
+    ]);
     const c = doc.cases.find((x) => `${x.implementation}/${x.variant}/${x.algorithm}/${x.operation}/${x.sizeBytes}/${x.aadBytes}` === noisy)!;
     expect(c.reruns).toBe(2);
     expect(c.unstable).toBe(true);
@@ -230,7 +261,12 @@ describe('startRun (the scheduler) with a fake worker', () => {
     let t = 0;
     const f = fakeWorkers({ spread: (k) => (k === noisy ? 0.4 : 0.001), onMeasure: () => void (t += 4000), webcrypto: 1.15 });
     // Each round costs 4 s on this clock; the budget ends the run after its two rounds.
-    const doc = await startRun(params({ budgetMs: 9000, overtimeMs: 0, maxReruns: 5 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, now: () => t }).done;
+    const doc = await startRun(params({ budgetMs: 9000, overtimeMs: 0, maxReruns: 5 }), {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+      now: () => t,
+    }).done;
     expect(f.calls.filter((c) => c.method === 'measure')).toHaveLength(2);
     expect(doc.cases.find((x) => x.unstable)?.unstableReasons).toContain('unresolved');
   });
@@ -279,7 +315,9 @@ describe('startRun (the scheduler) with a fake worker', () => {
       expect(lastWithB).toBeGreaterThanOrEqual(2);
       expect(startedAt).toHaveLength(lastWithB + 1);
       expect(startedAt.length).toBeLessThan(5);
-      expect(doc.cases.filter((c) => c.unstable).map((c) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`)).toEqual([noisyA]);
+      expect(
+        doc.cases.filter((c) => c.unstable).map((c) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`),
+      ).toEqual([noisyA]);
     });
 
     it('an undecided claim takes a quarter of the overtime, with as many extra rounds again as the run had', async () => {
@@ -320,14 +358,21 @@ describe('startRun (the scheduler) with a fake worker', () => {
       const doc = sampleDocument() as unknown as ResultDocument;
       const unresolved = doc.cases.map((c) => ({ ...c, summary: { ...c.summary, ciLow: c.summary.median * 0.5, ciHigh: c.summary.median * 1.5 } }));
       expect(wantsOvertime({ ...doc, cases: unresolved })).toBe(1);
-      expect(wantsOvertime({ ...doc, cases: unresolved, params: { ...doc.params, ab: { base: 'a', head: 'b', margin: 0.05 } } as ResultDocument["params"] })).toBe(0);
+      expect(
+        wantsOvertime({ ...doc, cases: unresolved, params: { ...doc.params, ab: { base: 'a', head: 'b', margin: 0.05 } } as ResultDocument['params'] }),
+      ).toBe(0);
     });
   });
 
   it('measures an A/A twin beside its original, reports it SAME, and keeps it out of the cases and the progress count', async () => {
     const f = fakeWorkers();
     const progress: { done: number; total: number }[] = [];
-    const doc = await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, hooks: { onProgress: (p) => progress.push(p) } }).done;
+    const doc = await startRun(params(), {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+      hooks: { onProgress: (p) => progress.push(p) },
+    }).done;
     const first = f.calls.find((c) => c.method === 'measure')!;
     expect(first.keys).toContain('rustcrypto-wasm/simd128/aes-128-gcm/encrypt/1024/0#aa');
     expect(doc.aaCheck).toMatchObject({ implementation: 'rustcrypto-wasm', algorithm: 'aes-128-gcm', sizeBytes: 1024, decision: 'same' });
@@ -342,11 +387,21 @@ describe('startRun (the scheduler) with a fake worker', () => {
     const original = 'rustcrypto-wasm/simd128/aes-128-gcm/encrypt/1024/0';
     const twin = `${original}#aa`;
     // The A/A pair noisy (undecided), and a claim undecided too (Web Crypto 15 % slower, 40 % noise at 64 B).
-    const noisy = new Map([[original, 0.3], [twin, 0.3], ['webcrypto/sequential/aes-128-gcm/encrypt/64/0', 0.4], ['rustcrypto-wasm/simd128/chacha20-poly1305/encrypt/1024/0', 0.4]]);
+    const noisy = new Map([
+      [original, 0.3],
+      [twin, 0.3],
+      ['webcrypto/sequential/aes-128-gcm/encrypt/64/0', 0.4],
+      ['rustcrypto-wasm/simd128/chacha20-poly1305/encrypt/1024/0', 0.4],
+    ]);
     let t = 0;
     const f = fakeWorkers({ spread: (k) => noisy.get(k) ?? 0.001, onMeasure: () => void (t += 4000), webcrypto: 1.15 });
     // Two rounds cost 8 s on this clock; what is left of 9.9 s fits two cases of an extra round.
-    const doc = await startRun(params({ budgetMs: 9_900, maxReruns: 3 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, now: () => t }).done;
+    const doc = await startRun(params({ budgetMs: 9_900, maxReruns: 3 }), {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+      now: () => t,
+    }).done;
     const reruns = f.calls.filter((c) => c.method === 'measure').slice(2);
     expect(reruns.length).toBeGreaterThan(0);
     expect([...reruns[0]!.keys!].sort()).toEqual([original, twin]);
@@ -357,7 +412,17 @@ describe('startRun (the scheduler) with a fake worker', () => {
     const { verdict } = await import('../report/verdict.ts');
     const doc = {
       ...(sampleDocument() as unknown as ResultDocument),
-      aaCheck: { implementation: 'rustcrypto-wasm', variant: 'simd128', algorithm: 'aes-128-gcm', operation: 'encrypt', sizeBytes: 1024, ratio: 1.08, low: 1.05, high: 1.11, decision: 'different' },
+      aaCheck: {
+        implementation: 'rustcrypto-wasm',
+        variant: 'simd128',
+        algorithm: 'aes-128-gcm',
+        operation: 'encrypt',
+        sizeBytes: 1024,
+        ratio: 1.08,
+        low: 1.05,
+        high: 1.11,
+        decision: 'different',
+      },
     } satisfies ResultDocument;
     expect(verdict(doc).sentences.at(-1)).toContain('Caution: the A/A check failed');
     expect(verdict(doc).sentences.at(-1)).toContain('differed by 8.0 %');
@@ -390,7 +455,12 @@ describe('startRun (the scheduler) with a fake worker', () => {
     const f = fakeWorkers();
     let doneAt = -1;
     const calls: number[] = [];
-    const handle = startRun(params({ rounds: 2 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, hooks: { onCase: () => calls.push(doneAt) } });
+    const handle = startRun(params({ rounds: 2 }), {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+      hooks: { onCase: () => calls.push(doneAt) },
+    });
     await handle.done.then(() => (doneAt = 1));
     // Every call came before the run was done, and each case reported once per round.
     expect(calls.every((x) => x === -1)).toBe(true);
@@ -413,7 +483,12 @@ describe('startRun (the scheduler) with a fake worker', () => {
   it('reports progress case by case, with an ETA that shrinks to zero', async () => {
     const f = fakeWorkers();
     const seen: { done: number; total: number; eta: number | null }[] = [];
-    await startRun(params(), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20, hooks: { onProgress: (p) => seen.push({ done: p.done, total: p.total, eta: p.etaMs }) } }).done;
+    await startRun(params(), {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+      hooks: { onProgress: (p) => seen.push({ done: p.done, total: p.total, eta: p.etaMs }) },
+    }).done;
     const measuring = seen.filter((p) => p.done > 0 && p.done < p.total);
     expect(measuring.length).toBeGreaterThan(5);
     expect(measuring.every((p) => p.eta !== null && p.eta >= 0)).toBe(true);

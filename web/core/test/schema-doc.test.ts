@@ -8,7 +8,17 @@ describe('the result field reference (schema-doc.ts)', () => {
     const docs = fieldDocs(ResultDocumentSchema);
     expect(docs.filter((d) => !d.description).map((d) => d.path)).toEqual([]);
     const paths = docs.map((d) => d.path);
-    for (const p of ['runId', 'params.budgetMs', 'environment.cores.backends', 'cases[].summary.ciHigh', 'cases[].modes[].share', 'modules[].sha256', 'aaCheck.decision', 'skipped[].reason']) expect(paths).toContain(p);
+    for (const p of [
+      'runId',
+      'params.budgetMs',
+      'environment.cores.backends',
+      'cases[].summary.ciHigh',
+      'cases[].modes[].share',
+      'modules[].sha256',
+      'aaCheck.decision',
+      'skipped[].reason',
+    ])
+      expect(paths).toContain(p);
   });
 
   it('reads types, limits and optionality from the schema, not from a copy', () => {

@@ -1,5 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import { cycleLevels, derived, detectModes, levelled, steadySummaries, isUnstable, mad, mean, median, medianAndRobustCv, medianCI, percentileRank, quantile, sd, summarize, trimmedMean, pairedRatio, unstableReasons } from '../stats.ts';
+import {
+  cycleLevels,
+  derived,
+  detectModes,
+  levelled,
+  steadySummaries,
+  isUnstable,
+  mad,
+  mean,
+  median,
+  medianAndRobustCv,
+  medianCI,
+  percentileRank,
+  quantile,
+  sd,
+  summarize,
+  trimmedMean,
+  pairedRatio,
+  unstableReasons,
+} from '../stats.ts';
 import { overheadBytes } from '../tables/algorithms.ts';
 
 describe('statistics against hand-computed values', () => {
@@ -83,7 +102,7 @@ describe('statistics against hand-computed values', () => {
 describe('medianAndRobustCv: what summarize gives, in one sort', () => {
   it('gives the same median and robust CV, bit for bit, at every length to 200, with ties and a zero median', () => {
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let n = 1; n <= 200; n++) {
       for (const draw of [() => 1000 * (1 + rand()) ** 3, () => Math.round(4 * rand()) * 250, () => (rand() < 0.6 ? 0 : rand())]) {
         const xs = Array.from({ length: n }, draw);
@@ -96,7 +115,7 @@ describe('medianAndRobustCv: what summarize gives, in one sort', () => {
 
 describe('detectModes and unstableReasons', () => {
   // Deterministic "noise": a fixed pseudo-random sequence, so every run tests the same samples.
-  const rand = (seed: number) => () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const around = (center: number, n: number, spread: number, r: () => number) => Array.from({ length: n }, () => center * (1 + (r() - 0.5) * 2 * spread));
 
   it('finds two modes with their centers and shares (the 46 / 92 MB/s case of a noisy VM)', () => {

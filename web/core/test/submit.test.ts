@@ -44,10 +44,14 @@ describe('what the crowd takes, said before sending', () => {
     return doc;
   };
 
-  it('names a run too large by its cases or samples, and takes one of a standard run\'s size', () => {
+  it("names a run too large by its cases or samples, and takes one of a standard run's size", () => {
     expect(crowdRefusal(withCases(1240, 63))).toBeNull();
-    expect(crowdRefusal(withCases(CROWD_MAX_CASES + 1, 5))).toBe(`this run has 1,501 cases; the crowd takes runs of up to 1,500 (a standard run's size): export the file instead`);
-    expect(crowdRefusal(withCases(1000, CROWD_MAX_SAMPLES / 1000 + 1))).toBe(`this run has 81,000 samples; the crowd takes runs of up to 80,000: export the file instead`);
+    expect(crowdRefusal(withCases(CROWD_MAX_CASES + 1, 5))).toBe(
+      `this run has 1,501 cases; the crowd takes runs of up to 1,500 (a standard run's size): export the file instead`,
+    );
+    expect(crowdRefusal(withCases(1000, CROWD_MAX_SAMPLES / 1000 + 1))).toBe(
+      `this run has 81,000 samples; the crowd takes runs of up to 80,000: export the file instead`,
+    );
     expect(crowdRefusal(withCases(0, 1))).toBe('a run with no finished case has nothing to submit');
   });
 

@@ -34,10 +34,15 @@ describe('an implementation is one folder', () => {
     expect(implementationsOf('browser')).not.toContain('node-crypto');
   });
 
-  it("each backend.ts makes backends of its own id, with variants its meta.ts lists (in Node, where all of them run)", async () => {
+  it('each backend.ts makes backends of its own id, with variants its meta.ts lists (in Node, where all of them run)', async () => {
     const features = wasmFeatures();
     for (const meta of IMPLEMENTATIONS) {
-      const ctx = { params: { wasm: 'both' as const, webcrypto: ['sequential', 'pipelined'] as ('sequential' | 'pipelined')[] }, loadCores: nodePlatform.loadCores, loadBuildInfo: nodePlatform.loadBuildInfo, features };
+      const ctx = {
+        params: { wasm: 'both' as const, webcrypto: ['sequential', 'pipelined'] as ('sequential' | 'pipelined')[] },
+        loadCores: nodePlatform.loadCores,
+        loadBuildInfo: nodePlatform.loadBuildInfo,
+        features,
+      };
       const made = await (await NODE_BACKENDS[meta.id]!()).default(ctx);
       expect(made.length, meta.id).toBeGreaterThan(0);
       for (const b of made) {
@@ -67,7 +72,7 @@ describe('an implementation is one folder', () => {
   });
 });
 
-describe("the worked example of docs/implementations.md: a folder is all a built-in needs", () => {
+describe('the worked example of docs/implementations.md: a folder is all a built-in needs', () => {
   // A copy of the engine inside the tree (so node_modules resolve), its built WASM and vectors linked.
   mkdirSync(join(ROOT, 'target'), { recursive: true });
   const copy = mkdtempSync(join(ROOT, 'target', 'units-example-'));
@@ -87,7 +92,8 @@ describe("the worked example of docs/implementations.md: a folder is all a built
     for (const linked of ['wasm', 'vectors']) symlinkSync(join(ROOT, 'web', 'core', linked), join(core, linked));
     const doc = readFileSync(join(ROOT, 'docs', 'implementations.md'), 'utf8');
     mkdirSync(join(core, 'implementations', 'stablelib'));
-    for (const file of ['meta.ts', 'backend.ts']) writeFileSync(join(core, 'implementations', 'stablelib', file), block(doc, `web/core/implementations/stablelib/${file}`));
+    for (const file of ['meta.ts', 'backend.ts'])
+      writeFileSync(join(core, 'implementations', 'stablelib', file), block(doc, `web/core/implementations/stablelib/${file}`));
 
     // What `npm run units` does, on the copy.
     const units = await readUnits(join(core, 'implementations'));

@@ -125,7 +125,11 @@ describe('verdict', () => {
     expect(close.fastest.map((f) => f.certainty).every(undecided)).toBe(true);
     // 10 % apart: decided with four workers, not with one.
     const slower: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 330, perByteNs: 2.53 };
-    expect(verdict(run([wasmChacha, slower], { jitter: 0.002 })).fastest.map((f) => f.certainty).every(undecided)).toBe(true);
+    expect(
+      verdict(run([wasmChacha, slower], { jitter: 0.002 }))
+        .fastest.map((f) => f.certainty)
+        .every(undecided),
+    ).toBe(true);
     expect(verdict(run([wasmChacha, slower], { jitter: 0.002, workers: 4 })).fastest.map((f) => f.certainty)).toEqual(['sure', 'sure', 'sure']);
     // 4× apart (GCM against ChaCha in WASM): one worker is enough.
     expect(verdict(run([wasmGcm, wasmChacha])).fastest.map((f) => f.certainty)).toEqual(['sure', 'sure', 'sure']);
@@ -179,7 +183,11 @@ describe('verdict', () => {
     expect(live.sentences).toContain('AES instructions: measuring…');
     expect(live.sentences.some((x) => x.startsWith('Fastest for small messages (≤ 1 KiB): ChaCha20-Poly1305'))).toBe(true);
     expect(live.sentences.join(' ')).not.toContain('Not enough evidence');
-    expect(Object.fromEntries(live.claims.map((c) => [c.id, c.answer]))).toMatchObject({ 'fastest/large': 'measuring', crossover: 'measuring', 'hardware-aes': 'measuring' });
+    expect(Object.fromEntries(live.claims.map((c) => [c.id, c.answer]))).toMatchObject({
+      'fastest/large': 'measuring',
+      crossover: 'measuring',
+      'hardware-aes': 'measuring',
+    });
     expect(live.claims.find((c) => c.id === 'fastest/small')!.decision).toBe('different');
     // Once every size is in, the same live view decides them, as the final verdict does.
     const done = verdict({ cases: full.cases, awaiting: [] }, { live: true });

@@ -37,7 +37,6 @@ function makeYield(): () => Promise<void> {
     });
 }
 
-
 /** The probe lasts 50 timer steps (0.25 ms in Chromium, 1 ms in Firefox and WebKit): a step is then 2 % of it, and a cycle of samples is tens of times longer. */
 function probeOn(cores: CoresBackend, resolution: number) {
   const probe = makeProbe((n, seed) => cores.clockChain(n, seed), Math.max(0.25, 50 * resolution));
@@ -76,7 +75,10 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       const clockOn = cores;
       return {
         timerResolutionMs: resolution,
-        clock: params.estimateClock && clockOn ? await estimateClock((n, seed) => clockOn.clockChain(n, seed), clockOn.clockChainOps, { timerResolutionMs: resolution }) : null,
+        clock:
+          params.estimateClock && clockOn
+            ? await estimateClock((n, seed) => clockOn.clockChain(n, seed), clockOn.clockChainOps, { timerResolutionMs: resolution })
+            : null,
         wasm: features ?? { simd128: false, relaxedSimd: false, threads: false },
         buildInfo: cores?.buildInfo ?? {},
         available: backends.map((b) => ({ implementation: b.implementation, variant: b.variant, algorithms: [...b.algorithms] })),
@@ -108,7 +110,19 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      * Measures `cases`, each group of compared cases interleaved (comparisonGroups); cycle ids
      * start at `firstCycle`, so the runner keeps them unique across rounds.
      */
-    async measure(cases: PlannedCase[], o: { samples: number; samplesFor?: Record<string, number>; minSampleMs: number; iterations: Record<string, number>; warmNsPerOp?: Record<string, number>; firstCycle?: number; groupBytes?: number; warmOnce?: boolean }) {
+    async measure(
+      cases: PlannedCase[],
+      o: {
+        samples: number;
+        samplesFor?: Record<string, number>;
+        minSampleMs: number;
+        iterations: Record<string, number>;
+        warmNsPerOp?: Record<string, number>;
+        firstCycle?: number;
+        groupBytes?: number;
+        warmOnce?: boolean;
+      },
+    ) {
       const out: MeasuredCase[] = [];
       // warmOnce (every run since the stop rule; first the dense preset's thousands of lengths):
       // each implementation × algorithm × operation runs one code path whatever the length, so
@@ -150,7 +164,14 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           }
           group.forEach((c, i) => {
             const m = measured[i]!;
-            const result: MeasuredCase = { key: c.key, samples: m.samples, cycles: m.cycles, iterations: m.iterations, interruptions: m.interruptions, stateBytes: prepared[i]!.stateBytes };
+            const result: MeasuredCase = {
+              key: c.key,
+              samples: m.samples,
+              cycles: m.cycles,
+              iterations: m.iterations,
+              interruptions: m.interruptions,
+              stateBytes: prepared[i]!.stateBytes,
+            };
             emit({ type: 'case-done', key: c.key, measured: result });
             out.push(result);
           });

@@ -38,7 +38,13 @@ export async function estimateClock(
   let sink = 0;
   let seed = 1;
   const prepared = { run: (n: number) => void (sink ^= chain(n, seed++)), stateBytes: null, dispose() {} };
-  const m = await measureCase(prepared, { samples: o.samples ?? 7, minSampleMs: o.minSampleMs ?? 20, timerResolutionMs: o.timerResolutionMs ?? 0, now: o.now, warmupMaxMs: 500 });
+  const m = await measureCase(prepared, {
+    samples: o.samples ?? 7,
+    minSampleMs: o.minSampleMs ?? 20,
+    timerResolutionMs: o.timerResolutionMs ?? 0,
+    now: o.now,
+    warmupMaxMs: 500,
+  });
   const ghz = m.samples.map((nsPerIteration) => opsPerIteration / nsPerIteration);
   const { median, iqr } = summarize(ghz);
   const spread = iqr / 1.349 / median;

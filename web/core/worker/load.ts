@@ -62,7 +62,12 @@ export async function loadBackends(params: RunParams, platform: Platform, custom
       unavailable.push({ implementation: impl, reason: `it does not run in ${platform.runtime === 'node' ? 'Node' : 'a browser'}` });
       continue;
     }
-    const ctx = { params, loadCores: platform.loadCores, loadBuildInfo: platform.loadBuildInfo, features: features ?? { simd128: false, relaxedSimd: false, threads: false } };
+    const ctx = {
+      params,
+      loadCores: platform.loadCores,
+      loadBuildInfo: platform.loadBuildInfo,
+      features: features ?? { simd128: false, relaxedSimd: false, threads: false },
+    };
     const made = await load()
       .then((m) => m.default(ctx))
       .catch((e: unknown) => e as Error);

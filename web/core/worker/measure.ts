@@ -92,7 +92,7 @@ export function sampleTargetMs(minSampleMs: number, resolutionMs: number): numbe
  */
 export async function calibrate(prepared: PreparedCase, targetMs: number, now: Clock): Promise<number> {
   let n = 1;
-  for (let checks = 0; ; ) {
+  for (let checks = 0; ;) {
     let [, dt, isAsync] = await timed(prepared, n, now);
     // A slow stretch of the device (a collector's pause, the scheduler) during the one batch
     // that crossed the mark, and during the check below, sized WebKit's Web Crypto samples at
@@ -185,7 +185,11 @@ export interface MeasuredInterleaved extends Measured {
  * with the cipher being measured, so timed once per cycle it records how fast the device was
  * while each cycle's samples were taken.
  */
-export function makeProbe(chain: (iterations: number, seed: number) => number, targetMs: number, now: Clock = () => performance.now()): { run: () => number; iterations: number } {
+export function makeProbe(
+  chain: (iterations: number, seed: number) => number,
+  targetMs: number,
+  now: Clock = () => performance.now(),
+): { run: () => number; iterations: number } {
   let sink = 0;
   // Warm up first, call after call for 30 ms: engines tier WASM up between calls, never inside
   // one, and a probe sized on the baseline tier would last a few timer steps once optimised.
@@ -247,7 +251,10 @@ export function shuffled<T>(xs: readonly T[], seed: number): T[] {
  * state and its page faults on every sample — the same error in every run.
  */
 export function cycleOrder(n: number, cycle: number): number[] {
-  const base = shuffled(Array.from({ length: n }, (_, i) => i), Math.floor(cycle / n) * 0x9e3779b9 + 1);
+  const base = shuffled(
+    Array.from({ length: n }, (_, i) => i),
+    Math.floor(cycle / n) * 0x9e3779b9 + 1,
+  );
   const k = cycle % n;
   return [...base.slice(k), ...base.slice(0, k)];
 }
@@ -262,14 +269,26 @@ export function cycleOrder(n: number, cycle: number): number[] {
  */
 export async function measureInterleaved(
   cases: PreparedCase[],
-  o: MeasureOptions & { firstCycle?: number; iterationsFor?: (i: number) => number | undefined; warmNsFor?: (i: number) => number | undefined; samplesFor?: (i: number) => number | undefined; probe?: () => number },
+  o: MeasureOptions & {
+    firstCycle?: number;
+    iterationsFor?: (i: number) => number | undefined;
+    warmNsFor?: (i: number) => number | undefined;
+    samplesFor?: (i: number) => number | undefined;
+    probe?: () => number;
+  },
 ): Promise<MeasuredInterleaved[]> {
   const now = o.now ?? (() => performance.now());
   const out: MeasuredInterleaved[] = [];
   const batch: number[] = [];
   for (let i = 0; i < cases.length; i++) {
     const t = now();
-    batch.push(await warmUp(cases[i]!, { ...o, iterations: o.iterationsFor ? o.iterationsFor(i) : o.iterations, warmNsPerOp: o.warmNsFor ? o.warmNsFor(i) : o.warmNsPerOp }, now));
+    batch.push(
+      await warmUp(
+        cases[i]!,
+        { ...o, iterations: o.iterationsFor ? o.iterationsFor(i) : o.iterations, warmNsPerOp: o.warmNsFor ? o.warmNsFor(i) : o.warmNsPerOp },
+        now,
+      ),
+    );
     out.push({ samples: [], cycles: [], iterations: batch[i]!, interruptions: 0, warmupMs: now() - t });
   }
   let interruptions = 0;

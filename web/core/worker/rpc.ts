@@ -69,7 +69,8 @@ export function connect<A extends Api>(endpoint: Endpoint | WorkerEndpoint, onEv
     else p.resolve(reply.result);
   });
   return new Proxy({} as Remote<A>, {
-    get: (_, method: string) =>
+    get:
+      (_, method: string) =>
       (...args: unknown[]) =>
         new Promise((resolve, reject) => {
           if (failure) return reject(failure);

@@ -15,7 +15,10 @@ export type LibaegisVariant = 'relaxed-simd' | 'simd128';
  * engine validates; `both` every one it can run; `baseline` none (there is no scalar build).
  */
 export function libaegisVariants(choice: 'auto' | 'both' | 'baseline' | 'simd128', features: { simd128: boolean; relaxedSimd: boolean }): LibaegisVariant[] {
-  const runnable: LibaegisVariant[] = [...(features.simd128 && features.relaxedSimd ? (['relaxed-simd'] as const) : []), ...(features.simd128 ? (['simd128'] as const) : [])];
+  const runnable: LibaegisVariant[] = [
+    ...(features.simd128 && features.relaxedSimd ? (['relaxed-simd'] as const) : []),
+    ...(features.simd128 ? (['simd128'] as const) : []),
+  ];
   if (choice === 'both') return runnable;
   if (choice === 'simd128') return runnable.filter((v) => v === 'simd128');
   if (choice === 'baseline') return [];
@@ -23,7 +26,11 @@ export function libaegisVariants(choice: 'auto' | 'both' | 'baseline' | 'simd128
 }
 
 /** One libaegis build as an implementation of its own, on the cores' surface. */
-export async function libaegisWasm(variant: LibaegisVariant, load: CoresLoader, loadBuildInfo?: BuildInfoLoader): Promise<Backend & { buildInfo: Record<string, unknown> }> {
+export async function libaegisWasm(
+  variant: LibaegisVariant,
+  load: CoresLoader,
+  loadBuildInfo?: BuildInfoLoader,
+): Promise<Backend & { buildInfo: Record<string, unknown> }> {
   const core = await coresBackend(`libaegis-${variant}`, load, loadBuildInfo);
   return {
     implementation: 'libaegis-wasm',

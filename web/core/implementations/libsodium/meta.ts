@@ -4,7 +4,8 @@ import type { ImplementationDocs, ImplementationMeta } from '../../tables/aeads.
 export default {
   id: 'libsodium',
   label: 'libsodium.js',
-  description: "libsodium's C compiled to WASM by Emscripten (libsodium-wrappers), the WASM crypto most web apps already ship; timed from JS per call, as noble is.",
+  description:
+    "libsodium's C compiled to WASM by Emscripten (libsodium-wrappers), the WASM crypto most web apps already ship; timed from JS per call, as noble is.",
   rank: 4,
   // libsodium's AEGIS always has a 256-bit tag.
   algorithms: ['chacha20-poly1305', 'xchacha20-poly1305', 'aegis-128l-tag256', 'aegis-256-tag256'],

@@ -82,7 +82,9 @@ export function nodeCryptoModule() {
   return defineBuiltIn<ReturnType<typeof keyed>>({
     id: 'node-crypto',
     label: 'node:crypto (OpenSSL)',
-    algorithms: ALGORITHM_IDS.filter((a) => implementationSupports('node-crypto', a) && have.has(OPENSSL_NAMES[a] ?? (a.startsWith('aes-128') ? 'aes-128-cbc' : 'aes-256-cbc'))),
+    algorithms: ALGORITHM_IDS.filter(
+      (a) => implementationSupports('node-crypto', a) && have.has(OPENSSL_NAMES[a] ?? (a.startsWith('aes-128') ? 'aes-128-cbc' : 'aes-256-cbc')),
+    ),
     prepare: (alg, key) => keyed(alg, key),
     // A Buffer is a Uint8Array: handed back as OpenSSL made it, not copied (a copy would be timed too).
     encrypt(alg, key, nonce, aad, pt, k) {

@@ -27,7 +27,8 @@ async function keyAead(subtle: Subtle, name: 'AES-GCM' | 'ChaCha20-Poly1305' | '
   // The modern-algorithms draft's ChaCha20-Poly1305 and AES-OCB take 'raw-secret'; plain 'raw' is refused.
   const format = name === 'AES-GCM' ? 'raw' : 'raw-secret';
   const k = await subtle.importKey(format as 'raw', bs(key), { name }, false, ['encrypt', 'decrypt']);
-  const p = (iv: Uint8Array, aad: Uint8Array) => (name === 'ChaCha20-Poly1305' ? { name, iv: bs(iv), additionalData: bs(aad) } : { name, iv: bs(iv), additionalData: bs(aad), tagLength: 128 });
+  const p = (iv: Uint8Array, aad: Uint8Array) =>
+    name === 'ChaCha20-Poly1305' ? { name, iv: bs(iv), additionalData: bs(aad) } : { name, iv: bs(iv), additionalData: bs(aad), tagLength: 128 };
   return {
     seal: async (iv, aad, pt) => new Uint8Array(await subtle.encrypt(p(iv, aad), k, bs(pt))),
     open: async (iv, aad, sealed) => new Uint8Array(await subtle.decrypt(p(iv, aad), k, bs(sealed))),

@@ -9,6 +9,8 @@ export default {
   encrypt: (_alg, key, nonce, aad, pt) => gcm(key, nonce, aad).encrypt(pt),
   decrypt(_alg, key, nonce, aad, sealed) {
     if (sealed.length < 16) throw new Error('too short');
-    return gcm(key, nonce, aad).encrypt(sealed.subarray(0, sealed.length - 16)).subarray(0, sealed.length - 16);
+    return gcm(key, nonce, aad)
+      .encrypt(sealed.subarray(0, sealed.length - 16))
+      .subarray(0, sealed.length - 16);
   },
 };
