@@ -26,6 +26,7 @@ import { crowdStats } from '../collector/crowd.ts';
 import { movingCohorts } from '../collector/review.ts';
 import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../web/core/platform/env.ts';
 import { EXECUTION_MODES } from '../web/core/execution.ts';
+import { QUICK_ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
 import { appFor, post, submission } from '../collector/harness/bodies.ts';
 import { MAX_CASES, MAX_SAMPLES_TOTAL, type Reduced } from '../collector/submission.ts';
 import { sampleResult as sampleDocument } from '../collector/harness/sample-result.ts';
@@ -38,7 +39,8 @@ const ROWS = Number(process.env.ROWS ?? 1_000_000);
 const COHORT_ROWS = Number(process.env.COHORT_ROWS ?? 100_000);
 const attackLines: string[] = [];
 const PARTS = new Set((process.env.PARTS ?? 'load,bodies,nginx,poisoning,stats').split(','));
-const ALGS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'xchacha20-poly1305', 'ascon-aead128', 'aes-128-cbc-hmac-sha256', 'aes-256-cbc-hmac-sha256'];
+/** The seven AEADs the quick preset measures: the widest bodies and the loaded cohorts spread over them. */
+const ALGS = QUICK_ALGORITHM_IDS;
 
 function body(cases: number, samplesPerCase = 10): string {
   const doc = sampleDocument();
@@ -54,7 +56,7 @@ function body(cases: number, samplesPerCase = 10): string {
   // ~1 GB/s, with digits enough to make the body as long as a real one's.
   doc.cases = Array.from({ length: cases }, (_, i) => ({
     ...c,
-    algorithm: ALGS[i % 7]! as typeof c.algorithm,
+    algorithm: ALGS[i % ALGS.length]! as typeof c.algorithm,
     sizeBytes: sizeOf(Math.floor(i / 7)),
     samples: Array.from({ length: samplesPerCase }, (_, j) => sizeOf(Math.floor(i / 7)) * (1 + j / 100_003)),
   }));
@@ -264,7 +266,7 @@ async function fill(sql: Sql, rows: number) {
   for (let from = 0; from < rows; from += CHUNK) {
     await sql.query(
       `INSERT INTO cases (submission_id, algorithm, implementation, variant, operation, size_bytes, aad_bytes, samples, n, median_ns, bytes_per_second, robust_cv)
-      SELECT md5((1 + (k / $2::int))::text)::uuid, (ARRAY['aes-128-gcm','aes-256-gcm','chacha20-poly1305','xchacha20-poly1305','ascon-aead128','aes-128-cbc-hmac-sha256','aes-256-cbc-hmac-sha256'])[1 + k % 7],
+      SELECT md5((1 + (k / $2::int))::text)::uuid, (ARRAY[${ALGS.map((a) => `'${a}'`).join(',')}])[1 + k % ${ALGS.length}],
              (ARRAY['rustcrypto-wasm','webcrypto','noble','node-crypto'])[1 + (k / 7) % 4], 'v', (ARRAY['encrypt','decrypt','forged-decrypt'])[1 + (k / 28) % 3],
              64 << ((k / 84) % 10), k % 20, ARRAY[1000.0, 1010.0, 990.0], 3, 1000 + random() * 500, 1e8 * (0.5 + random()), 0.01
       FROM generate_series($3::int, least($1::int, $3::int + ${CHUNK}) - 1) AS k`,
@@ -277,7 +279,7 @@ async function fill(sql: Sql, rows: number) {
 async function statsTiming(sql: Sql) {
   const times: number[] = [];
   for (let i = 0; i < 40; i++) {
-    const f = { algorithm: ALGS[i % 7]!, implementation: 'rustcrypto-wasm', operation: 'encrypt', sizeBytes: 64 << (i % 10) };
+    const f = { algorithm: ALGS[i % ALGS.length]!, implementation: 'rustcrypto-wasm', operation: 'encrypt', sizeBytes: 64 << (i % 10) };
     const t = performance.now();
     await crowdStats(sql, f);
     times.push(performance.now() - t);
@@ -636,13 +638,13 @@ try {
         await r.arrayBuffer();
         return performance.now() - t;
       };
-      const path = (i: number) => `/api/v1/stats?algorithm=${ALGS[i % 7]}&implementation=rustcrypto-wasm&operation=encrypt&size=${64 << (i % 10)}`;
+      const path = (i: number) => `/api/v1/stats?algorithm=${ALGS[i % ALGS.length]}&implementation=rustcrypto-wasm&operation=encrypt&size=${64 << (i % 10)}`;
       const first: number[] = [];
       const repeat: number[] = [];
       for (let i = 0; i < 10; i++) first.push(await timed(path(i)));
       for (let i = 0; i < 100; i++) repeat.push(await timed(path(i % 10)));
       const pct = (i: number) =>
-        `/api/v1/percentile?algorithm=${ALGS[i % 7]}&implementation=rustcrypto-wasm&operation=encrypt&size=${64 << (i % 10)}&bytesPerSecond=${1e8 + i}`;
+        `/api/v1/percentile?algorithm=${ALGS[i % ALGS.length]}&implementation=rustcrypto-wasm&operation=encrypt&size=${64 << (i % 10)}&bytesPerSecond=${1e8 + i}`;
       const placed: number[] = [];
       for (let i = 0; i < 100; i++) placed.push(await timed(pct(i % 10)));
       out.push(

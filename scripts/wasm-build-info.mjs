@@ -11,34 +11,37 @@ const [outDir, bindgenVersion, wasmOptFlags] = process.argv.slice(2);
 // Node 20 compiles relaxed SIMD only behind this flag (later versions ship it, and ignore it).
 setFlagsFromString('--experimental-wasm-relaxed-simd');
 const lock = readFileSync('Cargo.lock', 'utf8');
-const crates = {};
-for (const name of [
-  'aes-gcm',
-  'aes',
-  'ghash',
-  'polyval',
-  'chacha20poly1305',
-  'chacha20',
-  'poly1305',
-  'ascon-aead',
-  'cbc',
-  'hmac',
-  'sha2',
-  'aes-gcm-siv',
-  'ocb3',
-  'aegis',
-  'softaes',
-  'wasm-bindgen',
-]) {
-  const m = lock.match(new RegExp(`name = "${name}"\\nversion = "([^"]+)"`));
-  if (m) crates[name] = m[1];
-}
-const rows = [];
-const codeSize = JSON.parse(readFileSync(join(outDir, 'code-size.json'), 'utf8'));
+// Cargo.lock's packages: name, version and direct dependencies (a dependency may carry its version).
+const packages = new Map(
+  lock
+    .split('[[package]]')
+    .slice(1)
+    .map((block) => {
+      const name = /name = "([^"]+)"/.exec(block)[1];
+      const version = /version = "([^"]+)"/.exec(block)[1];
+      const deps = [...(/dependencies = \[([\s\S]*?)\]/.exec(block)?.[1] ?? '').matchAll(/"([^" ]+)/g)].map((m) => m[1]);
+      return [name, { version, deps }];
+    }),
+);
 const variants = readdirSync(outDir, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
   .sort();
+// The crates the Rust algorithm table names (wasm/src/algorithm.rs, as a built module reports
+// them), the crates those use directly, and wasm-bindgen: derived, so a new row brings its crates.
+const tableCrates = await (async () => {
+  const dir = join(outDir, variants[0]);
+  const glue = await import(pathToFileURL(join(dir, 'cores.js')).href);
+  glue.initSync({ module: readFileSync(join(dir, 'cores_bg.wasm')) });
+  return [...new Set(JSON.parse(glue.algorithms()).flatMap((a) => a.crate.split('+')))];
+})();
+const crates = {};
+for (const name of [...tableCrates, ...tableCrates.flatMap((c) => packages.get(c)?.deps ?? []), 'wasm-bindgen'].sort()) {
+  const p = packages.get(name);
+  if (p) crates[name] = p.version;
+}
+const rows = [];
+const codeSize = JSON.parse(readFileSync(join(outDir, 'code-size.json'), 'utf8'));
 for (const variant of variants) {
   const dir = join(outDir, variant);
   const wasm = readFileSync(join(dir, 'cores_bg.wasm'));

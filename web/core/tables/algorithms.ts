@@ -133,10 +133,9 @@ export const PRESETS = Object.freeze({
       'Four sizes, encrypt only, the seven established AEADs, Web Crypto awaited call by call; then what is still undecided, within about 20 seconds (up to 40 on a device too noisy to settle most of it in 20).',
     algorithms: QUICK_ALGORITHM_IDS,
     // Web Crypto as a caller awaiting each message gets it, which is what the verdict reads. The
-    // pipelined variant (16 calls in flight) is a concurrency figure, and in Firefox it unsettles
-    // the cases measured after it in the same worker (work left on Web Crypto's threads, garbage
-    // of its promises): in alternating runs, 25–29 of 84 cases flagged with it, 3–9 of 68 without,
-    // Web Crypto sequential and noble the cases it spared. Standard and full keep it.
+    // pipelined variant (calls in flight) is a concurrency figure, and in Firefox it unsettles the
+    // cases measured after it in the same worker (methodology: "Web Crypto pipelined"). Standard
+    // and full keep it.
     webcrypto: ['sequential'],
     sizes: [64, KiB, 16 * KiB, MiB],
     operations: ['encrypt'],
@@ -147,19 +146,14 @@ export const PRESETS = Object.freeze({
     rounds: 1,
     samplesPerRound: 12,
     minSampleMs: 2,
-    // The budget, not a count, ends the extra rounds: with 68 cases four of them ended Chromium's
-    // run at 16 s with its 16 KiB claim (Web Crypto AES-128 against AES-256, about 1.01) SAME in
-    // 5 of 10 runs and undecided in the rest; eight, in 8 of 10 (one undecided run ended at the
-    // cap with 4 s left); twelve, in 10 of 10 (Chromium's median run 19.0 s, engine 18.0 s).
-    // Firefox and WebKit reach the budget first.
+    // The budget, not a count, ends the extra rounds: the cap is set high enough that a quick
+    // engine's run reaches its budget before it (bench:verdict measures how often claims settle).
     maxReruns: 12,
     budgetMs: 20_000,
-    // WebKit's Web Crypto calls cost one of two speeds (whether the thread just slept) and noble
-    // runs at one of two speeds from one worker to the next there: 20 s left 12–40 % of its
-    // cases unresolved (median 29 % over ten runs) where Chromium left 0–1 % and Firefox 0–6 %.
-    // A run that ends with more than a tenth unresolved goes on for at most this much more (with
-    // a claim undecided, a quarter of it), only on what is unresolved and only while that is so;
-    // a run that resolves in its budget ends there (stop-rule.ts wantsOvertime).
+    // A run that ends its budget with more than a tenth of its cases unresolved (WebKit's, whose
+    // Web Crypto and noble run at one of two speeds) goes on for at most this much more (with a
+    // claim undecided, a quarter of it), only on what is unresolved and only while that is so; a
+    // run that resolves in its budget ends there (stop-rule.ts wantsOvertime).
     overtimeMs: 20_000,
   },
   standard: {
