@@ -74,3 +74,21 @@ describe("the harness's sample result", () => {
     expect(checked.ok ? [] : checked.issues).toEqual([]);
   });
 });
+
+describe('what the collector takes from the engine', () => {
+  it('is the schema, the tables, and the modules docs/architecture.md names with why', async () => {
+    const { readFileSync, readdirSync } = await import('node:fs');
+    const root = new URL('../../', import.meta.url);
+    const files = (readdirSync(new URL('collector/', root), { recursive: true }) as string[]).filter(
+      (f) => f.endsWith('.ts') && !f.startsWith('test/') && !f.endsWith('.test.ts'),
+    );
+    const imported = new Set(
+      files.flatMap((f) => [...readFileSync(new URL(`collector/${f}`, root), 'utf8').matchAll(/from '(?:\.\.\/)+(web\/core\/[^']+)'/g)].map((m) => m[1]!)),
+    );
+    const doc = readFileSync(new URL('docs/architecture.md', root), 'utf8');
+    const section = doc.slice(doc.indexOf('## The collector and the engine'), doc.indexOf('## Adding an AEAD'));
+    const named = new Set([...section.matchAll(/^\| `(web\/core\/[^`]+)` \|/gm)].map((m) => m[1]!));
+    expect(imported.size).toBeGreaterThan(0);
+    expect([...imported].sort()).toEqual([...named].sort());
+  });
+});
