@@ -10,7 +10,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Compiles into `outDir` (absolute, or relative to the repository); `declaration` for the package's types. */
 export function buildEngine(outDir, { declaration = true } = {}) {
   execFileSync('npx', ['tsc', '-p', 'tsconfig.package.json', '--outDir', outDir, '--declaration', String(declaration)], { stdio: 'inherit', cwd: ROOT });
-  for (const dir of ['wasm', 'vectors'])
+  for (const dir of ['wasm', 'counter', 'vectors'])
     cpSync(`${ROOT}web/core/${dir}`, `${outDir.startsWith('/') ? outDir : ROOT + outDir}/web/core/${dir}`, {
       recursive: true,
       filter: (p) => !p.endsWith('.stamp'),

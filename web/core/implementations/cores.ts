@@ -49,6 +49,8 @@ export async function coresBackend(
     arenaBytes: number;
     /** One raw 16-byte block per call of a block cipher (`aes-128`, `twofish-128`, `serpent-128`), as a case to time. */
     blockBench(cipher: string): PreparedCase;
+    /** WebAssembly operations executed so far, where the cores were loaded counted (the counting pass); else null. */
+    ops: (() => bigint) | null;
   }
 > {
   const cores = await load(variant);
@@ -72,6 +74,7 @@ export async function coresBackend(
     clockChain: (n, seed) => cores.clockChain(n, seed),
     clockChainOps: cores.clockChainOps(),
     arenaBytes: cores.arenaBytes(),
+    ops: cores.ops ?? null,
     algorithms: ALGORITHM_IDS.filter((id) => offered.includes(id)),
     async encrypt(alg, key, nonce, aad, pt) {
       try {

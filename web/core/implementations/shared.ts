@@ -35,6 +35,8 @@ export type Backend = Identity & {
   /** Verifies and decrypts ciphertext ‖ tag; throws on any failure. */
   decrypt(alg: AlgorithmId, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Promise<Uint8Array>;
   prepare(spec: CaseSpec): Promise<PreparedCase>;
+  /** WebAssembly operations this backend's module has executed so far, where the counting pass loaded it counted; absent or null otherwise. */
+  readonly ops?: (() => bigint) | null;
 };
 
 /** Deterministic, non-secret filler, the same pattern the WASM bench uses. */
@@ -123,7 +125,9 @@ export type WasmVariant = 'baseline' | 'simd128' | 'libaegis-simd128' | 'libaegi
 export const WASM_VARIANTS: readonly WasmVariant[] = ['baseline', 'simd128', 'libaegis-simd128', 'libaegis-relaxed-simd'];
 /** The wasm-bindgen glue of one built variant, initialised. */
 export type Cores = typeof import('../wasm/baseline/cores.js');
-export type CoresLoader = (variant: WasmVariant) => Promise<Cores>;
+/** Cores loaded for the counting pass: the glue over an instrumented copy, and its counter (wasm/counter). */
+export type CountedCores = Cores & { ops: () => bigint };
+export type CoresLoader = (variant: WasmVariant) => Promise<Cores & { ops?: () => bigint }>;
 /** build-info.json written by scripts/build-wasm: crate versions, flags, sizes. */
 export type BuildInfoLoader = (variant: WasmVariant) => Promise<Record<string, unknown>>;
 

@@ -18,10 +18,10 @@ import { estimateClock } from './clock.ts';
 import { comparisonGroups, detachOnce, outgrowsArena } from './groups.ts';
 import { loadBackends, loadModules } from './load.ts';
 import { makeProbe, measureCase, measureInterleaved, timerResolutionMs } from './measure.ts';
-import type { InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
+import type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
 import { createVisibility } from './visibility.ts';
 
-export type { InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
+export type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
 export { comparisonGroups, outgrowsArena } from './groups.ts';
 export { caseKey } from '../schema.ts';
 
@@ -59,13 +59,13 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      * Loads the run's implementations (`modules`: the URLs of modules of yours, each loaded,
      * checked against the contract and hashed; one that fails is named in `moduleErrors`).
      */
-    async init(params: RunParams, modules: readonly string[] = []) {
+    async init(params: RunParams, modules: readonly string[] = [], o: { count?: boolean } = {}) {
       resolution = timerResolutionMs();
       // WebAssembly off (Lockdown Mode, --jitless, a CSP): what needs it is named, the rest runs.
       const features = wasmLoops() !== null ? wasmFeatures() : null;
       const mods = await loadModules(platform, modules);
       customs = mods.customs;
-      const loaded = await loadBackends(params, platform, customs, features);
+      const loaded = await loadBackends(params, platform, customs, features, o);
       backends = loaded.backends;
       cores = loaded.cores;
       const measuredBy = cores ? probeOn(cores, resolution) : null;
@@ -194,6 +194,38 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
         try {
           const m = await measureCase(prepared, { samples: o.samples, minSampleMs: o.minSampleMs, timerResolutionMs: resolution, yieldNow });
           out.push({ cipher, samples: m.samples, stateBytes: prepared.stateBytes });
+        } finally {
+          prepared.dispose();
+        }
+      }
+      return out;
+    },
+
+    /**
+     * The counting pass (a worker initialised with `count`): each case whose backend's
+     * WebAssembly is counted runs 1, 2 and 3 messages, and the differences give its operations
+     * per message (exact, the same in every engine; linearity is checked) and per call (what a
+     * call costs besides its messages). Key schedules and buffers (prepare) are not counted.
+     */
+    async count(cases: PlannedCase[]): Promise<Record<string, CaseCount>> {
+      const out: Record<string, CaseCount> = {};
+      for (const c of cases) {
+        const b = backends.find((x) => x.implementation === c.implementation && x.variant === c.variant);
+        const ops = b?.ops;
+        if (!b || !ops) continue;
+        const prepared = await b.prepare(c);
+        try {
+          const opsOf = async (n: number) => {
+            const before = ops();
+            await prepared.run(n);
+            return ops() - before;
+          };
+          const [one, two, three] = [await opsOf(1), await opsOf(2), await opsOf(3)];
+          const perMessage = two - one;
+          out[c.key] =
+            three - two === perMessage
+              ? { perMessage: Number(perMessage), perCall: Number(one - perMessage) }
+              : { error: `not linear in the message count: 1, 2 and 3 messages executed ${one}, ${two} and ${three} operations` };
         } finally {
           prepared.dispose();
         }

@@ -41,7 +41,15 @@ export async function loadModules(platform: Platform, urls: readonly string[]) {
  * baseline one; none where WebAssembly is off). One implementation that cannot load costs the
  * run only itself: it is named in `unavailable`.
  */
-export async function loadBackends(params: RunParams, platform: Platform, customs: ReadonlyMap<string, Backend>, features: WasmFeatures | null) {
+export async function loadBackends(
+  params: RunParams,
+  platform: Platform,
+  customs: ReadonlyMap<string, Backend>,
+  features: WasmFeatures | null,
+  o: { count?: boolean } = {},
+) {
+  // The counting pass loads the WASM cores counted (platform.loadCountedCores); every other worker loads them as built.
+  const loadCores = o.count && platform.loadCountedCores ? (v: Parameters<typeof platform.loadCores>[0]) => platform.loadCountedCores!(v) : platform.loadCores;
   const backends: Backend[] = [];
   const unavailable: { implementation: ImplementationId; reason: string }[] = [];
   let cores: CoresBackend | null = null;
@@ -64,7 +72,7 @@ export async function loadBackends(params: RunParams, platform: Platform, custom
     }
     const ctx = {
       params,
-      loadCores: platform.loadCores,
+      loadCores,
       loadBuildInfo: platform.loadBuildInfo,
       features: features ?? { simd128: false, relaxedSimd: false, threads: false },
     };

@@ -14,6 +14,15 @@ export const nodePlatform: Platform = {
     glue.initSync({ module: readFileSync(new URL(`../wasm/${variant}/cores_bg.wasm`, import.meta.url)) });
     return glue;
   },
+  async loadCountedCores(variant) {
+    const counter = await import('../counter/counter.js');
+    counter.initSync({ module: readFileSync(new URL('../counter/counter_bg.wasm', import.meta.url)) });
+    const copy = counter.instrument(readFileSync(new URL(`../wasm/${variant}/cores_bg.wasm`, import.meta.url)));
+    const glue = await GLUE[variant]();
+    const exports = glue.initSync({ module: copy }) as unknown as Record<string, WebAssembly.Global>;
+    const global = exports[counter.counterExport()]!;
+    return { ...glue, ops: () => global.value as bigint };
+  },
   async loadBuildInfo(variant) {
     return BUILD_INFO[variant];
   },

@@ -4,13 +4,19 @@
  * @module
  */
 import type { AlgorithmId, ImplementationRef, Operation } from '../tables/algorithms.ts';
-import type { BuildInfoLoader, CoresLoader, MakeBackends } from '../implementations/shared.ts';
+import type { BuildInfoLoader, CoresLoader, CountedCores, MakeBackends, WasmVariant } from '../implementations/shared.ts';
 import type { WycheproofVector } from '../implementations/validate.ts';
 
 export interface Platform {
   runtime: 'browser' | 'node';
   loadCores: CoresLoader;
   loadBuildInfo: BuildInfoLoader;
+  /**
+   * The cores with every executed WebAssembly operation counted: the glue initialised with a
+   * copy the counter rewrote (wasm/counter, itself WebAssembly, so every platform runs the same
+   * one). Only the counting pass's worker loads these; timed workers never do.
+   */
+  loadCountedCores?(variant: WasmVariant): Promise<CountedCores>;
   /** The test vectors of these algorithms (a browser fetches only their files). */
   loadVectors(algorithms: readonly AlgorithmId[]): Promise<WycheproofVector[]>;
   /** How this platform's worker loads each implementation's backends (implementations/backends.*.ts). */
@@ -51,3 +57,6 @@ export type WorkerEvent =
   | { type: 'case-start'; key: string }
   /** `measured`: the case's samples of this round, for live results (the same as measure returns). */
   | { type: 'case-done'; key: string; measured?: MeasuredCase };
+
+/** A case's count from the counting pass: WebAssembly operations per message and per call, or why there is none. */
+export type CaseCount = { perMessage: number; perCall: number } | { error: string };

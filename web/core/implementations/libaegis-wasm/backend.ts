@@ -40,6 +40,7 @@ export async function libaegisWasm(
     encrypt: core.encrypt,
     decrypt: core.decrypt,
     prepare: core.prepare,
+    ops: core.ops,
   };
 }
 
