@@ -15,6 +15,8 @@ import type { ResultDocument } from '../web/core/schema.ts';
 /** The results as a table for a terminal: one row per case. */
 export function resultsTable(doc: ResultDocument): string {
   const mbps = (b: number | undefined) => (b === undefined ? '–' : (b / 1e6).toFixed(1));
+  // The exact counts, where the run made them: WebAssembly operations per byte of message.
+  const counted = doc.cases.some((c) => c.ops);
   const rows = doc.cases.map((c) => [
     c.algorithm,
     `${c.implementation} (${c.variant})`,
@@ -24,11 +26,14 @@ export function resultsTable(doc: ResultDocument): string {
     mbps(c.totalBytesPerSecond),
     c.usPerOp.toFixed(3),
     `±${(medianPrecision(c) * 100).toFixed(1)}%${c.unstable ? ' ⚠' : ''}`,
+    ...(counted ? [c.ops ? c.ops.perByte.toFixed(2) : c.implementation.endsWith('wasm') ? '–' : 'JS'] : []),
   ]);
-  const head = ['algorithm', 'implementation', 'op', 'size', 'MB/s median', 'MB/s all calls', 'µs/op', 'median ±'];
+  const head = ['algorithm', 'implementation', 'op', 'size', 'MB/s median', 'MB/s all calls', 'µs/op', 'median ±', ...(counted ? ['WASM ops/B'] : [])];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((x, i) => (i >= 3 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ');
-  const legend = `median ±: reach of the median's 95 % interval; ⚠ not resolved within the run's budget (beyond ±${CASE_PRECISION * 100} %)`;
+  const legend =
+    `median ±: reach of the median's 95 % interval; ⚠ not resolved within the run's budget (beyond ±${CASE_PRECISION * 100} %)` +
+    (counted ? '; WASM ops/B: executed WebAssembly operations per byte, exact (JS: no count, the code is JavaScript)' : '');
   return [line(head), ...rows.map(line), legend].join('\n');
 }
 
@@ -92,6 +97,8 @@ export const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefo
                      [--format ${STDOUT_FORMATS.join('|')}] [--implementation FILE]… [--modules-alone]
        aeadbench compare A.json B.json [--margin 3%] [--junit FILE]
                      throughput of B over A per case, FASTER / SAME / SLOWER / UNKNOWN against the margin
+       aeadbench compare A.json B.json --metric ops [--threshold 0.5%] [--junit FILE]
+                     WebAssembly operations per message of B over A per case, exact: more work fails
        aeadbench compare --base A.mjs --head B.mjs [--browser chromium|firefox|webkit|node[,…]] [--margin 3%]
                      [--budget 60s] [--algorithms a,b] [--sizes 1k,1M] [--operations encrypt] [--junit FILE]
                      [--json FILE] [--out DIR]

@@ -11,6 +11,8 @@ import { comparisonMarkdown, matrixMarkdown, toJunit } from '../web/core/report/
 import { parseArgs } from 'node:util';
 import { ParamError, parseParams, toSearch } from '../web/core/params.ts';
 import { FILE_OUTPUTS, RUN_OUTPUTS, STDOUT_FORMATS, USAGE, stdoutFormat, summaryMarkdown } from './formats.ts';
+import { DEFAULT_OPS_THRESHOLD, compareOps, opsExitCode, opsTable } from '../web/core/report/ops.ts';
+import { opsJunit, opsMarkdown, workBehindTime } from './ops-outputs.ts';
 import { NOTHING_PASSED, type Progress } from '../web/core/run/runner.ts';
 import { type ResultDocument, type RunParams, validateResult } from '../web/core/schema.ts';
 import { BROWSER_NAMES } from './browsers.ts';
@@ -238,11 +240,11 @@ async function matrix(engines: string[], measure: (engine: string) => Promise<Re
   return done.some(({ doc }) => doc.validation.some((v) => v.excluded)) ? 1 : 0;
 }
 
-/** `5%`, `5 %` or `0.05`: the equivalence margin as a fraction. */
-export function parseMargin(text: string): number {
+/** `5%`, `5 %` or `0.05`: the equivalence margin (or the counts' threshold) as a fraction. */
+export function parseMargin(text: string, flag = '--margin'): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(%?)\s*$/.exec(text);
   const value = m ? Number(m[1]) / (m[2] ? 100 : 1) : NaN;
-  if (!(value >= 0 && value < 1)) throw new CliError(`Invalid --margin: '${text}' (expected a percentage like 3% or a fraction like 0.03, below 100 %)`);
+  if (!(value >= 0 && value < 1)) throw new CliError(`Invalid ${flag}: '${text}' (expected a percentage like 3% or a fraction like 0.03, below 100 %)`);
   return value;
 }
 
@@ -270,8 +272,16 @@ async function compare(argv: string[]): Promise<number> {
       json: { type: 'string' },
       out: { type: 'string' },
       executable: { type: 'string' },
+      metric: { type: 'string', default: 'time' },
+      threshold: { type: 'string' },
     },
   });
+  if (values.metric !== 'time' && values.metric !== 'ops') throw new CliError(`Invalid --metric: '${values.metric}' (expected time or ops)`);
+  if (values.metric === 'ops' && (values.base !== undefined || values.head !== undefined))
+    throw new CliError(
+      '--metric ops compares two result files: the WebAssembly of modules of yours is not counted yet (aeadbench run counts the built-in WASM cores)',
+    );
+  if (values.threshold !== undefined && values.metric !== 'ops') throw new CliError('--threshold goes with --metric ops (time comparisons take --margin)');
   if (values.base !== undefined || values.head !== undefined) {
     if (positionals.length) throw new CliError(`compare takes either two result files or --base and --head modules, not both\n${USAGE}`);
     if (values.base === undefined || values.head === undefined) throw new CliError(`an A/B compare needs both --base and --head (module files)\n${USAGE}`);
@@ -312,8 +322,22 @@ async function compare(argv: string[]): Promise<number> {
     if (!checked.ok) throw new CliError(`${file} is not a result document: ${checked.issues.slice(0, 3).join('; ')}`);
     return checked.value;
   }) as [ResultDocument, ResultDocument];
+  if (values.metric === 'ops') {
+    const threshold = values.threshold === undefined ? DEFAULT_OPS_THRESHOLD : parseMargin(values.threshold, '--threshold');
+    const ops = compareOps(a, b, threshold);
+    console.log(opsTable(ops));
+    if (values.junit) writeFileSync(values.junit, opsJunit(ops));
+    stepSummary(opsMarkdown(ops));
+    if (ops.rows.length === 0)
+      throw new CliError(
+        'nothing to compare by counts: no case of A is in B with a count in both (aeadbench run counts the WASM cores; an older result has none)',
+      );
+    return opsExitCode(ops);
+  }
   const r = compareResults(a, b, { margin: values.margin === undefined ? undefined : parseMargin(values.margin) });
   console.log(compareTable(r));
+  // Where both results carry counts, a case that reads slower says whether it does more work.
+  for (const line of workBehindTime(r, compareOps(a, b))) console.log(line);
   if (values.junit) writeFileSync(values.junit, toJunit(r));
   stepSummary(comparisonMarkdown(r));
   if (r.cases.length === 0)

@@ -12,7 +12,7 @@ import { validateResult } from '../web/core/schema.ts';
 import { QUICK_ALGORITHM_IDS, implementationsOffering } from '../web/core/tables/algorithms.ts';
 import { pairedRatio } from '../web/core/stats.ts';
 import { type Driver, finished, showAllRows, textMatching, until } from './driver/port.ts';
-import { NEWER_AEADS_RUN, axeProblems, newerAeadProblems, validationProblems } from './expectations.ts';
+import { NEWER_AEADS_RUN, axeProblems, countProblems, newerAeadProblems, validationProblems } from './expectations.ts';
 
 interface Matchers {
   toBe(expected: unknown): void;
@@ -91,6 +91,8 @@ export const BEHAVIOURS: Behaviour[] = [
       expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(implementationsOffering(QUICK_ALGORITHM_IDS, 'browser')));
       // A browser as shipped runs WebAssembly and its optimising JIT: the standard execution mode.
       expect(doc.environment.execution?.mode).toBe('standard');
+      // Exact counts: every WASM case counted, and every count the same as Node's for the same case.
+      expect(await countProblems(doc)).toEqual([]);
       await d.visible('results-table'); // the results view loads on demand
       expect(await d.attribute('execution', 'data-mode')).toBe('standard');
       for (const c of doc.cases) {

@@ -79,3 +79,26 @@ export function axeProblems(violations: { id: string; impact?: string | null; he
           .join(' | ')}`,
     );
 }
+
+/**
+ * What the counting pass of a browser's run disagrees with Node on: each WASM case's operations
+ * per message, counted again here in Node for the same cases. A count is exact, so any
+ * difference between engines is a failure, named with both figures.
+ */
+export async function countProblems(doc: ResultDocument): Promise<string[]> {
+  const { createApi } = await import('../web/core/worker/api.ts');
+  const { nodePlatform } = await import('../web/core/worker/platform-node.ts');
+  const { caseKey } = await import('../web/core/schema.ts');
+  const wasm = doc.cases.filter((c) => c.implementation === 'rustcrypto-wasm' || c.implementation === 'libaegis-wasm');
+  const problems = wasm.filter((c) => !c.ops).map((c) => `${caseKey(c)}: no count`);
+  const api = createApi(nodePlatform, () => {});
+  await api.init({ ...doc.params, wasm: 'both' }, [], { count: true });
+  const node = await api.count(wasm.map((c) => ({ ...c, key: caseKey(c) })));
+  for (const c of wasm) {
+    const here = node[caseKey(c)];
+    const n = here && 'perMessage' in here ? here.perMessage : undefined;
+    if (c.ops && c.ops.perMessage !== n) problems.push(`${caseKey(c)}: ${c.ops.perMessage} operations per message in the browser, ${n ?? 'none'} in Node`);
+  }
+  if (wasm.length === 0) problems.push('no WASM case to count');
+  return problems;
+}

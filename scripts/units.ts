@@ -4,16 +4,16 @@
  * worker). This writes the three files derived from the folders, so that adding one is adding a
  * folder:
  *   implementations/index.ts             every description, in rank order (the table of implementations)
- *   implementations/backends.browser.ts  how a browser's worker loads each backend it can run
+ *   implementations/backends.browser.ts  the backends a browser's worker can run (bundled with it)
  *   implementations/backends.node.ts     how a Node worker thread loads each backend it can run
- * Bundlers see every import as written (no computed paths), and a backend is loaded only when
- * a run asks for it. `npm run units` writes them; every npm start, test and build runs it
+ * Bundlers see every import as written (no computed paths); in Node a backend is loaded only
+ * when a run asks for it. `npm run units` writes them; every npm start, test and build runs it
  * (scripts/setup); web/core/test/units.test.ts fails while they are stale.
  * @module
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ImplementationDocs, ImplementationMeta, Runtime } from '../web/core/tables/aeads.ts';
+import type { ImplementationDocs, ImplementationMeta } from '../web/core/tables/aeads.ts';
 
 export const UNITS_DIR = fileURLToPath(new URL('../web/core/implementations', import.meta.url));
 const HEADER = '// Written by `npm run units` (scripts/units.ts) from the folders beside it: do not edit.\n';
@@ -53,14 +53,29 @@ export async function readUnits(dir = UNITS_DIR): Promise<Unit[]> {
 /** The three files' texts, by path under implementations/. */
 export function unitFiles(units: readonly Unit[]): Record<string, string> {
   const metas = units.map((u) => u.meta);
-  const backends = (runtime: Runtime) =>
+  const key = (id: string) => (/^[a-z_$][\w$]*$/i.test(id) ? id : `'${id}'`);
+  // A browser's worker imports every backend it can run as it starts: a backend split into a
+  // chunk of its own and imported later makes WebKit evaluate the worker's entry module a
+  // second time (its shared code lives there), and that copy takes the worker's messages. Only
+  // a backend's heavy library (libsodium.js) is imported on demand, by the backend itself.
+  const browser = metas.filter((m) => m.runtimes.includes('browser'));
+  const browserFile =
+    HEADER +
+    `import type { MakeBackends } from './shared.ts';\n` +
+    browser.map((m) => `import ${camel(m.id)} from './${m.id}/backend.ts';\n`).join('') +
+    `\n/** How a browser's worker loads the backends of each implementation that runs there (bundled with it). */\n` +
+    `export const BACKENDS: Readonly<Record<string, () => Promise<{ default: MakeBackends }>>> = {\n` +
+    browser.map((m) => `  ${key(m.id)}: async () => ({ default: ${camel(m.id)} }),\n`).join('') +
+    `};\n`;
+  // Node's worker threads import each backend when a run asks for it (node:crypto's only there).
+  const nodeFile =
     HEADER +
     `import type { MakeBackends } from './shared.ts';\n\n` +
-    `/** How a ${runtime === 'browser' ? "browser's worker" : 'Node worker thread'} loads the backends of each implementation that runs there. */\n` +
+    `/** How a Node worker thread loads the backends of each implementation that runs there, when a run asks for it. */\n` +
     `export const BACKENDS: Readonly<Record<string, () => Promise<{ default: MakeBackends }>>> = {\n` +
     metas
-      .filter((m) => m.runtimes.includes(runtime))
-      .map((m) => `  ${/^[a-z_$][\w$]*$/i.test(m.id) ? m.id : `'${m.id}'`}: () => import('./${m.id}/backend.ts'),\n`)
+      .filter((m) => m.runtimes.includes('node'))
+      .map((m) => `  ${key(m.id)}: () => import('./${m.id}/backend.ts'),\n`)
       .join('') +
     `};\n`;
   return {
@@ -69,8 +84,8 @@ export function unitFiles(units: readonly Unit[]): Record<string, string> {
       metas.map((m) => `import ${camel(m.id)} from './${m.id}/meta.ts';\n`).join('') +
       `\n/** Every built-in implementation's description (its folder's meta.ts), in rank order. */\n` +
       `export const METAS = [${metas.map((m) => camel(m.id)).join(', ')}] as const;\n`,
-    'backends.browser.ts': backends('browser'),
-    'backends.node.ts': backends('node'),
+    'backends.browser.ts': browserFile,
+    'backends.node.ts': nodeFile,
   };
 }
 

@@ -57,6 +57,7 @@ export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> 
     gateTimeoutMs: options.gateTimeoutMs,
     modules: modulesOf(options, (u) => new URL(u, location.href).href).modules,
     builtIns: builtInsOf(options),
+    counts: options.counts ?? true,
   });
   options.signal?.addEventListener('abort', () => handle.cancel());
   const onVisibility = () => handle.visibility(document.hidden);

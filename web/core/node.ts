@@ -103,6 +103,7 @@ export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> 
     gateTimeoutMs: options.gateTimeoutMs,
     modules: modulesOf(options).modules,
     builtIns: builtInsOf(options),
+    counts: options.counts ?? true,
   });
   options.signal?.addEventListener('abort', () => handle.cancel());
   return handle.done;

@@ -30,6 +30,11 @@ export interface RunOptions extends Partial<Omit<RunParams, 'preset' | 'implemen
   onPartial?: (doc: PartialDocument) => void;
   /** How long one module's gate may take before its worker is stopped (default 120 s). */
   gateTimeoutMs?: number;
+  /**
+   * Count each WebAssembly case's executed operations, exactly, in a worker of its own after
+   * the timing (default true): `ops` in each such case.
+   */
+  counts?: boolean;
   /** Aborting terminates the worker; the promise resolves with what finished, status 'cancelled'. */
   signal?: AbortSignal;
 }
@@ -68,6 +73,7 @@ const OWN_OPTIONS = [
   'onWarning',
   'onPartial',
   'gateTimeoutMs',
+  'counts',
   'signal',
 ] as const satisfies readonly (keyof RunOptions)[];
 /** Every option name runBenchmark takes. */
@@ -103,6 +109,7 @@ export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}):
     implementations: _i,
     gateTimeoutMs: _g,
     modulesAlone: _a,
+    counts: _k,
     ...opts
   } = o;
   // An A/B run's two modules are the run; built-ins run beside them only when named.

@@ -296,6 +296,16 @@ export const CaseResultSchema = v.object({
     ),
   ),
   interruptions: d(count, 'Sampling cycles discarded because the page was hidden while they ran.'),
+  ops: v.optional(
+    d(
+      v.object({
+        perMessage: d(count, 'WebAssembly operations one message executes: exact, the same in every engine (the counting pass, wasm/counter).'),
+        perByte: d(v.pipe(v.number(), v.minValue(0)), '`perMessage` over the message size in bytes.'),
+        perCall: d(count, 'Operations a call costs besides its messages (entering the loop).'),
+      }),
+      '@2: executed WebAssembly operations, counted in a pass of their own apart from the timed workers, for cases whose code is WebAssembly the run could count; absent otherwise.',
+    ),
+  ),
 });
 export type CaseResult = v.InferOutput<typeof CaseResultSchema>;
 

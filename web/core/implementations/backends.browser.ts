@@ -1,11 +1,16 @@
 // Written by `npm run units` (scripts/units.ts) from the folders beside it: do not edit.
 import type { MakeBackends } from './shared.ts';
+import rustcryptoWasm from './rustcrypto-wasm/backend.ts';
+import webcrypto from './webcrypto/backend.ts';
+import noble from './noble/backend.ts';
+import libsodium from './libsodium/backend.ts';
+import libaegisWasm from './libaegis-wasm/backend.ts';
 
-/** How a browser's worker loads the backends of each implementation that runs there. */
+/** How a browser's worker loads the backends of each implementation that runs there (bundled with it). */
 export const BACKENDS: Readonly<Record<string, () => Promise<{ default: MakeBackends }>>> = {
-  'rustcrypto-wasm': () => import('./rustcrypto-wasm/backend.ts'),
-  webcrypto: () => import('./webcrypto/backend.ts'),
-  noble: () => import('./noble/backend.ts'),
-  libsodium: () => import('./libsodium/backend.ts'),
-  'libaegis-wasm': () => import('./libaegis-wasm/backend.ts'),
+  'rustcrypto-wasm': async () => ({ default: rustcryptoWasm }),
+  webcrypto: async () => ({ default: webcrypto }),
+  noble: async () => ({ default: noble }),
+  libsodium: async () => ({ default: libsodium }),
+  'libaegis-wasm': async () => ({ default: libaegisWasm }),
 };

@@ -53,6 +53,8 @@ export function toBmf(doc: ResultDocument): BencherMetricFormat {
     out[benchmarkName(c)] = {
       throughput: { value: sig(t.value), lower_value: sig(t.low), upper_value: sig(t.high) },
       latency: { value: sig(t.ns), lower_value: sig(t.nsLow), upper_value: sig(t.nsHigh) },
+      // Exact: no bounds to give (the counting pass; WASM cases only).
+      ...(c.ops ? { 'wasm-ops': { value: c.ops.perMessage } } : {}),
     };
   }
   return out;

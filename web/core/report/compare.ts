@@ -36,7 +36,8 @@ export interface Comparison {
   onlyInB: string[];
 }
 
-const key = (c: CaseResult) =>
+/** A case as comparisons name it: algorithm · implementation (variant) · operation · size[ · AAD]. */
+export const caseLabel = (c: CaseResult) =>
   `${c.algorithm} · ${c.implementation} (${c.variant}) · ${c.operation} · ${formatSize(c.sizeBytes)}${c.aadBytes ? ` · AAD ${c.aadBytes}` : ''}`;
 
 /** A's time over B's (= B's throughput over A's) from two medians, the interval from their 95 % intervals (unpaired). */
@@ -53,8 +54,8 @@ function verdictOf(r: Interval, margin: number): CompareVerdict {
 /** Compares every case the two documents share; summaries are recomputed from the raw samples (stats.ts steadySummaries). */
 export function compareResults(a: ResultDocument, b: ResultDocument, o: { margin?: number } = {}): Comparison {
   const margin = o.margin ?? DEFAULT_MARGIN;
-  const mapA = new Map(a.cases.map((c) => [key(c), c]));
-  const mapB = new Map(b.cases.map((c) => [key(c), c]));
+  const mapA = new Map(a.cases.map((c) => [caseLabel(c), c]));
+  const mapB = new Map(b.cases.map((c) => [caseLabel(c), c]));
   const cases: ComparedCase[] = [];
   for (const [k, ca] of mapA) {
     const cb = mapB.get(k);

@@ -13,6 +13,7 @@ import { cycleLevels, derived, detectModes, levelled, mean, pairedRatio, summari
 import { caseResolved } from './stop-rule.ts';
 import { type InterferenceRecord, type MeasuredCase, type PlannedCase, caseKey } from '../worker/api.ts';
 import type { CaseSamples } from './samples.ts';
+import type { CaseCount } from '../worker/types.ts';
 
 /**
  * A case's record. Its statistics are of its samples with each cycle's level divided out
@@ -88,6 +89,8 @@ export interface RunFacts {
   twin: PlannedCase | null;
   /** Each case's samples (the finished passes', or with the pass under way's). */
   measured: (key: string) => CaseSamples | undefined;
+  /** Each WASM case's count from the counting pass (worker/api.ts count), where it ran. */
+  counts?: Readonly<Record<string, CaseCount>>;
   params: RunParams;
   environment: Environment;
   validation: Validation[];
@@ -107,7 +110,10 @@ export function assembleDocument(o: RunFacts): ResultDocument {
   const levels = cycleLevels(o.plan.flatMap((c) => o.measured(c.key) ?? []));
   const cases: CaseResult[] = o.plan.flatMap((c) => {
     const m = o.measured(c.key);
-    return m ? [toCaseResult(c, m, o.params, o.environment?.timerResolutionMs, slow, levels)] : [];
+    if (!m) return [];
+    const counted = o.counts?.[c.key];
+    const ops = counted && 'perMessage' in counted ? { ops: { ...counted, perByte: c.sizeBytes ? counted.perMessage / c.sizeBytes : 0 } } : {};
+    return [{ ...toCaseResult(c, m, o.params, o.environment?.timerResolutionMs, slow, levels), ...ops }];
   });
   return {
     schema: SCHEMA_VERSION,

@@ -7,7 +7,7 @@
  * neighbours spread evenly, and what is unresolved is measured again.
  * @module
  */
-import { ALGORITHM_IDS } from '../tables/algorithms.ts';
+import { ALGORITHM_IDS, needsWasm } from '../tables/algorithms.ts';
 import type { Environment, ResultDocument, RunParams, Validation } from '../schema.ts';
 import { EXECUTION_LABELS } from '../execution.ts';
 import { sampleTargetMs } from '../worker/measure.ts';
@@ -27,7 +27,8 @@ export type { WorkerHandle } from '../worker/rpc.ts';
 
 /**
  * The run, phase by phase: gate the modules of yours, validate every implementation, plan the
- * cases, measure them in the first rounds, then in extra rounds while the stop rule asks.
+ * cases, measure them in the first rounds, then in extra rounds while the stop rule asks, then
+ * count the WebAssembly cases' operations in a worker of their own.
  */
 export function startRun(asked: RunParams, platform: RunPlatform): RunHandle {
   const session = new RunSession(asked, platform);
@@ -38,6 +39,7 @@ export function startRun(asked: RunParams, platform: RunPlatform): RunHandle {
     const measured = plan(session, info.available, info.unavailable);
     const first = await firstRounds(session, measured);
     await extraRounds(session, measured, first);
+    await count(session);
     return session.complete();
   };
   return {
@@ -114,6 +116,19 @@ function plan(s: RunSession, available: Available[], unavailable: Parameters<typ
   s.skipped.push(...planned.skipped);
   s.twin = aaTwin(s.plan);
   return s.twin ? [...s.plan, s.twin] : s.plan;
+}
+
+/**
+ * Exact counts beside the times: each case whose code is the WASM cores, counted in a fresh
+ * worker after the timing is over (a platform that cannot count, or a run without such a case,
+ * skips it).
+ */
+async function count(s: RunSession): Promise<void> {
+  const counted = s.plan.filter((c) => needsWasm(c.implementation) && (c.implementation === 'rustcrypto-wasm' || c.implementation === 'libaegis-wasm'));
+  if (!counted.length || !s.platform.counts) return;
+  s.progress.phase = 'counting';
+  s.report();
+  await s.count(counted);
 }
 
 /** What the first rounds cost: the slowest fresh worker's start, and their time measuring. */

@@ -8,7 +8,7 @@
 import { type CaseResult, type Environment, type ResultDocument, type RunParams, type Validation, caseKey } from '../schema.ts';
 import { summarize } from '../stats.ts';
 import { caseResolved, isAaTwin, mostExtraRounds } from './stop-rule.ts';
-import type { InterferenceRecord, MeasuredCase, PlannedCase, WorkerApi, WorkerEvent } from '../worker/api.ts';
+import type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, WorkerApi, WorkerEvent } from '../worker/api.ts';
 import { type Remote, type WorkerHandle, connect } from '../worker/rpc.ts';
 import type { WorkerFacts } from '../platform/env.ts';
 import type { ImplementationId } from '../tables/algorithms.ts';
@@ -18,7 +18,7 @@ import { assembleDocument, toCaseResult } from './document.ts';
 import type { GatedModules } from './gate.ts';
 
 export interface Progress {
-  phase: 'starting' | 'validating' | 'measuring' | 'rerunning' | 'done' | 'cancelled';
+  phase: 'starting' | 'validating' | 'measuring' | 'rerunning' | 'counting' | 'done' | 'cancelled';
   round: number;
   rounds: number;
   done: number;
@@ -67,6 +67,8 @@ export interface RunPlatform {
    * modules alone), whatever the parameters' implementations say (options.ts builtInsOf).
    */
   builtIns?: readonly ImplementationId[];
+  /** Count each WASM case's executed operations in a worker of its own after the timing (worker/api.ts count); off unless asked. */
+  counts?: boolean;
 }
 
 /** What one pass asks of its worker beyond what the session fills in itself. */
@@ -88,6 +90,8 @@ export class RunSession {
   readonly plan: PlannedCase[] = [];
   /** The A/A check's twin of a planned case: measured beside it, not a case of the result. */
   twin: PlannedCase | null = null;
+  /** Each WASM case's count from the counting pass (count()), by case key. */
+  counts: Record<string, CaseCount> = {};
   readonly samples = new RunSamples();
   readonly skipped: ResultDocument['skipped'] = [];
   readonly warnings: string[] = [];
@@ -173,8 +177,8 @@ export class RunSession {
     return opened;
   }
 
-  /** A fresh worker (the previous one stopped), initialised with the run's parameters and modules. */
-  async freshWorker(): Promise<{ remote: Remote<WorkerApi>; info: Awaited<ReturnType<WorkerApi['init']>> }> {
+  /** A fresh worker (the previous one stopped), initialised with the run's parameters and modules (`count`: for the counting pass). */
+  async freshWorker(o: { count?: boolean } = {}): Promise<{ remote: Remote<WorkerApi>; info: Awaited<ReturnType<WorkerApi['init']>> }> {
     this.#worker?.handle.terminate();
     const handle = this.platform.createWorker();
     const remote = connect<WorkerApi>(handle, (e) => this.#event(e as WorkerEvent));
@@ -185,6 +189,7 @@ export class RunSession {
       remote.init(
         params,
         this.modules.map((m) => m.url),
+        o,
       ),
     );
     return { remote, info };
@@ -223,6 +228,17 @@ export class RunSession {
     return { startMs: t1 - t0, measureMs };
   }
 
+  /**
+   * The counting pass: a fresh worker of its own loads the WebAssembly counted and runs each
+   * case a few messages (worker/api.ts count). The timed workers never run the counted copy.
+   * A case whose count fails is named in a warning; the run keeps its times.
+   */
+  async count(cases: PlannedCase[]): Promise<void> {
+    const { remote } = await this.freshWorker({ count: true });
+    this.counts = await this.guard(remote.count(cases));
+    for (const [key, c] of Object.entries(this.counts)) if ('error' in c) this.warn(`${key}: no count: ${c.error}`);
+  }
+
   /** The document from the samples measured so far (`measured`: what to read each case's from). */
   document(status: 'complete' | 'cancelled', measured = this.samples.finished): ResultDocument {
     return assembleDocument({
@@ -230,6 +246,7 @@ export class RunSession {
       plan: this.plan,
       twin: this.twin,
       measured,
+      counts: this.counts,
       params: this.params,
       environment: this.environment!,
       validation: this.validation,

@@ -45,6 +45,7 @@ function probeOn(cores: CoresBackend, resolution: number) {
 
 export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let backends: Backend[] = [];
+  let unavailable: { implementation: ImplementationId; reason: string }[] = [];
   let customs: ReadonlyMap<string, Backend> = new Map();
   let resolution = 0;
   /** The WASM cores: the clock, the interference probe's work and the gate's reference (null where WebAssembly is off). */
@@ -67,6 +68,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       customs = mods.customs;
       const loaded = await loadBackends(params, platform, customs, features, o);
       backends = loaded.backends;
+      unavailable = loaded.unavailable;
       cores = loaded.cores;
       const measuredBy = cores ? probeOn(cores, resolution) : null;
       probe = measuredBy?.probe ?? null;
@@ -136,7 +138,10 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
         try {
           for (const c of group) {
             const backend = backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
-            if (!backend) throw new Error(`no backend ${c.implementation}/${c.variant} in this worker`);
+            if (!backend) {
+              const why = unavailable.find((u) => u.implementation === c.implementation)?.reason;
+              throw new Error(`no backend ${c.implementation}/${c.variant} in this worker${why ? `: ${why}` : ''}`);
+            }
             prepared.push(await backend.prepare(c));
           }
           emit({ type: 'case-start', key: group[0]!.key });

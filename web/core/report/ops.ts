@@ -1,0 +1,72 @@
+/**
+ * Two results compared by their exact counts: each case's WebAssembly operations per message
+ * (the counting pass, `ops` in a case), head over base. A count does not move with the machine,
+ * so the change is exact and the threshold is a policy, not a guard against noise: 0 % means the
+ * same work. What a count does not see (the engine's code generation, caches, the cost of one
+ * v128 operation against one i32) is for the time verdict beside it.
+ * @module
+ */
+import { type CaseResult, type ResultDocument } from '../schema.ts';
+import { caseLabel } from './compare.ts';
+
+/** The default threshold: any change of at least 0.5 % in the work a message takes is reported. */
+export const DEFAULT_OPS_THRESHOLD = 0.005;
+
+export type OpsVerdict = 'more-work' | 'less-work' | 'same-work';
+
+export interface OpsRow {
+  key: string;
+  base: number;
+  head: number;
+  /** head / base − 1: exact. */
+  change: number;
+  verdict: OpsVerdict;
+}
+
+export interface OpsComparison {
+  threshold: number;
+  rows: OpsRow[];
+  /** Cases in both results that one of them has no count for (JavaScript, or a run without counts). */
+  uncounted: string[];
+}
+
+const counted = (c: CaseResult) => c.ops?.perMessage;
+
+export function compareOps(base: Pick<ResultDocument, 'cases'>, head: Pick<ResultDocument, 'cases'>, threshold = DEFAULT_OPS_THRESHOLD): OpsComparison {
+  const heads = new Map(head.cases.map((c) => [caseLabel(c), c]));
+  const rows: OpsRow[] = [];
+  const uncounted: string[] = [];
+  for (const b of base.cases) {
+    const key = caseLabel(b);
+    const h = heads.get(key);
+    if (!h) continue;
+    const [x, y] = [counted(b), counted(h)];
+    if (x === undefined || y === undefined || x === 0) {
+      uncounted.push(key);
+      continue;
+    }
+    const change = y / x - 1;
+    rows.push({ key, base: x, head: y, change, verdict: change >= threshold ? 'more-work' : change <= -threshold ? 'less-work' : 'same-work' });
+  }
+  return { threshold, rows, uncounted };
+}
+
+const WORDS: Record<OpsVerdict, string> = { 'more-work': '▲ MORE WORK', 'less-work': '▼ less work', 'same-work': '= same work' };
+
+/** The comparison as a table for a terminal: one row per counted case, exact change. */
+export function opsTable(r: OpsComparison): string {
+  const rows = r.rows.map((x) => [x.key, String(x.base), String(x.head), `${x.change >= 0 ? '+' : ''}${(x.change * 100).toFixed(3)} %`, WORDS[x.verdict]]);
+  const head = ['case', 'base ops/msg', 'head ops/msg', 'change', `beyond ±${(r.threshold * 100).toFixed(1)} %`];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((x, i) => (i >= 1 && i <= 3 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ');
+  const uncounted = r.uncounted.length
+    ? [`${r.uncounted.length} case(s) in both without a count in one of them (JavaScript, or a run without counts): not compared`]
+    : [];
+  return [line(head), ...rows.map(line), ...uncounted].join('\n');
+}
+
+/** 0: no case takes more work beyond the threshold; 1: one does; 3: no counted case in common. */
+export function opsExitCode(r: OpsComparison): 0 | 1 | 3 {
+  if (r.rows.length === 0) return 3;
+  return r.rows.some((x) => x.verdict === 'more-work') ? 1 : 0;
+}
