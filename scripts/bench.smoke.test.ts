@@ -76,6 +76,14 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /the plain loop against itself, measured twice in a row: 1 MiB \d\.\d{3}/,
     ],
   },
+  'bench:counts': {
+    env: { ENGINES: 'node,chromium', SIZES: '64,1k', ALGORITHMS: 'aes-128-gcm,chacha20-poly1305' },
+    prints: [
+      /bench:counts/,
+      /chacha20-poly1305\s+1 KiB\s+\d+\.\d\d\s+\d+\.\d\d\s+\d\.\d{3}\s+(\d\.\d{3} \[|not paired)/,
+      /engines agree: (\d+) of \1 cases counted in 2 engines/,
+    ],
+  },
   'bench:modules': {
     env: { RUNS: '1', SIZES: '64', LOOP_MS: '50', ONLY: 'noble,stablelib-chacha20poly1305', BROWSERS: 'chromium' },
     prints: [
