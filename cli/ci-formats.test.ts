@@ -109,6 +109,34 @@ describe('the CLI writes them', () => {
     expect(summary.startsWith('# earlier step\n### aeadbench compare')).toBe(true);
   }, 60_000);
 
+  it('compare --metric ops: the same counts exit 0 at exactly 0 %, 1 % more work exits 1 with a JUnit failure, results without counts exit 3', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-ops-'));
+    const counted = (perMessage: number) => {
+      const d = doc([1000, 1000, 1000]);
+      d.cases = d.cases.map((c) => ({ ...c, ops: { perMessage, perByte: perMessage / c.sizeBytes, perCall: 208 } }));
+      return JSON.stringify(d);
+    };
+    writeFileSync(join(dir, 'a.json'), counted(100_000));
+    writeFileSync(join(dir, 'same.json'), counted(100_000));
+    writeFileSync(join(dir, 'more.json'), counted(101_000));
+    writeFileSync(join(dir, 'none.json'), JSON.stringify(doc([1000, 1000, 1000])));
+    const cli = (...args: string[]) => spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'compare', ...args], { encoding: 'utf8' });
+    const same = cli(join(dir, 'a.json'), join(dir, 'same.json'), '--metric', 'ops');
+    expect(same.status, same.stderr).toBe(0);
+    expect(same.stdout).toContain('+0.000 %');
+    const more = cli(join(dir, 'a.json'), join(dir, 'more.json'), '--metric', 'ops', '--junit', join(dir, 'ops.xml'));
+    expect(more.status, more.stderr).toBe(1);
+    expect(more.stdout).toMatch(/\+1\.000 %\s+▲ MORE WORK/);
+    expect(readFileSync(join(dir, 'ops.xml'), 'utf8')).toContain('type="more-work"');
+    expect(cli(join(dir, 'a.json'), join(dir, 'more.json'), '--metric', 'ops', '--threshold', '2%').status).toBe(0);
+    const none = cli(join(dir, 'a.json'), join(dir, 'none.json'), '--metric', 'ops');
+    expect(none.status).toBe(3);
+    expect(none.stderr).toContain('nothing to compare by counts');
+    const bad = cli(join(dir, 'a.json'), join(dir, 'same.json'), '--metric', 'bytes');
+    expect(bad.status).toBe(3);
+    expect(bad.stderr).toContain("Invalid --metric: 'bytes' (expected time or ops)");
+  }, 60_000);
+
   it('run --format bmf prints only the JSON on stdout, and names a bad format', () => {
     const bad = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'node', '--format', 'xml'], { encoding: 'utf8' });
     expect(bad.status).toBe(3);
