@@ -95,6 +95,10 @@ export const BEHAVIOURS: Behaviour[] = [
       expect(await countProblems(doc)).toEqual([]);
       await d.visible('results-table'); // the results view loads on demand
       expect(await d.attribute('execution', 'data-mode')).toBe('standard');
+      // The table shows the counts beside the times: a figure for WASM cases, a dash for JavaScript.
+      const cells = await d.script<string[]>(`return [...document.querySelectorAll('[data-testid="ops"]')].map((td) => td.textContent.trim());`);
+      expect(cells.some((t) => /^\d+\.\d$/.test(t))).toBe(true);
+      expect(cells.some((t) => t === '–')).toBe(true);
       for (const c of doc.cases) {
         expect(c.samples.length).toBeGreaterThanOrEqual(5);
         // result@2: every flag with its reasons, none without a flag.
