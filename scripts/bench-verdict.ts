@@ -25,6 +25,7 @@ import { mean, median } from '../web/core/stats.ts';
 import { bareLoop, inTurn, openHarness, settled } from './harness-page.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
 import { recordPage } from './measured.ts';
+import { headline } from '../web/app/lib/headline.ts';
 
 recordPage('verdict', {
   title: 'Does the verdict hold?',
@@ -132,6 +133,23 @@ for (const browser of BROWSERS) {
     if (counts.size > 1) console.log(`    ratios: ${docs.map((d) => ratioForClaim(d, name)).join(', ')}`);
   }
   console.log(`  claims identical in every run: ${steady} of ${names.length}`);
+  // The headline a visitor reads first: the same words in every run, or how many agree.
+  const heads = new Map<string, number>();
+  for (const d of docs) {
+    const h = headline(verdict(d).claims).join(' ');
+    heads.set(h, (heads.get(h) ?? 0) + 1);
+  }
+  const [topHead, nHead] = [...heads.entries()].sort((x, y) => y[1] - x[1])[0]!;
+  console.log(
+    `  headline identical in ${nHead} of ${docs.length} runs: "${topHead}"${
+      heads.size > 1
+        ? ` (others: ${[...heads.entries()]
+            .filter(([h]) => h !== topHead)
+            .map(([h, c]) => `${c}× "${h}"`)
+            .join('; ')})`
+        : ''
+    }`,
+  );
   console.log(`  claims with one SAME or DIFFERENT answer in at least 90 % of runs: ${settledAnswers} of ${names.length}`);
   // Once the page shows a claim resolved, it must not read otherwise later in the same run.
   const reversed = shown.flatMap((run, k) => run.filter((c) => c.reversedTo !== null).map((c) => `run ${k + 1} ${c.id}: ${c.answer} → ${c.reversedTo}`));

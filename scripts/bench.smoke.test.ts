@@ -66,6 +66,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
     prints: [
       /claim fastest\/small\s+\d\/2 agree/,
       /claims identical in every run: \d+ of \d+/,
+      /headline identical in \d of 2 runs: "On this device/,
       /claims with one SAME or DIFFERENT answer in at least 90 % of runs: \d+ of \d+/,
       /claims shown resolved, then reversed in the same run: \d+ of \d+ shown in 2 runs/,
       /flags by implementation and size, over 2 runs: (none|[a-z-]+ \d+ (B|KiB|MiB) \d+)/,
