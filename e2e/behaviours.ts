@@ -95,6 +95,9 @@ export const BEHAVIOURS: Behaviour[] = [
       expect(await countProblems(doc)).toEqual([]);
       await d.visible('results-table'); // the results view loads on demand
       expect(await d.attribute('execution', 'data-mode')).toBe('standard');
+      // Who wins at each size, at a glance, with the same figures as a table: one entry per size run.
+      await d.visible('winners');
+      expect(await d.script<number>(`return document.querySelectorAll('[data-testid="winners-table"] tbody tr').length;`)).toBe(2);
       // The table shows the counts beside the times: a figure for WASM cases, a dash for JavaScript.
       const cells = await d.script<string[]>(`return [...document.querySelectorAll('[data-testid="ops"]')].map((td) => td.textContent.trim());`);
       expect(cells.some((t) => /^\d+\.\d$/.test(t))).toBe(true);
