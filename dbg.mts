@@ -1,0 +1,13 @@
+import { createApi } from './web/core/worker/api.ts';
+import { nodePlatform } from './web/core/worker/platform-node.ts';
+import { presetParams } from './web/core/params.ts';
+import { caseKey } from './web/core/schema.ts';
+const p = presetParams('quick');
+const t0 = performance.now();
+const api = createApi(nodePlatform, () => {});
+await api.init({ ...p, implementations: ['rustcrypto-wasm'] }, [], { count: true });
+const t1 = performance.now();
+const cases = p.algorithms.flatMap((algorithm) => p.sizes.map((sizeBytes) => { const c = { implementation: 'rustcrypto-wasm' as const, variant: 'simd128', algorithm, operation: 'encrypt' as const, sizeBytes, aadBytes: 0 }; return { ...c, key: caseKey(c) }; }));
+const r = await api.count(cases);
+const t2 = performance.now();
+console.log(`init (instrument + load) ${(t1 - t0).toFixed(0)} ms; count ${cases.length} cases ${(t2 - t1).toFixed(0)} ms; counted ${Object.keys(r).length}`);
