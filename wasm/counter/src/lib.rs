@@ -20,6 +20,10 @@ use walrus::ir::{
 };
 use walrus::{ConstExpr, GlobalId, Module, ValType};
 
+// The module's allocator (wasm/heap): an arena, so that rewriting never grows the memory.
+#[cfg(feature = "js")]
+use aeadbench_heap as _;
+
 /// The name under which the instrumented copy exports its counter (a mutable `i64` global).
 pub const COUNTER_EXPORT: &str = "__aeadbench_ops";
 
