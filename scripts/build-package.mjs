@@ -22,7 +22,7 @@ writeFileSync(browserEntry, entrySource.replace("'./worker/bench.worker.ts'", "'
 
 const root = JSON.parse(readFileSync('package.json', 'utf8'));
 // The npm packages the implementations' backends import, from their descriptions (implementations/<id>/meta.ts).
-const { METAS } = await import(`./../${OUT}/dist/web/core/implementations/index.js`);
+const { METAS } = await import(`./../${OUT}/dist/web/core/tables/implementations.js`);
 const backendDependencies = Object.fromEntries(
   METAS.flatMap((m) => m.npm).map((name) => {
     if (!root.dependencies[name]) throw new Error(`an implementation's meta.ts names the npm package '${name}', which package.json's dependencies lack`);

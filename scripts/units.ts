@@ -3,7 +3,7 @@
  * implementation's description (meta.ts, pure data) and its backend (backend.ts, what runs in a
  * worker). This writes the three files derived from the folders, so that adding one is adding a
  * folder:
- *   implementations/index.ts             every description, in rank order (the table of implementations)
+ *   tables/implementations.ts            every description as data, in rank order (the table of implementations)
  *   implementations/backends.browser.ts  the backends a browser's worker can run (bundled with it)
  *   implementations/backends.node.ts     how a Node worker thread loads each backend it can run
  * Bundlers see every import as written (no computed paths); in Node a backend is loaded only
@@ -13,7 +13,7 @@
  */
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ImplementationDocs, ImplementationMeta } from '../web/core/tables/aeads.ts';
+import { ALGORITHM_IDS, type ImplementationDocs, type ImplementationMeta } from '../web/core/tables/aeads.ts';
 
 export const UNITS_DIR = fileURLToPath(new URL('../web/core/implementations', import.meta.url));
 const HEADER = '// Written by `npm run units` (scripts/units.ts) from the folders beside it: do not edit.\n';
@@ -50,7 +50,7 @@ export async function readUnits(dir = UNITS_DIR): Promise<Unit[]> {
   return units.sort((a, b) => a.meta.rank - b.meta.rank);
 }
 
-/** The three files' texts, by path under implementations/. */
+/** The three files' texts, by path under web/core/. */
 export function unitFiles(units: readonly Unit[]): Record<string, string> {
   const metas = units.map((u) => u.meta);
   const key = (id: string) => (/^[a-z_$][\w$]*$/i.test(id) ? id : `'${id}'`);
@@ -78,24 +78,27 @@ export function unitFiles(units: readonly Unit[]): Record<string, string> {
       .map((m) => `  ${key(m.id)}: () => import('./${m.id}/backend.ts'),\n`)
       .join('') +
     `};\n`;
+  // The table of implementations is data, written into tables/ (the lowest layer, which imports
+  // no implementation's folder): each description as its meta.ts gives it, and its class for
+  // every algorithm (classOf, evaluated here).
+  const rows = metas.map(({ classOf, ...data }) => ({ ...data, classes: Object.fromEntries(ALGORITHM_IDS.map((a) => [a, classOf(a)])) }));
   return {
-    'index.ts':
-      HEADER +
-      metas.map((m) => `import ${camel(m.id)} from './${m.id}/meta.ts';\n`).join('') +
-      `\n/** Every built-in implementation's description (its folder's meta.ts), in rank order. */\n` +
-      `export const METAS = [${metas.map((m) => camel(m.id)).join(', ')}] as const;\n`,
-    'backends.browser.ts': browserFile,
-    'backends.node.ts': nodeFile,
+    'tables/implementations.ts':
+      '// Written by `npm run units` (scripts/units.ts) from web/core/implementations/<id>/meta.ts: do not edit.\n' +
+      `/** Every built-in implementation's description (its folder's meta.ts), in rank order; \`classes\` is its classOf for every algorithm. */\n` +
+      `export const METAS = ${JSON.stringify(rows, null, 2)} as const;\n`,
+    'implementations/backends.browser.ts': browserFile,
+    'implementations/backends.node.ts': nodeFile,
   };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const files = unitFiles(await readUnits());
   for (const [name, text] of Object.entries(files)) {
-    const path = `${UNITS_DIR}/${name}`;
+    const path = `${UNITS_DIR}/../${name}`;
     if (!existsSync(path) || readFileSync(path, 'utf8') !== text) {
       writeFileSync(path, text);
-      console.error(`units: wrote web/core/implementations/${name}`);
+      console.error(`units: wrote web/core/${name}`);
     }
   }
 }

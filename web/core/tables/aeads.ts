@@ -106,7 +106,7 @@ export type Runtime = 'browser' | 'node';
  * One implementation, described as pure data in its own folder (implementations/<id>/meta.ts,
  * beside the backend.ts that runs it in a worker). The table of implementations, their classes,
  * the runtimes that offer them, the package's dependencies and docs/implementations.md are all
- * derived from these (implementations/index.ts lists the folders; `npm run units` writes it).
+ * derived from these (`npm run units` writes them into tables/implementations.ts as data).
  */
 export interface ImplementationMeta {
   /** The id cases, URLs and the collector carry; also the folder's name. */

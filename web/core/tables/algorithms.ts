@@ -5,7 +5,7 @@
  */
 import type { Brand } from 'valibot';
 import { type AlgorithmId, type ImplementationClass, type Runtime, QUICK_ALGORITHM_IDS, algorithm } from './aeads.ts';
-import { METAS } from '../implementations/index.ts';
+import { METAS } from './implementations.ts';
 
 export * from './aeads.ts';
 
@@ -34,7 +34,7 @@ export type VariantOf<I extends ImplementationId> = Extract<(typeof IMPLEMENTATI
 
 /** The class of one implementation × algorithm (see IMPLEMENTATION_CLASSES); a module of yours is 'unknown'. */
 export function implementationClass(impl: ImplementationRef, alg: AlgorithmId): ImplementationClass {
-  return IMPLEMENTATION_BY_ID.get(impl)?.classOf(alg) ?? 'unknown';
+  return (IMPLEMENTATION_BY_ID.get(impl)?.classes[alg] as ImplementationClass | undefined) ?? 'unknown';
 }
 export const IMPLEMENTATION_IDS = IMPLEMENTATIONS.map((i) => i.id) as readonly ImplementationId[] as [ImplementationId, ...ImplementationId[]];
 
