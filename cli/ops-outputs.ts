@@ -1,8 +1,8 @@
 /** What `aeadbench compare --metric ops` writes besides its table: JUnit, the job summary, and the note under a time comparison. */
 import type { Comparison } from '../web/core/report/compare.ts';
 import type { OpsComparison } from '../web/core/report/ops.ts';
+import { xml } from '../web/core/report/ci-formats.ts';
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const pct = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(3)} %`;
 
 /** JUnit XML: one test case per counted case, more work beyond the threshold a failure. */

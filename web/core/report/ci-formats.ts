@@ -60,7 +60,8 @@ export function toBmf(doc: ResultDocument): BencherMetricFormat {
   return out;
 }
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+/** Text escaped for an XML attribute or element (JUnit). */
+export const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const WORD: Record<CompareVerdict, string> = { faster: 'FASTER', slower: 'SLOWER', same: 'SAME', unknown: 'UNKNOWN' };
 const line = (r: Comparison, c: Comparison['cases'][number]) =>
   `${WORD[c.verdict]}: B/A throughput ${c.ratio.toFixed(3)} [${c.low.toFixed(3)}–${c.high.toFixed(3)}] against a margin of ±${+(r.margin * 100).toFixed(1)} % (A ${sig(c.aMbps)} MB/s, B ${sig(c.bMbps)} MB/s)`;

@@ -119,12 +119,12 @@ function plan(s: RunSession, available: Available[], unavailable: Parameters<typ
 }
 
 /**
- * Exact counts beside the times: each case whose code is the WASM cores, counted in a fresh
- * worker after the timing is over (a platform that cannot count, or a run without such a case,
- * skips it).
+ * Exact counts beside the times: each WebAssembly case, counted in a fresh worker after the
+ * timing is over; the worker counts those whose backend it could load counted (the cores) and
+ * skips the rest (a platform that cannot count, or a run without such a case, skips the pass).
  */
 async function count(s: RunSession): Promise<void> {
-  const counted = s.plan.filter((c) => needsWasm(c.implementation) && (c.implementation === 'rustcrypto-wasm' || c.implementation === 'libaegis-wasm'));
+  const counted = s.plan.filter((c) => needsWasm(c.implementation));
   if (!counted.length || !s.platform.counts) return;
   s.progress.phase = 'counting';
   s.report();
