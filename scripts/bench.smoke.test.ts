@@ -1,14 +1,34 @@
 // A smoke run of every `npm run bench:*` script, at tiny sizes, inside `npm test`: a benchmark
-// nobody runs breaks silently (bench:collector once did, for weeks). Each runs through npm, as
-// its users start it, and must exit 0 and print its figures. The figures themselves are not
-// judged here: these are seconds-long runs on a shared machine; targets live in the benchmarks.
-import { spawnSync } from 'node:child_process';
+// nobody runs breaks silently (bench:collector once did, for weeks). Each runs the steps of its
+// npm script, as its users start it, and must exit 0 and print its figures. The figures
+// themselves are not judged here: these are seconds-long runs on a shared machine; targets live
+// in the benchmarks. So the benchmarks' own commands run two at a time (vitest.bench.config.ts's
+// maxConcurrency), after the build steps the scripts share (setup, build-wasm, vite build) have
+// run once, in order: two `vite build`s at once would empty dist/ under a benchmark serving it.
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { delimiter, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 
-const scripts = Object.keys((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts).filter((s) =>
-  s.startsWith('bench:'),
-);
+const SCRIPTS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+const scripts = Object.keys(SCRIPTS).filter((s) => s.startsWith('bench:'));
+/** A script's steps: the build steps before its last `&&`, and its own command after it. */
+const steps = (name: string) => SCRIPTS[name]!.split(' && ');
+/** Without vitest's NODE_ENV=test: under it `vite build` makes Svelte's development build (84 kB of initial JavaScript for 77). */
+const { NODE_ENV: _, ...outside } = process.env;
+/** As `npm run` does: the package's binaries first on the PATH. */
+const PATH = `${resolve('node_modules/.bin')}${delimiter}${process.env.PATH}`;
+
+function run(command: string, env: Record<string, string>): Promise<{ status: number | null; signal: string | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn('bash', ['-c', command], { env: { ...outside, PATH, ...env }, timeout: 600_000 });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.on('close', (status, signal) => done({ status, signal, stdout, stderr }));
+  });
+}
 
 /** Per benchmark: the environment that makes it tiny, and what its output must contain. */
 const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> = {
@@ -103,22 +123,33 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
 };
 
 describe('benchmarks', () => {
-  it('every bench:* script has a smoke run here', () => {
+  beforeAll(() => {
+    // The shared build steps, each once, in the order the scripts give them.
+    const shared = [...new Set(scripts.flatMap((s) => steps(s).slice(0, -1)))];
+    for (const step of shared) {
+      const r = spawnSync('bash', ['-c', step], { encoding: 'utf8', env: { ...outside, PATH }, timeout: 600_000, maxBuffer: 64 << 20 });
+      expect(r.status, `'${step}' exited ${r.status}:\n${r.stdout}\n${r.stderr}`.slice(-4000)).toBe(0);
+    }
+  }, 1_200_000);
+
+  it('every bench:* script has a smoke run here, and ends in its own command', () => {
     expect(scripts.filter((s) => !SMOKE[s])).toEqual([]);
+    for (const s of scripts) expect(steps(s).at(-1), s).toMatch(/^tsx scripts\/bench-[a-z]+\.ts$/);
   });
 
   for (const name of scripts.filter((s) => SMOKE[s])) {
-    it(`${name} smoke run: exits 0 and prints its figures`, () => {
-      const { env, prints } = SMOKE[name]!;
-      // Without vitest's NODE_ENV=test: under it `vite build` makes Svelte's development build
-      // (84 kB of initial JavaScript for 77), and every bench:* script builds the site first.
-      const { NODE_ENV: _, ...outside } = process.env;
-      const r = spawnSync('npm', ['run', '--silent', name], { encoding: 'utf8', env: { ...outside, ...env }, timeout: 600_000, maxBuffer: 64 << 20 });
-      const out = `${r.stdout}\n${r.stderr}`;
-      expect(r.status, `${name} exited ${r.status} (${r.signal ?? 'no signal'}):\n${out.slice(-4000)}`).toBe(0);
-      for (const p of prints) expect(out, `${name} did not print ${p}`).toMatch(p);
-      // The figures, in the log of npm test: a smoke run is read as well as counted.
-      console.log(`${name} smoke run:\n${r.stdout.trim().split('\n').slice(-25).join('\n')}`);
-    }, 660_000);
+    it.concurrent(
+      `${name} smoke run: exits 0 and prints its figures`,
+      async ({ expect }) => {
+        const { env, prints } = SMOKE[name]!;
+        const r = await run(steps(name).at(-1)!, env);
+        const out = `${r.stdout}\n${r.stderr}`;
+        expect(r.status, `${name} exited ${r.status} (${r.signal ?? 'no signal'}):\n${out.slice(-4000)}`).toBe(0);
+        for (const p of prints) expect(out, `${name} did not print ${p}`).toMatch(p);
+        // The figures, in the log of npm test: a smoke run is read as well as counted.
+        console.log(`${name} smoke run:\n${r.stdout.trim().split('\n').slice(-25).join('\n')}`);
+      },
+      660_000,
+    );
   }
 });
