@@ -7,9 +7,6 @@ export default defineConfig({
     // The benchmarks' smoke runs measure, so they run alone, after the site is built (vitest.bench.config.ts).
     exclude: ['**/node_modules/**', 'scripts/*.smoke.test.ts'],
     testTimeout: 60_000,
-    // Two files at a time on two cores (vitest's default is cores − 1, here one): most files wait
-    // on PGlite, PostgreSQL or a child process, and none judges a time against the clock.
-    maxWorkers: 2,
     // Opening a PGlite store and migrating it took over 10 s (the default) on two loaded cores.
     hookTimeout: 30_000,
     // A real PostgreSQL for the collector suites (started from Debian's package on loopback).

@@ -15,6 +15,8 @@ import { ParamError, parseParams, toSearch } from '../web/core/params.ts';
 import type { Progress } from '../web/core/run/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { comparisonMarkdown, toJunit } from '../web/core/report/ci-formats.ts';
+import { type OpsComparison, compareOps, opsExitCode, opsTable } from '../web/core/report/ops.ts';
+import { opsJunit, opsMarkdown } from './ops-outputs.ts';
 import { BROWSER_NAMES } from './browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
 import { type BundledModule, bundleModule } from './modules.ts';
@@ -36,6 +38,10 @@ export interface AbOptions {
   /** Where the table and notes go (stdout by default). */
   say?: (line: string) => void;
   stepSummary?: (markdown: string) => void;
+  /** `ops`: compare the two modules' exact counts (their WebAssembly, counted), not their times. */
+  metric?: 'time' | 'ops';
+  /** With `ops`: the change in operations per message that counts as more work. */
+  threshold?: number;
 }
 
 /** The ids the two sides carry in the result, whatever ids the modules declare (often the same one). */
@@ -66,6 +72,25 @@ export async function bundleAs(file: string, id: string, platform: 'node' | 'bro
         .replace(/Invalid --implementation/, `Invalid --${id}`),
     );
   }
+}
+
+/**
+ * An A/B run's two sides as two results of one implementation, compared by their counts: the
+ * same case of base and head, head's operations per message over base's (report/ops.ts).
+ */
+export function opsOfAb(doc: ResultDocument, threshold?: number): OpsComparison {
+  const side = (id: string) => ({
+    cases: doc.cases.filter((c) => c.implementation === id).map((c) => ({ ...c, implementation: 'module' as typeof c.implementation })),
+  });
+  return compareOps(side(AB_IDS.base), side(AB_IDS.head), threshold);
+}
+
+/** Why an A/B by counts has nothing to compare: what the counting pass found each side runs. */
+function nothingCounted(doc: ResultDocument): string {
+  const js = (doc.modules ?? []).filter((m) => m.code === 'javascript').map((m) => m.id);
+  if (js.length)
+    return `nothing to compare by counts: ${js.join(' and ')} ${js.length > 1 ? 'are' : 'is'} JavaScript (no WebAssembly was instantiated); compare them by time (without --metric ops)`;
+  return 'nothing to compare by counts: no case of the head has a counted base case beside it';
 }
 
 /** The exit code that says more: an error (3), then something SLOWER (1), then UNKNOWN (2), then 0. */
@@ -106,9 +131,21 @@ export async function abCompare(o: AbOptions): Promise<number> {
   const q = new URLSearchParams({ preset: 'quick' });
   for (const k of ['algorithms', 'sizes', 'operations'] as const) if (o[k] !== undefined) q.set(k, o[k]!);
   q.set('ab', `${AB_IDS.base},${AB_IDS.head},${o.margin}`);
-  q.set('budget', `${o.budgetSeconds}s`);
-  // Rounds of the stop rule: as many as the budget allows.
-  q.set('reruns', '50');
+  const byOps = o.metric === 'ops';
+  if (byOps) {
+    // Counts are exact: one short round of timing (the run's), then the counting pass decides.
+    for (const [k, v] of [
+      ['budget', '1s'],
+      ['overtime', '0s'],
+      ['rounds', '1'],
+      ['reruns', '0'],
+    ])
+      q.set(k!, v!);
+  } else {
+    q.set('budget', `${o.budgetSeconds}s`);
+    // Rounds of the stop rule: as many as the budget allows.
+    q.set('reruns', '50');
+  }
   let params;
   try {
     params = parseParams(q).params;
@@ -117,6 +154,7 @@ export async function abCompare(o: AbOptions): Promise<number> {
   }
   if (o.out) mkdirSync(o.out, { recursive: true });
   const results: { engine: string; doc: ResultDocument; r: Comparison }[] = [];
+  const opsResults: { engine: string; ops: OpsComparison }[] = [];
   const missing: { engine: string; why: string }[] = [];
   let worst: 0 | 1 | 2 | 3 = 0;
   for (const engine of engines) {
@@ -145,6 +183,16 @@ export async function abCompare(o: AbOptions): Promise<number> {
     if (o.out) writeFileSync(join(o.out, `${engine}.json`), JSON.stringify(doc, null, 2));
     // Validated before timed: a side the gate refused is an error, not a comparison.
     const refused = refusedIn(doc);
+    if (byOps) {
+      const ops = opsOfAb(doc, o.threshold);
+      say(`[${engine}] ${doc.environment.browser.name} ${doc.environment.browser.version}: head over base, WebAssembly operations per message (exact)`);
+      say(opsTable(ops));
+      for (const x of refused) console.error(`FAILED: ${x}`);
+      if (!refused.length && ops.rows.length === 0) console.error(`[${engine}] ${nothingCounted(doc)}`);
+      opsResults.push({ engine, ops });
+      worst = worse(worst, refused.length ? 3 : opsExitCode(ops));
+      continue;
+    }
     const r = compareInRun(doc);
     say(
       `[${engine}] ${doc.environment.browser.name} ${doc.environment.browser.version}: head over base, one session, paired; ${(doc.durationMs / 1000).toFixed(1)} s`,
@@ -160,6 +208,22 @@ export async function abCompare(o: AbOptions): Promise<number> {
     if (r.cases.length === 0 && !refused.length) console.error(`[${engine}] nothing to compare: no case of the head has a base case beside it`);
     if (!refused.length) for (const line of unknownAdvice(r, { inRun: true, budgetSeconds: o.budgetSeconds })) console.error(`[${engine}] ${line}`);
     worst = worse(worst, code);
+  }
+  if (byOps) {
+    const markdown = opsResults.map(({ engine, ops }) => `### ${engine}\n\n${opsMarkdown(ops)}`).join('\n\n');
+    if (o.out) writeFileSync(join(o.out, 'summary.md'), `# aeadbench A/B by counts: ${o.head} against ${o.base}\n\n${markdown}\n`);
+    o.stepSummary?.(markdown);
+    if (o.junit)
+      writeFileSync(
+        o.junit,
+        opsJunit({
+          threshold: opsResults[0]?.ops.threshold ?? 0,
+          rows: opsResults.flatMap(({ engine, ops }) => ops.rows.map((x) => ({ ...x, key: `${engine} · ${x.key}` }))),
+          uncounted: [],
+        }),
+      );
+    for (const m of missing) console.error(`[${m.engine}] did not run: ${m.why}`);
+    return worst;
   }
   const markdown = [
     ...results.map(({ engine, r }) => `### ${engine}\n\n${comparisonMarkdown(r)}`),

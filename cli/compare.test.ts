@@ -127,6 +127,26 @@ describe('aeadbench compare (the command)', () => {
     expect(r.status).toBe(3);
     expect(r.stderr).toContain('nothing to compare');
   }, 120_000);
+
+  it('--metric ops with --base and --head counts two modules of yours in Node: a head doing one ChaCha20 block more a message is MORE WORK, exit 1; the same file is exactly +0.000 %, exit 0; two JavaScript modules have nothing to count, exit 3', async () => {
+    const { mkdtempSync, readFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const mod = (m: string) => `web/core/test/modules/${m}.mjs`;
+    const ab = (base: string, head: string, ...more: string[]) =>
+      cli('--base', mod(base), '--head', mod(head), '--browser', 'node', '--metric', 'ops', '--operations', 'encrypt', ...more);
+    const junit = join(mkdtempSync(join(tmpdir(), 'aeadbench-ops-')), 'ops.xml');
+    let r = await ab('sodium-chacha', 'sodium-chacha-more', '--sizes', '8k', '--junit', junit);
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/chacha20-poly1305 · module \(custom\) · encrypt · 8 KiB +\d+ +\d+ +\+1\.\d{3} % +▲ MORE WORK/);
+    expect(readFileSync(junit, 'utf8').match(/<failure/g)).toHaveLength(1);
+    r = await ab('sodium-chacha', 'sodium-chacha', '--sizes', '8k', '--threshold', '0%');
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/8 KiB +(\d+) +\1 +\+0\.000 % += same work/);
+    r = await ab('good-gcm', 'good-gcm-again', '--sizes', '1k');
+    expect(r.status).toBe(3);
+    expect(r.stderr).toContain('nothing to compare by counts: base and head are JavaScript');
+  }, 180_000);
 });
 
 describe('A/B in one run (compareInRun)', () => {

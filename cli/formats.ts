@@ -10,6 +10,7 @@ import { verdict } from '../web/core/report/verdict.ts';
 import { runMarkdown, toBmf, toGithubActionBenchmark } from '../web/core/report/ci-formats.ts';
 import { toCsv } from '../web/core/report/csv.ts';
 import { formatSize } from '../web/core/params.ts';
+import { countCell } from '../web/core/report/ops.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 
 /** The results as a table for a terminal: one row per case. */
@@ -26,14 +27,14 @@ export function resultsTable(doc: ResultDocument): string {
     mbps(c.totalBytesPerSecond),
     c.usPerOp.toFixed(3),
     `±${(medianPrecision(c) * 100).toFixed(1)}%${c.unstable ? ' ⚠' : ''}`,
-    ...(counted ? [c.ops ? c.ops.perByte.toFixed(2) : c.implementation.endsWith('wasm') ? '–' : 'JS'] : []),
+    ...(counted ? [countCell(c, doc.modules).text] : []),
   ]);
   const head = ['algorithm', 'implementation', 'op', 'size', 'MB/s median', 'MB/s all calls', 'µs/op', 'median ±', ...(counted ? ['WASM ops/B'] : [])];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((x, i) => (i >= 3 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ');
   const legend =
     `median ±: reach of the median's 95 % interval; ⚠ not resolved within the run's budget (beyond ±${CASE_PRECISION * 100} %)` +
-    (counted ? '; WASM ops/B: executed WebAssembly operations per byte, exact (JS: no count, the code is JavaScript)' : '');
+    (counted ? '; WASM ops/B: executed WebAssembly operations per byte, exact (JS: no count, the code is JavaScript; –: WebAssembly not counted)' : '');
   return [line(head), ...rows.map(line), legend].join('\n');
 }
 
@@ -92,7 +93,7 @@ const pad = (flag: string) => `  ${flag.padEnd(34)}`;
 /** `aeadbench help`: the commands, then every output from the registry. */
 export const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webkit|node[,…] [--out DIR] [--preset quick|standard|full]
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
-                     [--operations encrypt,decrypt] [--rounds N] ${FILE_OUTPUTS.map((o) => `[--${o.name} FILE]`).join(' ')}
+                     [--operations encrypt,decrypt] [--rounds N] [--budget 20s] [--overtime 20s] ${FILE_OUTPUTS.map((o) => `[--${o.name} FILE]`).join(' ')}
                      [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
                      [--format ${STDOUT_FORMATS.join('|')}] [--implementation FILE]… [--modules-alone]
        aeadbench compare A.json B.json [--margin 3%] [--junit FILE]
@@ -103,7 +104,8 @@ export const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefo
                      [--budget 60s] [--algorithms a,b] [--sizes 1k,1M] [--operations encrypt] [--junit FILE]
                      [--json FILE] [--out DIR]
                      A/B in one session: two modules of yours, both gated, then interleaved case by case
-                     and measured until each comparison is decided (head over base, paired) or the budget is spent
+                     and measured until each comparison is decided (head over base, paired) or the budget is spent;
+                     with --metric ops [--threshold 0.5%], their WebAssembly's operations per message instead (exact)
 
 outputs of run:
 ${RUN_OUTPUTS.map((o) => `${pad(o.to === 'stdout' ? `--format ${o.name}` : `--${o.name} FILE`)}${o.usage}`).join('\n')}
@@ -118,6 +120,8 @@ bundled with its own node_modules, checked by the gate, then timed beside the bu
 a module that fails the gate is not timed, is named with its first failure, and the run exits 1.
 --modules-alone times the modules without the preset's built-ins: only those --implementations
 names run beside them (none named: the modules alone; a CI job watching its own code).
+--budget and --overtime bound a run's time: the quick preset measures for 20 s, then up to 20 s
+more while a tenth of its cases or a claim is unresolved (--overtime 0s: never more).
 
 exit codes: 0 done (compare: nothing slower beyond the margin); 1 a case failed validation (run),
             or something is SLOWER (compare); 2 a comparison stayed UNKNOWN (compare);

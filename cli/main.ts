@@ -53,6 +53,8 @@ async function run(argv: string[]): Promise<number> {
       sizes: { type: 'string' },
       operations: { type: 'string' },
       rounds: { type: 'string' },
+      budget: { type: 'string' },
+      overtime: { type: 'string' },
       ...Object.fromEntries(FILE_OUTPUTS.map((o) => [o.name, { type: 'string' } as const])),
       executable: { type: 'string' },
       submit: { type: 'string' },
@@ -97,7 +99,8 @@ async function run(argv: string[]): Promise<number> {
   const alone = values['modules-alone']!;
   if (alone && !values.implementation?.length) throw new CliError('--modules-alone times modules of yours alone: give them with --implementation FILE');
   const q = new URLSearchParams();
-  for (const k of ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'rounds'] as const) if (values[k] !== undefined) q.set(k, values[k]!);
+  for (const k of ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'rounds', 'budget', 'overtime'] as const)
+    if (values[k] !== undefined) q.set(k, values[k]!);
   let params: RunParams;
   try {
     params = parseParams(q).params; // validated here, so a bad flag fails before a browser starts
@@ -277,10 +280,6 @@ async function compare(argv: string[]): Promise<number> {
     },
   });
   if (values.metric !== 'time' && values.metric !== 'ops') throw new CliError(`Invalid --metric: '${values.metric}' (expected time or ops)`);
-  if (values.metric === 'ops' && (values.base !== undefined || values.head !== undefined))
-    throw new CliError(
-      '--metric ops compares two result files: the WebAssembly of modules of yours is not counted yet (aeadbench run counts the built-in WASM cores)',
-    );
   if (values.threshold !== undefined && values.metric !== 'ops') throw new CliError('--threshold goes with --metric ops (time comparisons take --margin)');
   if (values.base !== undefined || values.head !== undefined) {
     if (positionals.length) throw new CliError(`compare takes either two result files or --base and --head modules, not both\n${USAGE}`);
@@ -301,6 +300,8 @@ async function compare(argv: string[]): Promise<number> {
       json: values.json,
       out: values.out,
       executable: values.executable,
+      metric: values.metric as 'time' | 'ops',
+      threshold: values.threshold === undefined ? undefined : parseMargin(values.threshold, '--threshold'),
       stepSummary,
       onProgress: (engine, p) => {
         if (tty) return void process.stderr.write(progressLine(p));

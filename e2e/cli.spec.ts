@@ -8,17 +8,20 @@ import { validateResult } from '../web/core/schema.ts';
 import { expect, test } from './fixtures.ts';
 
 const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'cli/main.ts', ...args], { encoding: 'utf8', timeout: 240_000 });
+/** What these runs show needs no full 20 s (+ 20 s overtime) budget: 4 s, and never more. */
+const SHORT = ['--budget', '4s', '--overtime', '0s'];
 
 for (const target of ['chromium', 'firefox', 'node'] as const) {
   test(`aeadbench run --browser ${target} --preset quick writes a valid result document`, async ({ browserName }) => {
     test.skip(browserName !== (target === 'node' ? 'chromium' : target), `runs once, in the ${target === 'node' ? 'chromium' : target} project`);
     const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'out.json');
-    const r = cli('run', '--browser', target, '--preset', 'quick', '--sizes', '64,16k', '--rounds', '1', '--json', out);
+    const r = cli('run', '--browser', target, '--preset', 'quick', '--sizes', '64,16k', '--rounds', '1', ...SHORT, '--json', out);
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(readFileSync(out, 'utf8'));
     const checked = validateResult(doc);
     expect(checked.ok ? [] : checked.issues).toEqual([]);
     expect(doc.params.preset).toBe('quick');
+    expect([doc.params.budgetMs, doc.params.overtimeMs]).toEqual([4000, 0]);
     expect(doc.environment.runtime).toBe(target === 'node' ? 'node' : 'browser');
     if (target === 'node') expect(doc.cases.some((c: { implementation: string }) => c.implementation === 'node-crypto')).toBe(true);
     expect(r.stdout).toContain('MB/s'); // the results table
@@ -57,6 +60,7 @@ for (const target of ['chromium', 'firefox'] as const) {
       '--rounds',
       '1',
       ...modules.flatMap((m) => ['--implementation', m]),
+      ...SHORT,
       '--json',
       out,
     );
@@ -94,6 +98,7 @@ for (const target of ['chromium', 'node'] as const) {
       '1',
       '--implementation',
       'examples/modules/stablelib-chacha20poly1305/index.mjs',
+      ...SHORT,
     ];
     const r = cli('run', ...args, '--modules-alone', '--json', join(dir, 'alone.json'));
     expect(r.status, r.stderr).toBe(0);
@@ -178,6 +183,7 @@ test('--submit of a Node run with default implementations (node:crypto too) is s
     '64',
     '--rounds',
     '1',
+    ...SHORT,
     '--submit',
     baseURL!,
     '--json',
@@ -197,7 +203,7 @@ test('--submit of a Node run with default implementations (node:crypto too) is s
 test('aeadbench run --preset <scenario> runs that study', async ({ browserName }) => {
   test.skip(browserName !== 'chromium', 'scenario presets from the CLI are checked once');
   const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'iot.json');
-  const r = cli('run', '--browser', 'node', '--preset', 'lightweight-iot', '--sizes', '8,64', '--rounds', '1', '--json', out);
+  const r = cli('run', '--browser', 'node', '--preset', 'lightweight-iot', '--sizes', '8,64', '--rounds', '1', ...SHORT, '--json', out);
   expect(r.status, r.stderr).toBe(0);
   const doc = JSON.parse(readFileSync(out, 'utf8'));
   expect(doc.params.preset).toBe('lightweight-iot');

@@ -7,7 +7,13 @@
  * (a v128 operation counts one, as an i32 one does; the engine's code generation and caches are
  * invisible to a count). Then whether the engines counted the same: a count is the module's, so
  * any difference is a failure, and the command exits 1.
- *   ENGINES=node,chromium,firefox SIZES=64,1k,16k ALGORITHMS=… npm run bench:counts
+ * Then, per engine: the same build counted REPEATS times in fresh runs (every count identical,
+ * and `compare --metric ops` of each against the first exits 0); two modules of yours compared
+ * by counts (`compare --base --head --metric ops`: libsodium.js's ChaCha20-Poly1305, and the
+ * same with one more ChaCha20 block a message, MORE WORK in every one of MODULE_REPEATS runs;
+ * the same file as base and head, +0.000 %); and an A/A of times with the counting pass on and
+ * off (the pass runs after the timing, in a worker of its own, so it must not move them).
+ *   ENGINES=node,chromium,firefox,webkit SIZES=64,1k,16k ALGORITHMS=… REPEATS=10 MODULE_REPEATS=10 npm run bench:counts
  */
 import { runInBrowser } from '../cli/browser-run.ts';
 import type { BrowserName } from '../cli/browsers.ts';
@@ -17,6 +23,9 @@ import { type CaseResult, type ResultDocument } from '../web/core/schema.ts';
 import { pairedRatio } from '../web/core/stats.ts';
 import { ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
 import { recordPage } from './measured.ts';
+import { abCompare } from '../cli/ab.ts';
+import { compareResults } from '../web/core/report/compare.ts';
+import { compareOps, opsExitCode } from '../web/core/report/ops.ts';
 
 recordPage('counts', {
   title: 'Exact counts beside time',
@@ -24,26 +33,30 @@ recordPage('counts', {
     "Every RustCrypto id in both WASM builds, counted and timed in one run per engine: the builds' count ratio (operations per message, baseline / simd128, exact) beside their time ratio (simd128 over baseline, paired), and whether the engines counted alike.",
 });
 
-const ENGINES = (process.env.ENGINES ?? 'node,chromium,firefox').split(',').filter(Boolean);
+const ENGINES = (process.env.ENGINES ?? 'node,chromium,firefox,webkit').split(',').filter(Boolean);
+const REPEATS = Number(process.env.REPEATS ?? 10);
+const MODULE_REPEATS = Number(process.env.MODULE_REPEATS ?? 10);
+const MODULE_SIZE = process.env.MODULE_SIZE ?? '8k';
 const SIZES = process.env.SIZES ?? '64,1k,16k';
 const ALGORITHMS = process.env.ALGORITHMS ?? ALGORITHM_IDS.join(',');
 const ROUNDS = process.env.ROUNDS ?? '1';
 const search = `preset=quick&implementations=rustcrypto-wasm&wasm=both&algorithms=${ALGORITHMS}&sizes=${SIZES}&rounds=${ROUNDS}&operations=encrypt`;
 
+/** One run in an engine: `more` search parameters on top of the table's (a repeat: a short budget; the counts come after it). */
+async function runIn(engine: string, more: Record<string, string> = {}): Promise<ResultDocument> {
+  const { counts, ...rest } = more;
+  const q = new URLSearchParams(search);
+  for (const [k, v] of Object.entries(rest)) q.set(k, v);
+  if (engine !== 'node') return runInBrowser({ browser: engine as BrowserName, search: q.toString() });
+  const { parseParams } = await import('../web/core/params.ts');
+  const { params } = parseParams(q);
+  return runBenchmark({ ...params, counts: counts !== 'off' });
+}
+
 const docs: { engine: string; doc: ResultDocument }[] = [];
 for (const engine of ENGINES) {
   const started = performance.now();
-  const doc =
-    engine === 'node'
-      ? await runBenchmark({
-          implementations: ['rustcrypto-wasm'],
-          wasm: 'both',
-          algorithms: ALGORITHMS.split(',') as never,
-          sizes: SIZES.split(',').map((s) => (s.endsWith('k') ? Number(s.slice(0, -1)) * 1024 : Number(s))),
-          rounds: Number(ROUNDS),
-          operations: ['encrypt'],
-        })
-      : await runInBrowser({ browser: engine as BrowserName, search });
+  const doc = await runIn(engine);
   process.stderr.write(`[${engine}] ${doc.cases.length} cases in ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
   docs.push({ engine, doc });
 }
@@ -96,3 +109,78 @@ console.log(
   `engines agree: ${compared - disagree} of ${compared} cases counted in ${docs.length} engines (${ENGINES.join(', ')}) give ${first?.engine ?? '–'}'s count; ${counted} counts in all`,
 );
 if (disagree || counted === 0) process.exitCode = 1;
+
+// The same build, counted again in fresh runs: every count identical, so comparing by counts
+// two runs of unchanged code finds no change (compare --metric ops exits 0).
+const SHORT = { budget: '1s', overtime: '0s', rounds: '1', reruns: '0' };
+console.log(`\nthe same build counted in ${REPEATS} fresh runs per engine (each run's counting pass; budget 1 s for the times)`);
+for (const { engine, doc } of docs) {
+  const counts = (d: ResultDocument) => new Map(d.cases.filter((c) => c.ops).map((c) => [key(c), c.ops!.perMessage]));
+  const reference = counts(doc);
+  let identical = 0;
+  let exitZero = 0;
+  for (let i = 0; i < REPEATS; i++) {
+    const again = await runIn(engine, SHORT);
+    const now = counts(again);
+    if (now.size === reference.size && [...reference].every(([k, v]) => now.get(k) === v)) identical++;
+    if (opsExitCode(compareOps(doc, again, 0)) === 0) exitZero++;
+  }
+  console.log(
+    `${engine.padEnd(9)} ${reference.size} counted cases: identical in ${identical} of ${REPEATS} runs; compare --metric ops --threshold 0 against the first run exits 0 in ${exitZero} of ${REPEATS}`,
+  );
+  if (identical !== REPEATS || exitZero !== REPEATS) process.exitCode = 1;
+}
+
+// Modules of yours compared by their work: one more ChaCha20 block a message is more work, every time.
+const MOD = (m: string) => `web/core/test/modules/${m}.mjs`;
+console.log(`\nmodules of yours by counts (compare --base --head --metric ops, ${MODULE_SIZE}, encrypt): libsodium.js ChaCha20-Poly1305`);
+for (const engine of ENGINES) {
+  const runs = engine === 'node' ? MODULE_REPEATS : Math.min(MODULE_REPEATS, 2);
+  const tally = { more: 0, same: 0, changes: new Set<string>(), sameChanges: new Set<string>() };
+  for (let i = 0; i < runs; i++) {
+    for (const [head, what] of [
+      ['sodium-chacha-more', 'more'],
+      ['sodium-chacha', 'same'],
+    ] as const) {
+      const lines: string[] = [];
+      const code = await abCompare({
+        base: MOD('sodium-chacha'),
+        head: MOD(head),
+        browser: engine,
+        margin: 0.05,
+        budgetSeconds: 5,
+        sizes: MODULE_SIZE,
+        operations: 'encrypt',
+        metric: 'ops',
+        threshold: what === 'same' ? 0 : undefined,
+        say: (x) => lines.push(x),
+      });
+      const change = /([+-]\d+\.\d{3}) %/.exec(lines.join('\n'))?.[1] ?? '?';
+      if (what === 'more') {
+        tally.changes.add(change);
+        if (code === 1 && lines.join('\n').includes('MORE WORK')) tally.more++;
+      } else {
+        tally.sameChanges.add(change);
+        if (code === 0 && change === '+0.000') tally.same++;
+      }
+    }
+  }
+  console.log(
+    `${engine.padEnd(9)} one more block a message: MORE WORK in ${tally.more} of ${runs} runs (${[...tally.changes].join(', ')} %); the same file as base and head: +0.000 % and exit 0 in ${tally.same} of ${runs} (${[...tally.sameChanges].join(', ')} %)`,
+  );
+  if (tally.more !== runs || tally.same !== runs) process.exitCode = 1;
+}
+
+// A/A: the counting pass runs after the timing in a worker of its own; times with it on and off
+// must read alike (two runs, so the comparison is unpaired: SAME or UNKNOWN, never a difference).
+// In Node, where the package's `counts` option turns it off (the page always counts).
+console.log('\nA/A of times, counting on against counting off (two runs in Node, compare A.json B.json, margin ±5 %)');
+for (const engine of ENGINES.filter((e) => e === 'node')) {
+  const on = await runIn(engine);
+  const off = await runIn(engine, { counts: 'off' });
+  const r = compareResults(on, off, { margin: 0.05 });
+  const by = (v: string) => r.cases.filter((c) => c.verdict === v).length;
+  console.log(
+    `${engine.padEnd(9)} ${r.cases.length} cases: SAME ${by('same')}, UNKNOWN ${by('unknown')}, FASTER ${by('faster')}, SLOWER ${by('slower')}; counted ${on.cases.filter((c) => c.ops).length} and ${off.cases.filter((c) => c.ops).length}`,
+  );
+}

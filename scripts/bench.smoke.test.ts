@@ -98,11 +98,15 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
     ],
   },
   'bench:counts': {
-    env: { ENGINES: 'node,chromium', SIZES: '64,1k', ALGORITHMS: 'aes-128-gcm,chacha20-poly1305' },
+    env: { ENGINES: 'node,chromium', SIZES: '64,1k', ALGORITHMS: 'aes-128-gcm,chacha20-poly1305', REPEATS: '1', MODULE_REPEATS: '1' },
     prints: [
       /bench:counts/,
       /chacha20-poly1305\s+1 KiB\s+\d+\.\d\d\s+\d+\.\d\d\s+\d\.\d{3}\s+(\d\.\d{3} \[|not paired)/,
       /engines agree: (\d+) of \1 cases counted in 2 engines/,
+      /chromium\s+\d+ counted cases: identical in 1 of 1 runs; compare --metric ops --threshold 0 against the first run exits 0 in 1 of 1/,
+      /node\s+one more block a message: MORE WORK in 1 of 1 runs \(\+1\.\d{3} %\); the same file as base and head: \+0\.000 % and exit 0 in 1 of 1/,
+      /chromium\s+one more block a message: MORE WORK in 1 of 1 runs/,
+      /node\s+\d+ cases: SAME \d+, UNKNOWN \d+, FASTER \d+, SLOWER \d+; counted \d+ and 0/,
     ],
   },
   'bench:modules': {

@@ -391,6 +391,12 @@ export const ResultDocumentSchema = v.object({
             version: v.optional(d(shortText, 'The version it declared.')),
             url: v.optional(d(shortText, 'The address it declared (its home page).')),
             sha256: d(v.pipe(v.string(), v.regex(/^[0-9a-f]{64}$/)), 'SHA-256 (hex) of the exact bytes that were loaded and timed.'),
+            code: v.optional(
+              d(
+                v.picklist(['webassembly', 'javascript']),
+                '@2: what the counting pass found it runs: `webassembly`, counted through every instance it made (its cases carry `ops`), or `javascript`, when its cases executed no WebAssembly (nothing to count). Absent without a counting pass.',
+              ),
+            ),
           }),
         ),
         v.maxLength(16),

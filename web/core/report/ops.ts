@@ -7,7 +7,28 @@
  * @module
  */
 import { type CaseResult, type ResultDocument } from '../schema.ts';
+import { isBuiltInImplementation, needsWasm } from '../tables/algorithms.ts';
 import { caseLabel } from './compare.ts';
+
+/**
+ * A case's count as a table shows it: operations per byte; `JS` where there is nothing to count
+ * (JavaScript, or the platform's own code: a built-in that is not WebAssembly, or a module of
+ * yours that executed none); `–` where WebAssembly went uncounted (a run without the pass, or a
+ * count that failed: the run's warnings say why).
+ */
+export function countCell(c: CaseResult, modules: ResultDocument['modules']): { text: string; title: string } {
+  if (c.ops)
+    return {
+      text: c.ops.perByte.toFixed(c.ops.perByte >= 100 ? 1 : 2),
+      title: `${c.ops.perMessage.toLocaleString('en')} WebAssembly operations per message, exact (the same in every engine)`,
+    };
+  const javascript = isBuiltInImplementation(c.implementation)
+    ? !needsWasm(c.implementation)
+    : modules?.find((m) => m.id === c.implementation)?.code === 'javascript';
+  return javascript
+    ? { text: 'JS', title: 'no count: the code is JavaScript (or the platform’s own), not WebAssembly' }
+    : { text: '–', title: 'WebAssembly, not counted in this run (its warnings say why)' };
+}
 
 /** The default threshold: any change of at least 0.5 % in the work a message takes is reported. */
 export const DEFAULT_OPS_THRESHOLD = 0.005;
@@ -46,7 +67,13 @@ export function compareOps(base: Pick<ResultDocument, 'cases'>, head: Pick<Resul
       continue;
     }
     const change = y / x - 1;
-    rows.push({ key, base: x, head: y, change, verdict: change >= threshold ? 'more-work' : change <= -threshold ? 'less-work' : 'same-work' });
+    rows.push({
+      key,
+      base: x,
+      head: y,
+      change,
+      verdict: change > 0 && change >= threshold ? 'more-work' : change < 0 && change <= -threshold ? 'less-work' : 'same-work',
+    });
   }
   return { threshold, rows, uncounted };
 }

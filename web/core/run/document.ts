@@ -103,6 +103,13 @@ export interface RunFacts {
   durationMs: number;
 }
 
+/** What the counting pass found a module of yours runs: WebAssembly it counted, or JavaScript only (nothing to count). */
+function codeOf(id: string, plan: readonly PlannedCase[], counts: RunFacts['counts']): { code?: 'webassembly' | 'javascript' } {
+  const found = plan.filter((c) => c.implementation === id).flatMap((c) => counts?.[c.key] ?? []);
+  if (!found.length) return {};
+  return { code: found.every((c) => 'none' in c) ? 'javascript' : 'webassembly' };
+}
+
 /** The document of a run (finished, cancelled, or live while it runs). */
 export function assembleDocument(o: RunFacts): ResultDocument {
   const slow = o.interference.cycles.length ? slowCycles(o.interference) : undefined;
@@ -128,7 +135,7 @@ export function assembleDocument(o: RunFacts): ResultDocument {
     skipped: o.skipped,
     warnings: o.warnings,
     ...(o.interference.cycles.length ? { interference: o.interference } : {}),
-    ...(o.modules.length ? { modules: o.modules } : {}),
+    ...(o.modules.length ? { modules: o.modules.map((m) => ({ ...m, ...codeOf(m.id, o.plan, o.counts) })) } : {}),
     ...aaCheckOf(o.twin, o.measured),
   };
 }

@@ -7,7 +7,7 @@
  * neighbours spread evenly, and what is unresolved is measured again.
  * @module
  */
-import { ALGORITHM_IDS, needsWasm } from '../tables/algorithms.ts';
+import { ALGORITHM_IDS, isBuiltInImplementation, needsWasm } from '../tables/algorithms.ts';
 import type { Environment, ResultDocument, RunParams, Validation } from '../schema.ts';
 import { EXECUTION_LABELS } from '../execution.ts';
 import { sampleTargetMs } from '../worker/measure.ts';
@@ -124,7 +124,8 @@ function plan(s: RunSession, available: Available[], unavailable: Parameters<typ
  * skips the rest (a platform that cannot count, or a run without such a case, skips the pass).
  */
 async function count(s: RunSession): Promise<void> {
-  const counted = s.plan.filter((c) => needsWasm(c.implementation));
+  // The built-ins whose code is WebAssembly, and every module of yours (the worker counts its WebAssembly, or says it has none).
+  const counted = s.plan.filter((c) => needsWasm(c.implementation) || !isBuiltInImplementation(c.implementation));
   if (!counted.length || !s.platform.counts) return;
   s.progress.phase = 'counting';
   s.report();

@@ -231,12 +231,18 @@ export class RunSession {
   /**
    * The counting pass: a fresh worker of its own loads the WebAssembly counted and runs each
    * case a few messages (worker/api.ts count). The timed workers never run the counted copy.
-   * A case whose count fails is named in a warning; the run keeps its times.
+   * A case whose count fails is named in a warning; the run keeps its times. A module of
+   * yours with nothing to count (JavaScript) is named once.
    */
   async count(cases: PlannedCase[]): Promise<void> {
     const { remote } = await this.freshWorker({ count: true });
     this.counts = await this.guard(remote.count(cases));
-    for (const [key, c] of Object.entries(this.counts)) if ('error' in c) this.warn(`${key}: no count: ${c.error}`);
+    const nothing = new Map<string, string>();
+    for (const [key, c] of Object.entries(this.counts)) {
+      if ('error' in c) this.warn(`${key}: no count: ${c.error}`);
+      if ('none' in c) nothing.set(cases.find((x) => x.key === key)!.implementation, c.none);
+    }
+    for (const [id, why] of nothing) this.warn(`module ${id}: no count: ${why}`);
   }
 
   /** The document from the samples measured so far (`measured`: what to read each case's from). */

@@ -51,3 +51,60 @@ describe('the counting pass', () => {
     expect(await countsOf(cases, false)).toEqual({});
   });
 });
+
+describe('the counting pass with modules of yours', () => {
+  const MODULES = ['sodium-chacha', 'sodium-chacha-more', 'good-gcm'].map((m) => new URL(`./modules/${m}.mjs`, import.meta.url).pathname);
+  const mod = (implementation: string, algorithm: AlgorithmId, sizeBytes: number): PlannedCase => {
+    const c = { implementation: implementation as never, variant: 'custom', algorithm, operation: 'encrypt' as const, sizeBytes, aadBytes: 0 };
+    return { ...c, key: caseKey(c) };
+  };
+  const IDS = ['test-sodium-chacha', 'test-sodium-chacha-more', 'test-good-gcm'];
+  /** One worker's counting pass, counting the same cases twice. (A module is imported once per worker: a second api in this process would find it loaded, uncounted.) */
+  async function countModules(cases: PlannedCase[]) {
+    const api = createApi(nodePlatform, () => {});
+    const info = await api.init({ ...presetParams('quick'), algorithms: ['chacha20-poly1305', 'aes-128-gcm'], implementations: IDS as never }, MODULES, {
+      count: true,
+    });
+    expect(info.moduleErrors).toEqual([]);
+    return [await api.count(cases), await api.count(cases)] as const;
+  }
+  const sodium = [1024, 8192].map((n) => mod('test-sodium-chacha', 'chacha20-poly1305', n));
+  const more = [1024, 8192].map((n) => mod('test-sodium-chacha-more', 'chacha20-poly1305', n));
+  const js = mod('test-good-gcm', 'aes-128-gcm', 1024);
+
+  it('counts the WebAssembly a module instantiates: exact, twice alike; one more ChaCha20 block a message is the same number of operations more at every size; a JavaScript module says it has nothing to count; a run through the package counts the same in its own worker and says which module is which', async () => {
+    const [r1, r2] = await countModules([...sodium, ...more, js]);
+    expect(r2).toEqual(r1);
+    const per = (c: PlannedCase) => (r1[c.key] as { perMessage: number }).perMessage;
+    for (const c of [...sodium, ...more]) expect(r1[c.key], c.key).toMatchObject({ perMessage: expect.any(Number), perCall: expect.any(Number) });
+    const extra = per(more[0]!) - per(sodium[0]!);
+    expect(extra).toBeGreaterThan(0);
+    expect(per(more[1]!) - per(sodium[1]!)).toBe(extra);
+    // About 1 % of the work at 8 KiB: what the 10-of-10 criterion of bench:counts rests on.
+    expect(extra / per(sodium[1]!)).toBeGreaterThan(0.005);
+    expect(extra / per(sodium[1]!)).toBeLessThan(0.02);
+    expect(r1[js.key]).toEqual({ none: 'JavaScript (it executed no WebAssembly)' });
+    console.log(`libsodium.js ChaCha20-Poly1305 ${JSON.stringify(r1[sodium[1]!.key])}; one more block: +${extra} operations a message`);
+    // The package's run: its counting pass in a worker thread of its own.
+    const { runBenchmark } = await import('../node.ts');
+    const doc = await runBenchmark({
+      ...presetParams('quick'),
+      algorithms: ['chacha20-poly1305', 'aes-128-gcm'],
+      sizes: [1024, 8192],
+      operations: ['encrypt'],
+      implementations: MODULES,
+      rounds: 1,
+      maxReruns: 0,
+      budgetMs: 1000,
+      overtimeMs: 0,
+    });
+    expect(Object.fromEntries((doc.modules ?? []).map((m) => [m.id, m.code]))).toEqual({
+      'test-sodium-chacha': 'webassembly',
+      'test-sodium-chacha-more': 'webassembly',
+      'test-good-gcm': 'javascript',
+    });
+    for (const c of [...sodium, ...more]) expect(doc.cases.find((x) => caseKey(x) === c.key)?.ops?.perMessage, c.key).toBe(per(c));
+    expect(doc.cases.filter((x) => x.implementation === 'test-good-gcm').every((x) => x.ops === undefined)).toBe(true);
+    expect(doc.warnings).toContain('module test-good-gcm: no count: JavaScript (it executed no WebAssembly)');
+  }, 120_000);
+});

@@ -162,6 +162,8 @@ describe('a run with modules of yours (Node)', () => {
       version: '1',
       algorithms: ['aes-128-gcm', 'aes-256-gcm'],
       sha256: sha,
+      // The counting pass found no WebAssembly in it (noble is JavaScript).
+      code: 'javascript',
     });
     expect(doc.modules!.map((m) => m.id)).toEqual(['test-good-gcm', 'test-async-gcm']);
     expect(doc.params.implementations).toEqual(['rustcrypto-wasm', 'noble', 'test-good-gcm', 'test-async-gcm']);

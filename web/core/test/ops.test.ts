@@ -29,8 +29,12 @@ describe('compare --metric ops', () => {
     expect(opsExitCode(less)).toBe(0);
   });
 
-  it('a threshold of 0 reports any change, even one operation per message', () => {
+  it('a threshold of 0 reports any change, even one operation per message, and no change as the same work', () => {
     expect(compareOps(withOps(100_000), withOps(100_001), 0).rows[0]!.verdict).toBe('more-work');
+    expect(compareOps(withOps(100_000), withOps(99_999), 0).rows[0]!.verdict).toBe('less-work');
+    const same = compareOps(withOps(100_000), withOps(100_000), 0);
+    expect(same.rows[0]!.verdict).toBe('same-work');
+    expect(opsExitCode(same)).toBe(0);
     expect(compareOps(withOps(100_000), withOps(100_001)).rows[0]!.verdict).toBe('same-work');
   });
 

@@ -20,6 +20,7 @@ import { loadBackends, loadModules } from './load.ts';
 import { makeProbe, measureCase, measureInterleaved, timerResolutionMs } from './measure.ts';
 import type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
 import { createVisibility } from './visibility.ts';
+import { type Interception, interceptWebAssembly } from './intercept.ts';
 
 export type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
 export { comparisonGroups, outgrowsArena } from './groups.ts';
@@ -52,6 +53,8 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let cores: CoresBackend | null = null;
   let probe: ReturnType<typeof makeProbe> | null = null;
   let record: InterferenceRecord = { opsPerProbe: 0, cycles: [], probeMs: [] };
+  /** The counting pass with modules of yours: their WebAssembly, counted (intercept.ts). */
+  let interception: Interception | null = null;
   const visibility = createVisibility();
   const yieldNow = makeYield();
 
@@ -64,9 +67,12 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       resolution = timerResolutionMs();
       // WebAssembly off (Lockdown Mode, --jitless, a CSP): what needs it is named, the rest runs.
       const features = wasmLoops() !== null ? wasmFeatures() : null;
+      // Counting, the modules' WebAssembly is counted from their import on; the built-ins load as they are.
+      if (o.count && modules.length && features && platform.loadCounter) interception = interceptWebAssembly(await platform.loadCounter());
       const mods = await loadModules(platform, modules);
       customs = mods.customs;
-      const loaded = await loadBackends(params, platform, customs, features, o);
+      const loadAll = () => loadBackends(params, platform, customs, features, o);
+      const loaded = interception ? await interception.bypass(loadAll) : await loadAll();
       backends = loaded.backends;
       unavailable = loaded.unavailable;
       cores = loaded.cores;
@@ -208,18 +214,23 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
 
     /**
      * The counting pass (a worker initialised with `count`): each case whose backend's
-     * WebAssembly is counted runs 1, 2 and 3 messages, and the differences give its operations
-     * per message (exact, the same in every engine; linearity is checked) and per call (what a
-     * call costs besides its messages). Key schedules and buffers (prepare) are not counted.
+     * WebAssembly is counted runs one message as a warm-up (a module may instantiate or fill
+     * tables on its first call), then 1, 2 and 3 messages, and the differences give its
+     * operations per message (exact, the same in every engine; linearity is checked) and per
+     * call (what a call costs besides its messages). Key schedules and buffers (prepare) are
+     * not counted. A module of yours is counted through every instance its WebAssembly made
+     * (intercept.ts); a case of it that executes none is JavaScript, and says so.
      */
     async count(cases: PlannedCase[]): Promise<Record<string, CaseCount>> {
       const out: Record<string, CaseCount> = {};
       for (const c of cases) {
         const b = backends.find((x) => x.implementation === c.implementation && x.variant === c.variant);
-        const ops = b?.ops;
+        const yours = b && interception && customs.get(c.implementation) === b ? interception : null;
+        const ops = b?.ops ?? yours?.total;
         if (!b || !ops) continue;
         const prepared = await b.prepare(c);
         try {
+          await prepared.run(1);
           const opsOf = async (n: number) => {
             const before = ops();
             await prepared.run(n);
@@ -228,9 +239,11 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           const [one, two, three] = [await opsOf(1), await opsOf(2), await opsOf(3)];
           const perMessage = two - one;
           out[c.key] =
-            three - two === perMessage
-              ? { perMessage: Number(perMessage), perCall: Number(one - perMessage) }
-              : { error: `not linear in the message count: 1, 2 and 3 messages executed ${one}, ${two} and ${three} operations` };
+            yours && one + two + three === 0n
+              ? { none: 'JavaScript (it executed no WebAssembly)' }
+              : three - two === perMessage
+                ? { perMessage: Number(perMessage), perCall: Number(one - perMessage) }
+                : { error: `not linear in the message count: 1, 2 and 3 messages executed ${one}, ${two} and ${three} operations` };
         } finally {
           prepared.dispose();
         }

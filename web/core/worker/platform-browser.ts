@@ -26,15 +26,19 @@ export const browserPlatform: Platform = {
     await glue.default(); // fetches and instantiates cores_bg.wasm next to the glue
     return glue;
   },
-  async loadCountedCores(variant) {
+  async loadCounter() {
     const counter = await import('../counter/counter.js');
-    await counter.default(); // fetches counter_bg.wasm beside its glue
+    await counter.default(); // fetches counter_bg.wasm beside its glue (once: later calls return it)
+    return { instrument: counter.instrument, exportName: counter.counterExport() };
+  },
+  async loadCountedCores(variant) {
+    const counter = await this.loadCounter!();
     const res = await fetch(CORES_WASM[variant]);
     if (!res.ok) throw new Error(`cannot load the ${variant} cores to count them: HTTP ${res.status}`);
     const copy = counter.instrument(new Uint8Array(await res.arrayBuffer()));
     const glue = await GLUE[variant]();
     const exports = (await glue.default({ module_or_path: copy } as never)) as unknown as Record<string, WebAssembly.Global>;
-    const global = exports[counter.counterExport()]!;
+    const global = exports[counter.exportName]!;
     return { ...glue, ops: () => global.value as bigint };
   },
   async loadBuildInfo(variant) {

@@ -14,13 +14,17 @@ export const nodePlatform: Platform = {
     glue.initSync({ module: readFileSync(new URL(`../wasm/${variant}/cores_bg.wasm`, import.meta.url)) });
     return glue;
   },
-  async loadCountedCores(variant) {
+  async loadCounter() {
     const counter = await import('../counter/counter.js');
     counter.initSync({ module: readFileSync(new URL('../counter/counter_bg.wasm', import.meta.url)) });
+    return { instrument: counter.instrument, exportName: counter.counterExport() };
+  },
+  async loadCountedCores(variant) {
+    const counter = await this.loadCounter!();
     const copy = counter.instrument(readFileSync(new URL(`../wasm/${variant}/cores_bg.wasm`, import.meta.url)));
     const glue = await GLUE[variant]();
     const exports = glue.initSync({ module: copy }) as unknown as Record<string, WebAssembly.Global>;
-    const global = exports[counter.counterExport()]!;
+    const global = exports[counter.exportName]!;
     return { ...glue, ops: () => global.value as bigint };
   },
   async loadBuildInfo(variant) {

@@ -6,6 +6,7 @@
 import type { AlgorithmId, ImplementationRef, Operation } from '../tables/algorithms.ts';
 import type { BuildInfoLoader, CoresLoader, CountedCores, MakeBackends, WasmVariant } from '../implementations/shared.ts';
 import type { WycheproofVector } from '../implementations/validate.ts';
+import type { Counter } from './intercept.ts';
 
 export interface Platform {
   runtime: 'browser' | 'node';
@@ -17,6 +18,8 @@ export interface Platform {
    * one). Only the counting pass's worker loads these; timed workers never do.
    */
   loadCountedCores?(variant: WasmVariant): Promise<CountedCores>;
+  /** The counter itself (for the WebAssembly of modules of yours: intercept.ts). */
+  loadCounter?(): Promise<Counter>;
   /** The test vectors of these algorithms (a browser fetches only their files). */
   loadVectors(algorithms: readonly AlgorithmId[]): Promise<WycheproofVector[]>;
   /** How this platform's worker loads each implementation's backends (implementations/backends.*.ts). */
@@ -58,5 +61,9 @@ export type WorkerEvent =
   /** `measured`: the case's samples of this round, for live results (the same as measure returns). */
   | { type: 'case-done'; key: string; measured?: MeasuredCase };
 
-/** A case's count from the counting pass: WebAssembly operations per message and per call, or why there is none. */
-export type CaseCount = { perMessage: number; perCall: number } | { error: string };
+/**
+ * A case's count from the counting pass: WebAssembly operations per message and per call; or
+ * `error`, why counting failed; or `none`, why there is nothing to count (a module of yours
+ * that runs no WebAssembly).
+ */
+export type CaseCount = { perMessage: number; perCall: number } | { error: string } | { none: string };
