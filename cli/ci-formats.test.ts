@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareResults } from '../web/core/report/compare.ts';
-import { comparisonMarkdown, toBmf, toGithubActionBenchmark, toJunit } from '../web/core/report/ci-formats.ts';
+import { comparisonMarkdown, toBmf, toGithubActionBenchmark, toGithubActionBenchmarkOps, toJunit } from '../web/core/report/ci-formats.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
 
@@ -48,6 +48,24 @@ describe('CI formats', () => {
     expect(new Set(out.map((e: { name: string }) => e.name)).size).toBe(3); // names key the history
     expect(out[0].value).toBeCloseTo(1024, 0); // 1 KiB in 1000 ns = 1024 MB/s
     expect(out[2].extra).toContain('not resolved');
+  });
+
+  it('github-action-benchmark-ops: the customSmallerIsBetter array, one entry per counted case, its exact operations per message', () => {
+    const d = doc([1000, 500, 100]);
+    d.cases = d.cases.map((c, i) => (i < 2 ? { ...c, ops: { perMessage: 100_000 + i, perByte: (100_000 + i) / c.sizeBytes, perCall: 208 } } : c));
+    const out = JSON.parse(JSON.stringify(toGithubActionBenchmarkOps(d)));
+    expect(out).toHaveLength(2); // the uncounted case has no entry
+    for (const e of out) {
+      expect(Object.keys(e).every((k) => ['name', 'unit', 'value', 'range', 'extra'].includes(k))).toBe(true);
+      expect(e).toMatchObject({ name: expect.any(String), unit: 'WASM ops/message', value: expect.any(Number), extra: expect.stringContaining('exact') });
+    }
+    expect(out.map((e: { value: number }) => e.value)).toEqual([100_000, 100_001]);
+    // The same names as the throughput chart's, so the two charts line up case by case.
+    expect(out.map((e: { name: string }) => e.name)).toEqual(
+      toGithubActionBenchmark(d)
+        .slice(0, 2)
+        .map((e) => e.name),
+    );
   });
 
   it('Bencher Metric Format: throughput and latency per case, each value inside its bounds', () => {
@@ -140,7 +158,7 @@ describe('the CLI writes them', () => {
   it('run --format bmf prints only the JSON on stdout, and names a bad format', () => {
     const bad = spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'run', '--browser', 'node', '--format', 'xml'], { encoding: 'utf8' });
     expect(bad.status).toBe(3);
-    expect(bad.stderr).toContain("Invalid --format: 'xml' (expected table, bmf, github-action-benchmark)");
+    expect(bad.stderr).toContain("Invalid --format: 'xml' (expected table, bmf, github-action-benchmark, github-action-benchmark-ops)");
     const r = spawnSync(
       process.execPath,
       [

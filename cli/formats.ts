@@ -7,7 +7,7 @@
  */
 import { CASE_PRECISION, medianPrecision } from '../web/core/run/stop-rule.ts';
 import { verdict } from '../web/core/report/verdict.ts';
-import { runMarkdown, toBmf, toGithubActionBenchmark } from '../web/core/report/ci-formats.ts';
+import { runMarkdown, toBmf, toGithubActionBenchmark, toGithubActionBenchmarkOps } from '../web/core/report/ci-formats.ts';
 import { toCsv } from '../web/core/report/csv.ts';
 import { formatSize } from '../web/core/params.ts';
 import { countCell } from '../web/core/report/ops.ts';
@@ -67,6 +67,12 @@ export const RUN_OUTPUTS: readonly RunOutput[] = [
     to: 'stdout',
     usage: "github-action-benchmark's customBiggerIsBetter JSON: MB/s per case, the interval as its range",
     write: (doc) => JSON.stringify(toGithubActionBenchmark(doc), null, 2),
+  },
+  {
+    name: 'github-action-benchmark-ops',
+    to: 'stdout',
+    usage: "github-action-benchmark's customSmallerIsBetter JSON: WebAssembly operations per message per counted case, exact (a second chart: more work)",
+    write: (doc) => JSON.stringify(toGithubActionBenchmarkOps(doc), null, 2),
   },
   {
     name: 'json',

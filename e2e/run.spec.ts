@@ -20,6 +20,11 @@ for (const [width, height] of [
     info.annotations.push({ type: 'verdict in view after', description: `${((Date.now() - clicked) / 1000).toFixed(1)} s` });
     // The headline leads the verdict, in plain words, while the run measures.
     await expect(page.getByTestId('headline')).toContainText('On this device the fastest choice is');
+    // One count of cases while it measures: the progress bar's, and no other figure of cases beside it.
+    await expect(page.getByTestId('progress')).toContainText(/\d+ \/ \d+ (undecided )?cases/);
+    await expect(page.getByTestId('live')).toHaveText('live');
+    await expect(page.getByTestId('environment')).toContainText('measuring');
+    expect(await page.getByTestId('environment').textContent()).not.toMatch(/\d+ cases/);
     await page.getByTestId('cancel').click();
     await expect(page.getByTestId('cancelled')).toBeVisible();
   });

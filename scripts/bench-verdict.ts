@@ -156,6 +156,12 @@ for (const browser of BROWSERS) {
   console.log(
     `  claims shown resolved, then reversed in the same run: ${reversed.length} of ${shown.reduce((n, r) => n + r.length, 0)} shown in ${shown.length} runs${reversed.length ? ` (${reversed.join('; ')})` : ''}`,
   );
+  // How soon the page has an answer: the first claim it showed resolved, after Start (the headline speaks from then on).
+  const first = shown.map((run) => Math.min(...run.map((c) => c.atMs ?? Infinity)));
+  const firstS = first.filter(Number.isFinite).map((ms) => ms / 1000);
+  console.log(
+    `  first claim shown resolved after Start: ${firstS.length ? `median ${median(firstS).toFixed(1)} s (${firstS.map((x) => x.toFixed(1)).join(', ')})` : 'never'}; within 5 s in ${first.filter((ms) => ms <= 5000).length} of ${shown.length} runs`,
+  );
   const flagged = docs.map((d) => d.cases.filter((c) => c.unstable).length / Math.max(1, d.cases.length));
   console.log(`  cases flagged unstable: median ${(median(flagged) * 100).toFixed(0)} % (${flagged.map((f) => `${(f * 100).toFixed(0)} %`).join(', ')})`);
   // Where the flags fall, summed over the runs: which implementation, at which size.

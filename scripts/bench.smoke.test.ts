@@ -89,6 +89,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /headline identical in \d of 2 runs: "On this device/,
       /claims with one SAME or DIFFERENT answer in at least 90 % of runs: \d+ of \d+/,
       /claims shown resolved, then reversed in the same run: \d+ of \d+ shown in 2 runs/,
+      /first claim shown resolved after Start: (median \d+\.\d s \(|never).*; within 5 s in \d of 2 runs/,
       /flags by implementation and size, over 2 runs: (none|[a-z-]+ \d+ (B|KiB|MiB) \d+)/,
       /A\/A check .*: \d\/2 SAME/,
       /AES-128-GCM \/ AES-256-GCM time at 1 MiB/,

@@ -78,6 +78,7 @@ export class RunState {
     document.addEventListener('visibilitychange', this.#onVisibility);
     if (params.preset !== 'quick') void this.#keepAwake();
     this.#abort = new AbortController();
+    const started = performance.now();
     try {
       // The same entry the npm package ships: one payload limit, one mobile guess, one visibility wiring.
       const doc = await runBenchmark({
@@ -94,12 +95,12 @@ export class RunState {
         onPartial: (d) => {
           this.liveVerdict = verdict(d, { live: true });
           this.partial = d;
-          this.claimsShown = noteShown(this.claimsShown, this.liveVerdict.claims);
+          this.claimsShown = noteShown(this.claimsShown, this.liveVerdict.claims, performance.now() - started);
         },
       });
       const checked = validateResult(doc);
       if (!checked.ok) throw new Error(`result failed its own schema: ${checked.issues.slice(0, 3).join('; ')}`);
-      if (doc.status === 'complete') this.claimsShown = noteShown(this.claimsShown, verdict(doc).claims);
+      if (doc.status === 'complete') this.claimsShown = noteShown(this.claimsShown, verdict(doc).claims, performance.now() - started);
       this.result = doc;
       this.status = doc.status === 'cancelled' ? 'cancelled' : 'done';
     } catch (e) {

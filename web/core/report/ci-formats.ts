@@ -43,6 +43,26 @@ export function toGithubActionBenchmark(doc: ResultDocument): GithubActionBenchm
   });
 }
 
+/**
+ * github-action-benchmark, tool `customSmallerIsBetter`: executed WebAssembly operations per
+ * message for each counted case (exact: no range). Its own file and chart, since the tool takes
+ * one direction per file; a rise is more work, whatever the runner's speed.
+ */
+export function toGithubActionBenchmarkOps(doc: ResultDocument): GithubActionBenchmarkEntry[] {
+  return doc.cases.flatMap((c) =>
+    c.ops
+      ? [
+          {
+            name: benchmarkName(c),
+            unit: 'WASM ops/message',
+            value: c.ops.perMessage,
+            extra: `exact (the counting pass): ${c.ops.perByte.toFixed(2)} operations per byte, ${c.ops.perCall} per call\n${doc.environment.browser.name} ${doc.environment.browser.version}`,
+          },
+        ]
+      : [],
+  );
+}
+
 export type BencherMetricFormat = Record<string, Record<string, { value: number; lower_value?: number; upper_value?: number }>>;
 
 /** Bencher Metric Format: per case, `throughput` (MB/s) and `latency` (ns per operation), each with its interval. */

@@ -394,6 +394,8 @@ export interface ShownClaim {
   id: string;
   answer: string;
   reversedTo: string | null;
+  /** When it was first shown resolved: ms after the run started (the page's Start). */
+  atMs?: number;
 }
 
 /**
@@ -402,12 +404,12 @@ export interface ShownClaim {
  * winner, a tie, "measuring", "undecided" — is its reversal. The run state keeps this, and
  * bench:verdict counts the runs that reversed a claim.
  */
-export function noteShown(shown: readonly ShownClaim[], claims: readonly Claim[]): ShownClaim[] {
+export function noteShown(shown: readonly ShownClaim[], claims: readonly Claim[], atMs?: number): ShownClaim[] {
   const out = shown.map((s) => ({ ...s }));
   for (const c of claims) {
     const before = out.find((s) => s.id === c.id);
     if (!before) {
-      if (c.decision !== 'unknown') out.push({ id: c.id, answer: c.answer, reversedTo: null });
+      if (c.decision !== 'unknown') out.push({ id: c.id, answer: c.answer, reversedTo: null, ...(atMs === undefined ? {} : { atMs: Math.round(atMs) }) });
     } else if (before.reversedTo === null && c.answer !== before.answer) before.reversedTo = c.answer;
   }
   return out;

@@ -210,6 +210,13 @@ describe('verdict', () => {
     ]);
     // The first reversal is what is kept.
     expect(noteShown(shown, [claim('fastest/small', 'different', 'AES-128-GCM')]).find((c) => c.id === 'fastest/small')!.reversedTo).toBe('undecided');
+    // When a claim was first shown (ms after Start) is kept too, and not moved by later views.
+    let timed = noteShown([], [claim('crossover', 'different', 'x')], 2400.4);
+    timed = noteShown(timed, [claim('crossover', 'different', 'x'), claim('fastest/small', 'same', 'a tie')], 7100);
+    expect(timed.map((c) => [c.id, c.atMs])).toEqual([
+      ['crossover', 2400],
+      ['fastest/small', 7100],
+    ]);
   });
 
   it('a run without Web Crypto says it cannot tell about AES instructions, and names no crossover', () => {
