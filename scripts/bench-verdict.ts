@@ -25,6 +25,7 @@ import { mean, median } from '../web/core/stats.ts';
 import { bareLoop, inTurn, openHarness, settled } from './harness-page.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
 import { recordPage } from './measured.ts';
+import { againstRepeatability, describe } from './repeatability.ts';
 import { headline } from '../web/app/lib/headline.ts';
 
 recordPage('verdict', {
@@ -87,8 +88,8 @@ for (const browser of BROWSERS) {
   const docs: ResultDocument[] = [];
   const wall: number[] = [];
   const shown: ShownClaim[][] = [];
-  /** The plain loop timed right after each run, bytes per ns by size (plainAfter). */
-  const plainAfterRun: Map<number, number>[] = [];
+  /** The plain loop timed twice right after each run, bytes per ns by size (plainAfter). */
+  const plainAfterRun: Map<number, [number, number]>[] = [];
   try {
     for (let k = 0; k < RUNS; k++) {
       const t = performance.now();
@@ -199,18 +200,22 @@ for (const browser of BROWSERS) {
 
 /**
  * The plain await loop (web/app/harness/bare.worker.ts) at each of 1 KiB, 16 KiB and 1 MiB the
- * run measured, in a fresh browser of the same engine right after the run: bytes per ns by size.
+ * run measured, in a fresh browser of the same engine right after the run, twice: bytes per ns by size.
  * A run's figure held against a loop timed seconds after it, not minutes: this machine's level
  * moves 15–20 % from one minute to the next. Empty if the page could not be opened.
  */
-async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
+async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Map<number, [number, number]>> {
+  const out = new Map<number, [number, number]>();
   const sizes = PLAIN_SIZES.filter((s) => webCase(doc, s));
   if (!sizes.length) return out;
   let page: BrowserPage | undefined;
   try {
     page = await openHarness(browser);
-    for (const size of sizes) out.set(size, rateOf(size, await bareLoop(page, 'webcrypto', 'aes-128-gcm', size)));
+    // Twice: the second over the first is the reference's own A/A in this run (the repeatability standard).
+    for (const size of sizes) {
+      const first = rateOf(size, await bareLoop(page, 'webcrypto', 'aes-128-gcm', size));
+      out.set(size, [first, rateOf(size, await bareLoop(page, 'webcrypto', 'aes-128-gcm', size))]);
+    }
   } catch (e) {
     process.stderr.write(`${browser}: the plain loop after the run was not timed — ${(e as Error).message.split('\n')[0]}\n`);
   } finally {
@@ -231,19 +236,27 @@ async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Ma
  *  - the plain loop twice in a row, the second over the first: how far it moves from itself is
  *    the floor under any comparison with it.
  */
-async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], plainAfterRun: Map<number, number>[]) {
+async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], plainAfterRun: Map<number, [number, number]>[]) {
   const sizes = PLAIN_SIZES.filter((s) => docs.some((d) => webCase(d, s)));
   if (!sizes.length) return console.log('  Web Crypto AES-128-GCM against a plain loop: not measured at 1 KiB, 16 KiB or 1 MiB');
   const range = (xs: number[]) => (xs.length ? `${median(xs).toFixed(3)} (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})` : 'not measured');
+  const judged: string[] = [];
   const perRun = sizes.map((size) => {
-    const ratios = docs.flatMap((d, k) => {
+    const ours: number[] = [];
+    const again: number[] = [];
+    docs.forEach((d, k) => {
       const c = webCase(d, size);
       const plain = plainAfterRun[k]?.get(size);
-      return c?.totalBytesPerSecond && plain ? [c.totalBytesPerSecond / 1e9 / plain] : [];
+      if (!c?.totalBytesPerSecond || !plain) return;
+      ours.push(c.totalBytesPerSecond / 1e9 / plain[0]);
+      again.push(plain[1] / plain[0]);
     });
-    return `${formatSize(size)} median ${range(ratios)}`;
+    judged.push(`    ${formatSize(size).padStart(7)}: ${describe(againstRepeatability(ours, again))}`);
+    return `${formatSize(size)} median ${range(ours)}`;
   });
-  console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run (target 0.97–1.03): ${perRun.join('; ')}`);
+  console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run: ${perRun.join('; ')}`);
+  // The repeatability standard (scripts/repeatability.ts): held against how well the plain loop repeats itself in the same runs.
+  console.log(`  the same against the plain loop's repeatability (timed twice after each run):\n${judged.join('\n')}`);
   let page: BrowserPage | undefined;
   try {
     page = await openHarness(browser);
