@@ -11,10 +11,11 @@
 //   ROUNDS=5 SAMPLE_MS=40 npm run bench:cores
 //   ALGORITHMS=aegis-128l,aes-128-gcm,chacha20-poly1305 npm run bench:cores   (default: every general id)
 //   SIZES=64,1024 npm run bench:cores   (bytes; default 64, 1 KiB, 16 KiB, 1 MiB)
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { GENERAL_ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
 import { recordPage } from './measured.ts';
+import { SOFT_RUSTFLAGS, buildNative } from './native.ts';
 
 recordPage('cores', {
   title: 'WASM against native: the cores',
@@ -28,21 +29,8 @@ const ALGORITHMS: string[] = process.env.ALGORITHMS ? process.env.ALGORITHMS.spl
 const isAegis = (c: string) => c.startsWith('aegis-');
 const SIZES = process.env.SIZES ? process.env.SIZES.split(',').map(Number) : [64, 1024, 16 * 1024, 1024 * 1024];
 const OPERATIONS = ['encrypt', 'decrypt'];
-const SOFT_CFGS = ['aes_backend="soft"', 'polyval_backend="soft"', 'chacha20_backend="soft"', 'poly1305_backend="soft"', 'sha2_backend="soft"'];
 
 const cases = ALGORITHMS.flatMap((a) => SIZES.flatMap((s) => OPERATIONS.map((o) => `${a}/${o}/${s}`)));
-
-function buildNative(name: string, rustflags: string, features: string[] = []): string {
-  // Without flags of its own, the native build shares the workspace's target dir, where
-  // build-wasm's vector export has already compiled every dependency in release.
-  const targetDir = rustflags ? `target/bench-${name}` : 'target';
-  console.error(`building native ${name} (RUSTFLAGS='${rustflags}' ${features.join(' ')})`);
-  execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', 'bench_native', '--target-dir', targetDir, ...features], {
-    env: { ...process.env, RUSTFLAGS: rustflags },
-    stdio: 'inherit',
-  });
-  return `${targetDir}/release/examples/bench_native`;
-}
 
 const wasm =
   (variant: string) =>
@@ -54,7 +42,7 @@ const impls: Record<string, (c: string[]) => [string, string[]]> = {
   'wasm-baseline': wasm('baseline'),
   'wasm-simd128': wasm('simd128'),
 };
-const soft = buildNative('native-soft', SOFT_CFGS.map((c) => `--cfg ${c}`).join(' '));
+const soft = buildNative('native-soft', SOFT_RUSTFLAGS);
 const hw = buildNative('native-hw', '');
 impls['native-soft'] = (c) => [soft, [`${SAMPLE_MS}`, `${SAMPLES}`, ...c]];
 impls['native-hw'] = (c) => [hw, [`${SAMPLE_MS}`, `${SAMPLES}`, ...c]];

@@ -13,6 +13,10 @@
  * same with one more ChaCha20 block a message, MORE WORK in every one of MODULE_REPEATS runs;
  * the same file as base and head, +0.000 %); and an A/A of times with the counting pass on and
  * off (the pass runs after the timing, in a worker of its own, so it must not move them).
+ * Last, where valgrind is installed, the same crates compiled natively (wasm/examples/bench_native.rs,
+ * portable backends forced and the host's own), their x86 instructions per message counted by
+ * callgrind over 1, 2 and 3 messages as the WebAssembly is: instructions per byte beside
+ * WebAssembly operations per byte (NATIVE_ALGORITHMS; NATIVE_BUILDS=soft,hw; NATIVE=0 skips).
  *   ENGINES=node,chromium,firefox,webkit SIZES=64,1k,16k ALGORITHMS=… REPEATS=10 MODULE_REPEATS=10 npm run bench:counts
  */
 import { runInBrowser } from '../cli/browser-run.ts';
@@ -24,6 +28,11 @@ import { pairedRatio } from '../web/core/stats.ts';
 import { ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
 import { recordPage } from './measured.ts';
 import { abCompare } from '../cli/ab.ts';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SOFT_RUSTFLAGS, buildNative } from './native.ts';
 import { compareResults } from '../web/core/report/compare.ts';
 import { compareOps, opsExitCode } from '../web/core/report/ops.ts';
 
@@ -183,4 +192,52 @@ for (const engine of ENGINES.filter((e) => e === 'node')) {
   console.log(
     `${engine.padEnd(9)} ${r.cases.length} cases: SAME ${by('same')}, UNKNOWN ${by('unknown')}, FASTER ${by('faster')}, SLOWER ${by('slower')}; counted ${on.cases.filter((c) => c.ops).length} and ${off.cases.filter((c) => c.ops).length}`,
   );
+}
+
+// Native beside WebAssembly: the same crates' x86 instructions per message under callgrind.
+const NATIVE = process.env.NATIVE !== '0' && spawnSync('valgrind', ['--version']).status === 0;
+if (!NATIVE) console.log('\nnative under callgrind: skipped (valgrind is not installed, or NATIVE=0)');
+else {
+  const algorithms = (process.env.NATIVE_ALGORITHMS ?? 'aes-128-gcm,chacha20-poly1305,ascon-aead128,aegis-128l')
+    .split(',')
+    .filter((a) => ALGORITHMS.split(',').includes(a));
+  const builds = (process.env.NATIVE_BUILDS ?? 'soft,hw').split(',');
+  const binaries = Object.fromEntries(builds.map((b) => [b, b === 'soft' ? buildNative('native-soft', SOFT_RUSTFLAGS) : buildNative('native-hw', '')]));
+  const dir = mkdtempSync(join(tmpdir(), 'aeadbench-callgrind-'));
+  /** x86 instructions that `messages` messages execute inside bench_native's `measured` (callgrind's total, setup left out). */
+  const instructions = (binary: string, c: string, messages: number): number => {
+    const out = join(dir, `cg.${messages}.out`);
+    const r = spawnSync(
+      'valgrind',
+      ['--tool=callgrind', '--toggle-collect=*measured*', `--callgrind-out-file=${out}`, binary, '--messages', String(messages), c],
+      { encoding: 'utf8' },
+    );
+    if (r.status !== 0) throw new Error(`callgrind ${c}: ${r.stderr.slice(-300)}`);
+    return Number(/^totals: (\d+)/m.exec(readFileSync(out, 'utf8'))?.[1]);
+  };
+  const nodeDoc = docs.find((d) => d.engine === 'node')?.doc ?? docs[0]?.doc;
+  const wasmOps = (variant: string, algorithm: string, size: number) =>
+    nodeDoc?.cases.find((c) => c.variant === variant && c.algorithm === algorithm && c.sizeBytes === size)?.ops?.perByte;
+  const sizes = SIZES.split(',').map((s) => (s.endsWith('k') ? Number(s.slice(0, -1)) * 1024 : Number(s)));
+  console.log(
+    `\nnative under callgrind (x86 instructions per byte of message, 1–3 messages, linear) beside WebAssembly operations per byte (${nodeDoc ? 'Node' : '–'}'s count); soft: the crates' portable backends forced, as the WASM baseline build runs them; hw: the host's own (AES-NI, AVX2)`,
+  );
+  console.log(
+    `${'algorithm'.padEnd(20)}${'size'.padStart(7)}  ${'WASM baseline'.padStart(13)}  ${'native soft'.padStart(11)}  ${'WASM/soft'.padStart(9)}  ${'WASM simd128'.padStart(12)}  ${'native hw'.padStart(9)}  ${'WASM/hw'.padStart(7)}`,
+  );
+  for (const algorithm of algorithms) {
+    for (const size of sizes) {
+      const perByte: Record<string, number | string> = {};
+      for (const b of builds) {
+        const [one, two, three] = [1, 2, 3].map((n) => instructions(binaries[b]!, `${algorithm}/encrypt/${size}`, n)) as [number, number, number];
+        perByte[b] = three - two === two - one ? (two - one) / size : `not linear (${one}, ${two}, ${three})`;
+      }
+      const cell = (x: number | string | undefined, w: number) => (typeof x === 'number' ? x.toFixed(2) : (x ?? '–')).padStart(w);
+      const ratio = (a: number | undefined, b: number | string | undefined) => (a !== undefined && typeof b === 'number' ? (a / b).toFixed(2) : '–');
+      const [base, simd] = [wasmOps('baseline', algorithm, size), wasmOps('simd128', algorithm, size)];
+      console.log(
+        `${algorithm.padEnd(20)}${formatSize(size).padStart(7)}  ${cell(base, 13)}  ${cell(perByte.soft, 11)}  ${ratio(base, perByte.soft).padStart(9)}  ${cell(simd, 12)}  ${cell(perByte.hw, 9)}  ${ratio(simd, perByte.hw).padStart(7)}`,
+      );
+    }
+  }
 }

@@ -3,14 +3,38 @@
 //!
 //! `bench_native SAMPLE_MS SAMPLES ALG/OP/SIZE...` prints one JSON line per case with the
 //! nanoseconds per operation of each sample.
+//!
+//! `bench_native --messages N ALG/OP/SIZE` runs the case's loop once over N messages, untimed,
+//! inside `measured`, for `npm run bench:counts` to count its instructions under callgrind
+//! (`--toggle-collect=*measured*`: the setup is left out).
 
 use std::time::Instant;
 
 use aeadbench_cores::Algorithm;
 use aeadbench_cores::bench::{Bench, Operation};
 
+/// The loop over `messages` messages, and nothing else: what callgrind counts.
+#[inline(never)]
+fn measured(bench: &mut Bench, messages: u32) {
+    bench.run(messages).unwrap();
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args[0] == "--messages" {
+        let messages: u32 = args[1].parse().expect("N");
+        let mut parts = args[2].split('/');
+        let (alg, op, size) = (
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+            parts.next().unwrap(),
+        );
+        let algorithm = Algorithm::from_id(alg).unwrap();
+        let operation = Operation::from_id(op).unwrap();
+        let mut bench = Bench::new(algorithm, operation, size.parse().unwrap(), 0).unwrap();
+        measured(&mut bench, messages);
+        return;
+    }
     let sample_ms: f64 = args[0].parse().expect("SAMPLE_MS");
     let samples: usize = args[1].parse().expect("SAMPLES");
     println!("{}", aeadbench_cores::build_info());

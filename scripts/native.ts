@@ -1,0 +1,24 @@
+/**
+ * The cores compiled for the host (wasm/examples/bench_native.rs), for the benchmarks that set
+ * WebAssembly beside native code: `bench:cores` times them, `bench:counts` counts their
+ * instructions under callgrind.
+ * @module
+ */
+import { execFileSync } from 'node:child_process';
+
+/** The RustCrypto crates' portable backends, forced: the same algorithms as the WASM baseline build, in native code. */
+export const SOFT_CFGS = ['aes_backend="soft"', 'polyval_backend="soft"', 'chacha20_backend="soft"', 'poly1305_backend="soft"', 'sha2_backend="soft"'];
+export const SOFT_RUSTFLAGS = SOFT_CFGS.map((c) => `--cfg ${c}`).join(' ');
+
+/** Builds bench_native with these RUSTFLAGS (and features) in release; returns the binary's path. */
+export function buildNative(name: string, rustflags: string, features: string[] = []): string {
+  // Without flags of its own, the native build shares the workspace's target dir, where
+  // build-wasm's vector export has already compiled every dependency in release.
+  const targetDir = rustflags ? `target/bench-${name}` : 'target';
+  console.error(`building native ${name} (RUSTFLAGS='${rustflags}' ${features.join(' ')})`);
+  execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', 'bench_native', '--target-dir', targetDir, ...features], {
+    env: { ...process.env, RUSTFLAGS: rustflags },
+    stdio: 'inherit',
+  });
+  return `${targetDir}/release/examples/bench_native`;
+}
