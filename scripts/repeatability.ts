@@ -11,7 +11,8 @@
  *   - our bias is not resolved by the reference's repeatability: |bias| at most
  *     t(97.5 %, N − 1) · SD(log ref/ref) / √N, the half-width of a 95 % interval of a mean of N
  *     such differences.
- * Both are on log ratios, so a bias of −0.05 reads 0.951×. The quantiles come from jStat.
+ * Both are on log ratios (a bias of −0.05 is 0.951×); the words give the bias and its band as
+ * ratios, the spreads as log SDs in per cent. The quantiles come from jStat.
  * @module
  */
 import jstat from 'jstat';
@@ -54,5 +55,6 @@ const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 export function describe(j: Judged | null): string {
   if (!j) return 'too few runs to judge (2 or more)';
   const why = [Math.abs(j.bias) > j.biasLimit ? 'bias resolved' : '', j.sd > j.spreadLimit ? 'spread wider' : ''].filter(Boolean).join(', ');
-  return `ref A/A ±${pct(j.refSd)}; bias ${Math.exp(j.bias).toFixed(3)}× (limit ±${pct(j.biasLimit)}), spread ${pct(j.sd)} (limit ${pct(j.spreadLimit)}): ${j.within ? 'within repeatability' : `NOT within (${why})`}`;
+  const band = `${Math.exp(-j.biasLimit).toFixed(3)}–${Math.exp(j.biasLimit).toFixed(3)}×`;
+  return `ref A/A ±${pct(j.refSd)}; bias ${Math.exp(j.bias).toFixed(3)}× (unresolved within ${band}), spread ${pct(j.sd)} (limit ${pct(j.spreadLimit)}): ${j.within ? 'within repeatability' : `NOT within (${why})`}`;
 }
