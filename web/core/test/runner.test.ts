@@ -141,6 +141,10 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
           return out;
         },
         interference: async () => ({ opsPerProbe: 1000, cycles: [], probeMs: [] }),
+        count: async (cases: PlannedCase[]) => (
+          calls.push({ worker, method: 'count', keys: cases.map((c) => c.key) }),
+          Object.fromEntries(cases.map((c) => [c.key, { perMessage: 1000 + c.sizeBytes * 60, perCall: 200 }]))
+        ),
       } as never,
       port1 as never,
     );
@@ -193,6 +197,24 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(partials.slice(n - 1).every((p) => p.awaiting.length === 0)).toBe(true);
     // And the finished document holds the same samples as the last live view.
     expect(doc.cases.map((c) => c.samples.length)).toEqual(partials.at(-1)!.samples);
+  });
+
+  it('the counting pass comes after every timed sample, in a worker of its own, and leaves the times as they were (counting on and off: the same samples)', async () => {
+    const on = fakeWorkers();
+    const counted = await startRun(params(), { createWorker: on.createWorker, environment, payloadLimitBytes: 1 << 20, counts: true }).done;
+    const off = fakeWorkers();
+    const plain = await startRun(params(), { createWorker: off.createWorker, environment, payloadLimitBytes: 1 << 20, counts: false }).done;
+    const counting = on.calls.filter((c) => c.method === 'count');
+    expect(counting).toHaveLength(1);
+    // After the last measure, in a worker that measured nothing.
+    const lastMeasure = on.calls.map((c) => c.method).lastIndexOf('measure');
+    expect(lastMeasure).toBeLessThan(on.calls.indexOf(counting[0]!));
+    expect(on.calls.some((c) => c.method === 'measure' && c.worker === counting[0]!.worker)).toBe(false);
+    expect(off.calls.some((c) => c.method === 'count')).toBe(false);
+    // The A/A: the same samples with counting on and off; only the counts differ.
+    expect(counted.cases.map((c) => c.samples)).toEqual(plain.cases.map((c) => c.samples));
+    expect(counted.cases.filter((c) => c.implementation === 'rustcrypto-wasm').every((c) => c.ops?.perMessage)).toBe(true);
+    expect(plain.cases.every((c) => c.ops === undefined)).toBe(true);
   });
 
   it('estimates the clock once, in the first worker, however many workers follow', async () => {
