@@ -125,7 +125,11 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
   },
   'bench:ab': {
     env: { RUNS: '1', BROWSERS: 'chromium', BUDGET: '8', SIZES: '16k', ONLY: 'same,10', LOAD: 'loaded' },
-    prints: [/bench:ab —/, /chromium\s+loaded\s+same code\s+margin ±5 %: 1 comparisons — SLOWER \d/, /chromium\s+loaded\s+10 % slower\s+margin ±5 %: 1 comparisons/],
+    prints: [
+      /bench:ab —/,
+      /chromium\s+loaded\s+same code\s+margin ±5 %: 1 comparisons — SLOWER \d/,
+      /chromium\s+loaded\s+10 % slower\s+margin ±5 %: 1 comparisons/,
+    ],
   },
   'bench:peers': { env: { SIZES: '64', ROUNDS: '1' }, prints: [/bench:peers —/, /chacha20-poly1305\s+encrypt\s+64 B\s+rustcrypto-wasm/] },
 };
