@@ -74,6 +74,14 @@ const BENCH_ENV = [
   'LOOP',
   'PLAIN',
   'BUDGET',
+  'ENGINES',
+  'REPEATS',
+  'MODULE_REPEATS',
+  'MODULE_SIZE',
+  'NATIVE',
+  'NATIVE_ALGORITHMS',
+  'NATIVE_BUILDS',
+  'LOAD',
 ];
 
 /** The command that ran this benchmark, as one types it: its variables, `npm run <script> --` and its arguments. */
