@@ -15,7 +15,7 @@ import { ParamError, parseParams, toSearch } from '../web/core/params.ts';
 import type { Progress } from '../web/core/run/runner.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { comparisonMarkdown, toJunit } from '../web/core/report/ci-formats.ts';
-import { type OpsComparison, compareOps, opsExitCode, opsTable } from '../web/core/report/ops.ts';
+import { DEFAULT_OPS_THRESHOLD, type OpsComparison, compareOps, opsExitCode, opsTable } from '../web/core/report/ops.ts';
 import { opsJunit, opsMarkdown } from './ops-outputs.ts';
 import { BROWSER_NAMES } from './browsers.ts';
 import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
@@ -217,7 +217,7 @@ export async function abCompare(o: AbOptions): Promise<number> {
       writeFileSync(
         o.junit,
         opsJunit({
-          threshold: opsResults[0]?.ops.threshold ?? 0,
+          threshold: o.threshold ?? DEFAULT_OPS_THRESHOLD,
           rows: opsResults.flatMap(({ engine, ops }) => ops.rows.map((x) => ({ ...x, key: `${engine} · ${x.key}` }))),
           uncounted: [],
         }),

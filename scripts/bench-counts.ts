@@ -22,7 +22,7 @@
 import { runInBrowser } from '../cli/browser-run.ts';
 import type { BrowserName } from '../cli/browsers.ts';
 import { runBenchmark } from '../web/core/node.ts';
-import { formatSize } from '../web/core/params.ts';
+import { formatSize, parseParams } from '../web/core/params.ts';
 import { type CaseResult, type ResultDocument } from '../web/core/schema.ts';
 import { pairedRatio } from '../web/core/stats.ts';
 import { ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
@@ -57,7 +57,6 @@ async function runIn(engine: string, more: Record<string, string> = {}): Promise
   const q = new URLSearchParams(search);
   for (const [k, v] of Object.entries(rest)) q.set(k, v);
   if (engine !== 'node') return runInBrowser({ browser: engine as BrowserName, search: q.toString() });
-  const { parseParams } = await import('../web/core/params.ts');
   const { params } = parseParams(q);
   return runBenchmark({ ...params, counts: counts !== 'off' });
 }

@@ -19,35 +19,31 @@ fn measured(bench: &mut Bench, messages: u32) {
     bench.run(messages).unwrap();
 }
 
+/// The bench of one case, `ALG/OP/SIZE` (no AAD).
+fn bench_of(case: &str) -> Bench {
+    let mut parts = case.split('/');
+    let (alg, op, size) = (
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+    );
+    let algorithm = Algorithm::from_id(alg).unwrap();
+    let operation = Operation::from_id(op).unwrap();
+    Bench::new(algorithm, operation, size.parse().unwrap(), 0).unwrap()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args[0] == "--messages" {
         let messages: u32 = args[1].parse().expect("N");
-        let mut parts = args[2].split('/');
-        let (alg, op, size) = (
-            parts.next().unwrap(),
-            parts.next().unwrap(),
-            parts.next().unwrap(),
-        );
-        let algorithm = Algorithm::from_id(alg).unwrap();
-        let operation = Operation::from_id(op).unwrap();
-        let mut bench = Bench::new(algorithm, operation, size.parse().unwrap(), 0).unwrap();
-        measured(&mut bench, messages);
+        measured(&mut bench_of(&args[2]), messages);
         return;
     }
     let sample_ms: f64 = args[0].parse().expect("SAMPLE_MS");
     let samples: usize = args[1].parse().expect("SAMPLES");
     println!("{}", aeadbench_cores::build_info());
     for case in &args[2..] {
-        let mut parts = case.split('/');
-        let (alg, op, size) = (
-            parts.next().unwrap(),
-            parts.next().unwrap(),
-            parts.next().unwrap(),
-        );
-        let algorithm = Algorithm::from_id(alg).unwrap();
-        let operation = Operation::from_id(op).unwrap();
-        let mut bench = Bench::new(algorithm, operation, size.parse().unwrap(), 0).unwrap();
+        let mut bench = bench_of(case);
         // Calibrate (doubles as warm-up): grow the batch until it lasts a quarter sample.
         let mut iterations: u32 = 1;
         loop {

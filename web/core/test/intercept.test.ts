@@ -66,8 +66,11 @@ describe('intercepting WebAssembly for the counting pass', () => {
     expect(WebAssembly.Module.exports(new WebAssembly.Module(ADD1)).length).toBe(1);
   });
 
-  it('a module that is not WebAssembly is refused as the engine would refuse it', async () => {
-    await install();
+  it('a module that is not WebAssembly is refused as the engine would refuse it (a rejected promise), and counting goes on', async () => {
+    const c = await install();
     await expect(WebAssembly.instantiate(new Uint8Array([1, 2, 3]))).rejects.toThrow();
+    expect(c.instances()).toBe(0);
+    calls((await WebAssembly.instantiate(ADD1)).instance.exports, 2);
+    expect([c.instances(), c.total()]).toEqual([1, 2n * PER_CALL]);
   });
 });

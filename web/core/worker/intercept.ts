@@ -20,7 +20,7 @@ export interface Counter {
 export interface Interception {
   /** Executed operations, summed over every counted instance made so far. */
   total(): bigint;
-  /** How many counted instances were made: none, and the modules' code is JavaScript. */
+  /** How many counted instances were made (a module may make none, or the platform one of its own: Node's fetch does). */
   instances(): number;
   /** Runs `load` with WebAssembly as it was (the built-in backends: the cores are counted their own way). */
   bypass<T>(load: () => Promise<T>): Promise<T>;
