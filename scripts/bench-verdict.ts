@@ -26,7 +26,7 @@ import { bareLoop, inTurn, openHarness, settled } from './harness-page.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
 import { recordPage } from './measured.ts';
 import { againstRepeatability, describe } from './repeatability.ts';
-import { headline } from '../web/app/lib/headline.ts';
+import { headline, visitorAnswer } from '../web/app/lib/headline.ts';
 
 recordPage('verdict', {
   title: 'Does the verdict hold?',
@@ -151,6 +151,19 @@ for (const browser of BROWSERS) {
         : ''
     }`,
   );
+  // The same claims as a visitor reads them (headline.ts visitorAnswer): a tie and a group not
+  // told apart but within a few per cent read alike; the expert's decision stays above.
+  const read = names
+    .filter((n) => n.startsWith('fastest/'))
+    .map((name) => {
+      const words = docs.map((d) => {
+        const c = verdict(d).claims.find((x) => x.id === name);
+        return c ? visitorAnswer(c) : '(no claim)';
+      });
+      const top = Math.max(...words.map((w) => words.filter((x) => x === w).length));
+      return `${name} ${top}/${docs.length}`;
+    });
+  console.log(`  claims as a visitor reads them, runs agreeing with the most common words: ${read.join(', ')}`);
   console.log(`  claims with one SAME or DIFFERENT answer in at least 90 % of runs: ${settledAnswers} of ${names.length}`);
   // Once the page shows a claim resolved, it must not read otherwise later in the same run.
   const reversed = shown.flatMap((run, k) => run.filter((c) => c.reversedTo !== null).map((c) => `run ${k + 1} ${c.id}: ${c.answer} → ${c.reversedTo}`));

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim } from '../../core/report/verdict.ts';
-import { headline } from './headline.ts';
+import { headline, visitorAnswer } from './headline.ts';
 
-const claim = (id: string, decision: Claim['decision'], answer: string): Claim => ({ id, decision, answer, cases: [] });
+/** A claim as verdict.ts makes it: a decided fastest claim's leading group is its winner, a tie's its members. */
+const claim = (id: string, decision: Claim['decision'], answer: string, leading?: string[]): Claim => ({
+  id,
+  decision,
+  answer,
+  cases: [],
+  ...(leading ? { leading } : id.startsWith('fastest/') && decision !== 'unknown' ? { leading: answer.split(' = ') } : {}),
+});
 
 describe('the verdict headline', () => {
   it('names one choice per message size in plain words, and the AES instructions in a sentence of their own', () => {
@@ -33,6 +40,14 @@ describe('the verdict headline', () => {
       'On this device the fastest choice is no clear winner yet for small messages (up to 1 KiB); AES-128-GCM in Web Crypto or AES-256-GCM in Web Crypto (about the same) for large ones (1 MiB and up).',
     ]);
     expect(h.join(' ')).not.toMatch(/ahead|×|\[/);
+  });
+
+  it('reads a tie and a group not told apart but within a few per cent as the same answer, and a wide one as no winner', () => {
+    const tie = claim('fastest/large', 'same', 'AES-128-GCM in Web Crypto = AES-256-GCM in Web Crypto');
+    const narrow = claim('fastest/large', 'unknown', 'undecided', ['AES-128-GCM in Web Crypto', 'AES-256-GCM in Web Crypto']);
+    expect(headline([narrow])).toEqual(headline([tie]));
+    expect(visitorAnswer(narrow)).toBe('AES-128-GCM in Web Crypto or AES-256-GCM in Web Crypto (about the same)');
+    expect(visitorAnswer(claim('fastest/large', 'unknown', 'undecided'))).toBe('no clear winner yet');
   });
 
   it('is the same words for the same claims, whatever else the run measured', () => {

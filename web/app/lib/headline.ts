@@ -1,9 +1,12 @@
 /**
  * The verdict's headline: one or two sentences a visitor who is not an expert can act on, worded
  * by the site from the verdict's claims (web/core/report/verdict.ts), so that two runs whose
- * claims agree read the same words. A tie reads as a tie ("about the same"), its members in the
- * claim's order; a claim not decided names no winner; the intervals and ratios stay in the
- * detail below it.
+ * claims agree read the same words. A claim's leading group (Claim.leading) is what a visitor
+ * picks from: one name when it is ahead, else its members in a fixed order as "about the same" —
+ * a tie, or a group not told apart but known to lie within a few per cent (verdict.ts
+ * ABOUT_THE_SAME), so that a tie at the margin's edge reads one answer and not "a tie" in one run
+ * and "no clear winner" in the next. A group too wide to call names no one; the intervals and
+ * ratios stay in the detail below.
  */
 import type { Claim } from '../../core/report/verdict.ts';
 
@@ -16,18 +19,20 @@ const CLASSES = [
 /** "A", "A or B", "A, B or C". */
 const either = (xs: string[]) => (xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 
-function pick(c: Claim): string | null {
+/** What a visitor reads for one claim: the same string whenever two runs' leading groups agree. */
+export function visitorAnswer(c: Claim): string {
   if (c.answer === 'measuring') return 'still measuring';
-  if (c.decision === 'different') return c.answer;
-  if (c.decision === 'same') return `${either(c.answer.split(' = '))} (about the same)`;
-  return null; // undecided: no winner named
+  const group = c.leading ?? [];
+  if (group.length === 1) return group[0]!;
+  if (group.length > 1) return `${either(group)} (about the same)`;
+  return 'no clear winner yet';
 }
 
 export function headline(claims: readonly Claim[]): string[] {
   const parts = CLASSES.flatMap(({ id, words }) => {
     const c = claims.find((x) => x.id === id);
     if (!c) return [];
-    return [{ words, pick: pick(c) ?? 'no clear winner yet' }];
+    return [{ words, pick: visitorAnswer(c) }];
   });
   const out: string[] = [];
   const picks = new Set(parts.map((p) => p.pick));

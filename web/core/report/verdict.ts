@@ -94,7 +94,22 @@ export interface Claim {
   decision: Decision;
   answer: string;
   cases: string[];
+  /**
+   * A fastest claim's leading group as a visitor reads it (web/app/lib/headline.ts), labels
+   * sorted: the winner alone when it is ahead; the members of a tie; an undecided group only when
+   * every pair still open is known to lie within ABOUT_THE_SAME of the winner (what SAME and a
+   * narrow UNKNOWN have in common, so that a tie at the margin's edge reads the same words in
+   * every run). Absent when the group is too wide to call, or while measuring.
+   */
+  leading?: string[];
 }
+
+/**
+ * An undecided leading group whose every open ratio's 95 % interval lies within this of 1 (both
+ * ways) reads "about the same" to a visitor: no difference is resolved, and none larger than this
+ * is possible. The expert's SAME / UNKNOWN stays in the claim's decision and the detail.
+ */
+export const ABOUT_THE_SAME = 0.12;
 
 export interface Verdict {
   operation: CaseResult['operation'];
@@ -443,11 +458,14 @@ function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareA
           : 'undecided';
     // What would decide it: each pair of the leading group still undecided (the stop rule measures these).
     const open = rs.filter((x) => x.decision === 'unknown');
+    const narrow = open.every((x) => x.margin.low >= 1 / (1 + ABOUT_THE_SAME) && x.margin.high <= 1 + ABOUT_THE_SAME);
+    const leading = [f.winner.label, ...rs.filter((x) => x.decision !== 'different').map((x) => x.label)].sort();
     out.push({
       id: `fastest/${f.sizeClass}`,
       decision,
       answer,
       cases: decision === 'unknown' ? [...new Set(open.flatMap((x) => x.margin.cases))] : f.margin ? [...f.margin.cases] : [],
+      ...(decision !== 'unknown' || narrow ? { leading } : {}),
     });
   }
   if (crossover) {

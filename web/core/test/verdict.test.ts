@@ -6,7 +6,7 @@ import { toCaseResult } from '../run/document.ts';
 import type { CaseResult } from '../schema.ts';
 import { CYCLES_PER_ROUND, pairedRatio, workerAwareRatio } from '../stats.ts';
 import { VERDICT_MARGIN } from '../report/ratio.ts';
-import { noteShown, verdict } from '../report/verdict.ts';
+import { ABOUT_THE_SAME, noteShown, verdict } from '../report/verdict.ts';
 
 const SIZES = [64, KiB, 16 * KiB, MiB];
 type Model = { impl: CaseResult['implementation']; variant: string; alg: CaseResult['algorithm']; fixedNs: number; perByteNs: number };
@@ -113,9 +113,26 @@ describe('verdict', () => {
     const f = edge.fastest.find((g) => g.sizeClass === 'large')!;
     expect(f.alsoLeading.map((g) => g.algorithm)).toEqual(['ascon-aead128']);
     expect(claimOf(edge)).toMatchObject({ decision: 'unknown', answer: 'undecided' });
+    // A visitor reads the same group as for the tie (headline.ts): nothing resolved, none far apart.
+    expect(claimOf(edge).leading).toEqual(claimOf(a).answer.split(' = '));
+    expect(claimOf(a).leading).toEqual(claimOf(a).answer.split(' = '));
     // The stop rule is pointed at the undecided pair.
     expect(claimOf(edge).cases.some((k) => k.includes('ascon-aead128'))).toBe(true);
     expect(edge.sentences.find((t) => t.startsWith('Fastest for large'))).toContain('Not told apart from');
+  });
+
+  it(`gives a visitor no group to pick from when an undecided pair may lie more than ${ABOUT_THE_SAME * 100} % apart`, () => {
+    // Independent noise of ±120 %: 4 % apart, not told apart, and the interval far wider than the band.
+    const twin: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 312, perByteNs: 2.39 };
+    const v = verdict(run([wasmChacha, twin], { jitter: 0.4, independent: true, workers: 4 }));
+    const large = v.claims.find((c) => c.id === 'fastest/large')!;
+    expect(large.decision).toBe('unknown');
+    const f = v.fastest.find((g) => g.sizeClass === 'large')!;
+    expect(f.margin!.high - f.margin!.low).toBeGreaterThan(2 * ABOUT_THE_SAME);
+    expect(large.leading).toBeUndefined();
+    // A decided one names its winner alone.
+    const sure = verdict(run([wasmGcm, wasmChacha])).claims.find((c) => c.id === 'fastest/large')!;
+    expect(sure).toMatchObject({ decision: 'different', leading: [sure.answer] });
   });
 
   it('one worker decides a large difference but never a small one or a tie: its own level may be a few per cent off', () => {
