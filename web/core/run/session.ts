@@ -115,6 +115,8 @@ export class RunSession {
   /** When the current pass began: its rate drives the estimate. */
   #passStartedAt = 0;
   #lastPartial = -Infinity;
+  /** Each planned case's key → the keys of its payload size not measured yet (live): a size's last case shows at once. */
+  #unmeasured: Map<string, Set<string>> | null = null;
 
   constructor(
     asked: RunParams,
@@ -300,6 +302,23 @@ export class RunSession {
     void this.#worker?.remote.visibility(hidden, performance.timeOrigin + performance.now()).catch(() => {});
   }
 
+  /** Whether `key` was the last of its payload size's planned cases with nothing measured yet. */
+  #completesSize(key: string): boolean {
+    if (!this.#unmeasured) {
+      // Built at the first case measured (the plan is known by then), that case counted as unmeasured.
+      const bySize = new Map<number, Set<string>>();
+      this.#unmeasured = new Map();
+      for (const c of this.plan) {
+        if (this.samples.sofar(c.key) && c.key !== key) continue;
+        const left = bySize.get(c.sizeBytes) ?? new Set<string>();
+        bySize.set(c.sizeBytes, left.add(c.key));
+        this.#unmeasured.set(c.key, left);
+      }
+    }
+    const left = this.#unmeasured.get(key);
+    return left?.delete(key) === true && left.size === 0;
+  }
+
   #stopWorker(): void {
     this.#worker?.handle.terminate();
     this.#worker = null;
@@ -346,8 +365,10 @@ export class RunSession {
     const t = this.now();
     // A finished pass (no case given) always shows; single cases at most every liveEveryMs.
     // A second apart, longer for large plans (the dense preset's 8,192 cases: 8 s), so that
-    // summarising and drawing stay a small share of the page's time.
-    if (m && t - this.#lastPartial < (this.platform.liveEveryMs ?? Math.max(1000, this.plan.length))) return;
+    // summarising and drawing stay a small share of the page's time. The last case of a payload
+    // size shows at once: the live verdict speaks of a size only once all of it is in
+    // (PartialDocument.awaiting), and the first claim waited up to a second for the throttle.
+    if (m && !this.#completesSize(m.key) && t - this.#lastPartial < (this.platform.liveEveryMs ?? Math.max(1000, this.plan.length))) return;
     this.#lastPartial = t;
     const doc = this.document('complete', this.samples.sofar);
     const shown = new Set(doc.cases.map(caseKey));

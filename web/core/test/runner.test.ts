@@ -199,6 +199,21 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(doc.cases.map((c) => c.samples.length)).toEqual(partials.at(-1)!.samples);
   });
 
+  it('live results: a payload size shows the moment its last case is in, however long the throttle (the live verdict waits for whole sizes)', async () => {
+    const f = fakeWorkers();
+    const awaiting: number[][] = [];
+    const doc = await startRun(params({ rounds: 1, maxReruns: 0 }), {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+      liveEveryMs: 3_600_000,
+      hooks: { onPartial: (d) => awaiting.push(d.awaiting) },
+    }).done;
+    expect(doc.cases.length).toBeGreaterThan(2);
+    // The first case (the throttle's first), then 64 B complete, then 1 KiB, then the pass's end: nothing between.
+    expect(awaiting).toEqual([[64, 1024], [1024], [], []]);
+  });
+
   it('the counting pass comes after every timed sample, in a worker of its own, and leaves the times as they were (counting on and off: the same samples)', async () => {
     const on = fakeWorkers();
     const counted = await startRun(params(), { createWorker: on.createWorker, environment, payloadLimitBytes: 1 << 20, counts: true }).done;
