@@ -2,11 +2,10 @@
  * The verdict's headline: one or two sentences a visitor who is not an expert can act on, worded
  * by the site from the verdict's claims (web/core/report/verdict.ts), so that two runs whose
  * claims agree read the same words. A claim's leading group (Claim.leading) is what a visitor
- * picks from: one name when it is ahead, else its members in a fixed order as "about the same" —
- * a tie, or a group not told apart but known to lie within a few per cent (verdict.ts
- * ABOUT_THE_SAME), so that a tie at the margin's edge reads one answer and not "a tie" in one run
- * and "no clear winner" in the next. A group too wide to call names no one; the intervals and
- * ratios stay in the detail below.
+ * picks from: one name when nothing else comes within 12 % of it, else every contender that
+ * does, in one fixed order, as "about the same" (verdict.ts ABOUT_THE_SAME: a threshold far from
+ * the ±5 % edge where a tie and an undecided lead trade places from run to run). A group that
+ * cannot be placed names no one; the intervals and ratios stay in the detail below.
  */
 import type { Claim } from '../../core/report/verdict.ts';
 

@@ -59,6 +59,13 @@ export interface Fastest {
    */
   alsoLeading: (Contender & { mbps: number; margin: Ratio })[];
   certainty: Certainty;
+  /**
+   * What a visitor picks from (Claim.leading): the winner and every contender whose time is
+   * within ABOUT_THE_SAME of the winner's by its ratio's estimate, labels sorted; null when a
+   * contender near enough to matter was measured too loosely to place (its interval reaches
+   * further than ABOUT_THE_SAME from its estimate).
+   */
+  aboutTheSame: string[] | null;
 }
 
 export interface Cost {
@@ -95,19 +102,23 @@ export interface Claim {
   answer: string;
   cases: string[];
   /**
-   * A fastest claim's leading group as a visitor reads it (web/app/lib/headline.ts), labels
-   * sorted: the winner alone when it is ahead; the members of a tie; an undecided group only when
-   * every pair still open is known to lie within ABOUT_THE_SAME of the winner (what SAME and a
-   * narrow UNKNOWN have in common, so that a tie at the margin's edge reads the same words in
-   * every run). Absent when the group is too wide to call, or while measuring.
+   * A fastest claim as a visitor reads it (web/app/lib/headline.ts): Fastest.aboutTheSame —
+   * one label when nothing else comes within ABOUT_THE_SAME of the winner (and the claim is
+   * decided), several when some do ("about the same"). Absent while measuring, when a near
+   * contender was measured too loosely to place, and when a lone winner is not decided.
    */
   leading?: string[];
 }
 
 /**
- * An undecided leading group whose every open ratio's 95 % interval lies within this of 1 (both
- * ways) reads "about the same" to a visitor: no difference is resolved, and none larger than this
- * is possible. The expert's SAME / UNKNOWN stays in the claim's decision and the detail.
+ * A visitor reads contenders within this of the winner's time (by the ratio's estimate) as
+ * "about the same". The expert's rule (decision.ts, ±5 %) decides ties and differences from
+ * intervals, and a contender a few per cent behind sits on its edge: ten Chromium runs split
+ * 7/3 between a tie and undecided on Web Crypto's AES-128 against AES-256, ten Firefox runs
+ * 6/3/1 on whether WASM's Ascon joined them at 1 MiB, and the headline moved each time. A
+ * threshold on the estimate, far from where such contenders sit, moves only with the
+ * estimate's own noise (1–3 % from run to run here); the expert's decision stays in the claim
+ * and the detail.
  */
 export const ABOUT_THE_SAME = 0.12;
 
@@ -184,6 +195,13 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
     // The group's certainty: every other contender shown slower, the winner is sure; none
     // undecided and some equal within the margin, a tie; else undecided (noisy if a case is flagged).
     const open = others.filter((o) => o.decision === 'unknown');
+    // The visitor's group: every contender within ABOUT_THE_SAME of the winner by the estimate;
+    // unplaceable when one that could be (within twice that) has an interval reaching further than that.
+    const all = [...(runnerUp ? [runnerUp] : []), ...rest.map(against)];
+    const loose = all.some(
+      (o) => o.m.value <= (1 + ABOUT_THE_SAME) ** 2 && !(o.m.low >= o.m.value / (1 + ABOUT_THE_SAME) && o.m.high <= o.m.value * (1 + ABOUT_THE_SAME)),
+    );
+    const aboutTheSame = loose ? null : [contenderLabel(w), ...all.filter((o) => o.m.value <= 1 + ABOUT_THE_SAME).map((o) => contenderLabel(o.c))].sort();
     const certainty: Certainty = open.length
       ? certaintyOf(open[0]!.m, [w, ...open.map((o) => o.c)])
       : others.some((o) => o.decision === 'same')
@@ -197,6 +215,7 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
       margin: runnerUp?.m ?? null,
       alsoLeading: alsoLeading.map((x) => ({ ...contender(x.cs), margin: x.m })),
       certainty,
+      aboutTheSame,
     });
   }
   return out;
@@ -458,14 +477,14 @@ function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareA
           : 'undecided';
     // What would decide it: each pair of the leading group still undecided (the stop rule measures these).
     const open = rs.filter((x) => x.decision === 'unknown');
-    const narrow = open.every((x) => x.margin.low >= 1 / (1 + ABOUT_THE_SAME) && x.margin.high <= 1 + ABOUT_THE_SAME);
-    const leading = [f.winner.label, ...rs.filter((x) => x.decision !== 'different').map((x) => x.label)].sort();
+    const leading = f.aboutTheSame;
+    const named = leading !== null && (leading.length > 1 || decision === 'different');
     out.push({
       id: `fastest/${f.sizeClass}`,
       decision,
       answer,
       cases: decision === 'unknown' ? [...new Set(open.flatMap((x) => x.margin.cases))] : f.margin ? [...f.margin.cases] : [],
-      ...(decision !== 'unknown' || narrow ? { leading } : {}),
+      ...(named ? { leading } : {}),
     });
   }
   if (crossover) {

@@ -135,6 +135,16 @@ describe('verdict', () => {
     expect(sure).toMatchObject({ decision: 'different', leading: [sure.answer] });
   });
 
+  it(`reads to a visitor every contender within ${ABOUT_THE_SAME * 100} % of the winner as about the same, shown slower or not, and none further`, () => {
+    // 10 % behind (resolved slower by the ±5 % rule) and 25 % behind, sampled side by side with little noise.
+    const near: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 330, perByteNs: 2.53 };
+    const far: Model = { ...wasmChacha, alg: 'ascon-aead128', fixedNs: 375, perByteNs: 2.875 };
+    const v = verdict(run([wasmChacha, near, far], { jitter: 0.002, workers: 4 }));
+    const large = v.claims.find((c) => c.id === 'fastest/large')!;
+    expect(large.decision).toBe('different');
+    expect(large.leading).toEqual(['ChaCha20-Poly1305 in RustCrypto → WASM (simd128)', 'XChaCha20-Poly1305 in RustCrypto → WASM (simd128)']);
+  });
+
   it('one worker decides a large difference but never a small one or a tie: its own level may be a few per cent off', () => {
     const twin: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 303, perByteNs: 2.323 };
     const close = verdict(run([wasmChacha, twin], { jitter: 0.002 }));
