@@ -20,6 +20,9 @@
  * harness page against a plain loop in a browser worker (web/app/harness/plain.worker.ts).
  *   RUNS=3 SIZES=64,1k,1M BROWSERS=chromium,firefox,webkit npm run bench:modules
  *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
+ * For noble, in Node, also against noble's own benchmark harness (@paulmillr/jsbt, HARNESS_S
+ * seconds a size, scripts/jsbt.worker.mjs): the engine's figure over the harness's, in the run
+ * and alone.
  */
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -162,6 +165,24 @@ const soloOptions = (s: Subject) => ({
   maxReruns: 2,
 });
 
+/**
+ * noble's own harness (@paulmillr/jsbt's benchmarkRun, scripts/jsbt.worker.mjs) over the same
+ * calls, in a fresh worker thread: bytes per second by size. Issue "Faithful as the caller's own
+ * loop": noble through the engine in Node should read at least 0.95 of it at every size.
+ */
+const HARNESS_S = Number(process.env.HARNESS_S ?? 1);
+const nobleHarness = (s: Subject) =>
+  new Promise<Record<string, number>>((resolve, reject) => {
+    const w = new Worker(new URL('./jsbt.worker.mjs', import.meta.url), {
+      workerData: { algorithm: s.algorithm, sizes: SIZES, seconds: HARNESS_S },
+      execArgv: [],
+    });
+    w.once('message', (m: { bytesPerSecond: Record<string, number> }) => (resolve(m.bytesPerSecond), void w.terminate()));
+    w.once('error', reject);
+  });
+/** Per noble case (loopKey): the engine's run and the engine alone, each over jsbt's figure timed right after. */
+const overHarness = new Map<string, { run: number[]; alone: number[] }>();
+
 const ratios: Ratios = new Map();
 const started = performance.now();
 for (let run = 0; run < RUNS; run++) {
@@ -184,6 +205,15 @@ for (let run = 0; run < RUNS; run++) {
     const [engineAlone, ...plainAlone] = await sandwiched(soloRun, () => acrossWorkers(() => plainLoop([s])));
     for (const size of SIZES) {
       addRatios(ratios, doc, s, size, plainAlone, interleaved, engineAlone);
+    }
+    if (s.module !== 'noble') continue;
+    const harness = await nobleHarness(s);
+    for (const size of SIZES) {
+      const pick = (d: ResultDocument) => d.cases.find((c) => c.implementation === 'noble' && c.algorithm === s.algorithm && c.sizeBytes === size)!;
+      const h = overHarness.get(loopKey(s, size)) ?? { run: [], alone: [] };
+      h.run.push(pick(doc).totalBytesPerSecond! / harness[size]!);
+      h.alone.push(pick(engineAlone).totalBytesPerSecond! / harness[size]!);
+      overHarness.set(loopKey(s, size), h);
     }
   }
 }
@@ -240,6 +270,21 @@ console.log(
 );
 console.log("plain after/before = the plain loop alone just after the engine's run / just before it: how far the reference moves from itself\n");
 printTable(ratios);
+
+console.log(
+  `\nnoble in Node over its own harness (@paulmillr/jsbt benchmarkRun, ${HARNESS_S} s a size, the same calls, timed right after the engine alone; all calls on both sides; target ≥ 0.95):`,
+);
+for (const [k, h] of overHarness) {
+  const [name, alg, size] = k.split('|');
+  console.log(
+    `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  in the run ${f(h.run).padStart(17)}   alone ${f(h.alone).padStart(17)}`,
+  );
+}
+const medians = [...overHarness.values()].map((h) => median(h.run));
+if (medians.length)
+  console.log(
+    `  cells whose run median is ≥ 0.95 of the harness: ${medians.filter((x) => x >= 0.95).length} of ${medians.length}; median of the cells ${median(medians).toFixed(2)}`,
+  );
 
 /**
  * The same in a browser (BROWSERS, default chromium; 'none' skips): the engine's run in the

@@ -113,7 +113,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
     ],
   },
   'bench:modules': {
-    env: { RUNS: '1', SIZES: '64', LOOP_MS: '50', ONLY: 'noble,stablelib-chacha20poly1305', BROWSERS: 'chromium' },
+    env: { RUNS: '1', SIZES: '64', LOOP_MS: '50', HARNESS_S: '0.1', ONLY: 'noble,stablelib-chacha20poly1305', BROWSERS: 'chromium' },
     prints: [
       /bench:modules — Node/,
       /noble\s+aes-128-gcm\s+64 B\s+[\d.]+\s+[\d.]+\s+[\d.]+ \[/,
@@ -121,6 +121,8 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /bench:modules — Chrom\S+ [\d.]+ \(chromium\)[^\n]*\n[\s\S]*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+\s+[\d.]+(\s+[\d.]+ \[[\d.]+–[\d.]+\]){6}/,
       /noble\s+aes-128-gcm\s+64 B\s+in the run: too few runs to judge/,
       /within repeatability: the engine's run 0 of \d+ cells; the engine alone 0 of \d+/,
+      /noble\s+chacha20-poly1305\s+64 B\s+in the run\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+alone\s+[\d.]+ \[/,
+      /cells whose run median is ≥ 0\.95 of the harness: \d of 2/,
     ],
   },
   'bench:ab': {

@@ -55,6 +55,7 @@ export function writeMeasured(name: string, o: { title: string; about: string; c
 /** The environment variables the benchmarks read (RUNS, ONLY …), as they were set: part of the command. */
 const BENCH_ENV = [
   'RUNS',
+  'HARNESS_S',
   'ONLY',
   'PARTS',
   'ATTACKS',
