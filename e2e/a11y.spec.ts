@@ -1,8 +1,9 @@
 // Accessibility from the keyboard alone; axe on every view, light and dark, is in behaviours.ts.
 import { expect, finished, test } from './fixtures.ts';
+import { LONG_QUICK } from './expectations.ts';
 
 test('a run from the keyboard alone: start, cancel, start again', async ({ page }) => {
-  await page.goto('/?preset=standard');
+  await page.goto(`/?${LONG_QUICK}`);
   const start = page.getByTestId('start');
   await expect(start).toBeEnabled();
   // Tab until the start button has focus, as a keyboard user would reach it.

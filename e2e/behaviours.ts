@@ -12,7 +12,7 @@ import { validateResult } from '../web/core/schema.ts';
 import { QUICK_ALGORITHM_IDS, implementationsOffering } from '../web/core/tables/algorithms.ts';
 import { pairedRatio } from '../web/core/stats.ts';
 import { type Driver, finished, showAllRows, textMatching, until } from './driver/port.ts';
-import { NEWER_AEADS_RUN, axeProblems, countProblems, newerAeadProblems, validationProblems } from './expectations.ts';
+import { LONG_QUICK, NEWER_AEADS_RUN, axeProblems, countProblems, newerAeadProblems, validationProblems } from './expectations.ts';
 
 interface Matchers {
   toBe(expected: unknown): void;
@@ -150,7 +150,7 @@ export const BEHAVIOURS: Behaviour[] = [
     name: 'cancel stops the run and keeps what finished',
     timeoutMs: 120_000,
     async run(d, expect) {
-      await d.open('/?preset=standard&autorun=1');
+      await d.open(`/?${LONG_QUICK}&autorun=1`);
       await until('three cases done', async () => ((await d.state())?.progress?.done ?? 0) >= 3, 90_000);
       // Live results: finished cases are in the table and the charts while the run goes on.
       await d.visible('live', 15_000);

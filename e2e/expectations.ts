@@ -102,3 +102,11 @@ export async function countProblems(doc: ResultDocument): Promise<string[]> {
   if (wasm.length === 0) problems.push('no WASM case to count');
   return problems;
 }
+
+/**
+ * A run that lasts minutes and shows its first rows within seconds, for tests that act while a
+ * run goes on (cancel, keyboard): twenty full rounds of the quick preset, whose first group is
+ * its 64-byte cases. The standard preset's first group (every algorithm at 64 B, encrypt and
+ * decrypt) took 15-30 s to show anything.
+ */
+export const LONG_QUICK = 'preset=quick&rounds=20';
