@@ -190,14 +190,15 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
     // WASM Ascon) were named as a tie of whichever two ranked first: "AES-128 = AES-256" in six
     // runs of ten, "AES-256 = Ascon" in four, the third undecided against the winner each time.
     // A claim of the fastest is the leading group's: everyone not shown slower than the winner.
-    const alsoLeading = rest.map(against).filter((x) => x.decision !== 'different');
+    const behind = rest.map(against);
+    const alsoLeading = behind.filter((x) => x.decision !== 'different');
     const others = [...(runnerUp ? [runnerUp] : []), ...alsoLeading];
     // The group's certainty: every other contender shown slower, the winner is sure; none
     // undecided and some equal within the margin, a tie; else undecided (noisy if a case is flagged).
     const open = others.filter((o) => o.decision === 'unknown');
     // The visitor's group: every contender within ABOUT_THE_SAME of the winner by the estimate;
     // unplaceable when one that could be (within twice that) has an interval reaching further than that.
-    const all = [...(runnerUp ? [runnerUp] : []), ...rest.map(against)];
+    const all = [...(runnerUp ? [runnerUp] : []), ...behind];
     const loose = all.some(
       (o) => o.m.value <= (1 + ABOUT_THE_SAME) ** 2 && !(o.m.low >= o.m.value / (1 + ABOUT_THE_SAME) && o.m.high <= o.m.value * (1 + ABOUT_THE_SAME)),
     );
