@@ -8,12 +8,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { benchmarkRun, perSecondNumber } from '@paulmillr/jsbt/benchmark.js';
 import { gcm } from '@noble/ciphers/aes.js';
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
+import { fill as pattern } from '../web/app/harness/plain-loop.mjs';
 
 const CIPHERS = {
   'aes-128-gcm': { factory: gcm, keyBytes: 16, nonceBytes: 12 },
   'chacha20-poly1305': { factory: chacha20poly1305, keyBytes: 32, nonceBytes: 12 },
 };
-const pattern = (len, seed) => Uint8Array.from({ length: len }, (_, i) => (Math.imul(i & 0xff, 31) + seed) & 0xff);
 
 const { algorithm, sizes, seconds } = workerData;
 const c = CIPHERS[algorithm];

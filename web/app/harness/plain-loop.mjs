@@ -6,7 +6,7 @@
 import { gcm } from '@noble/ciphers/aes.js';
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 
-const fill = (n, seed) => Uint8Array.from({ length: n }, (_, i) => (Math.imul(i & 0xff, 31) + seed) & 0xff);
+export const fill = (n, seed) => Uint8Array.from({ length: n }, (_, i) => (Math.imul(i & 0xff, 31) + seed) & 0xff);
 const keyBytes = (algorithm) => (algorithm === 'aes-128-gcm' ? 16 : 32);
 
 /** A subject's encrypt: noble as the built-in backend calls it (a cipher object per message), or a module's, prepared once. */
