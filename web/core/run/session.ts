@@ -11,7 +11,7 @@ import { caseResolved, isAaTwin, mostExtraRounds } from './stop-rule.ts';
 import type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, WorkerApi, WorkerEvent } from '../worker/api.ts';
 import { type Remote, type WorkerHandle, connect } from '../worker/rpc.ts';
 import type { WorkerFacts } from '../platform/env.ts';
-import type { ImplementationId } from '../tables/algorithms.ts';
+import { type ImplementationId, isDense } from '../tables/algorithms.ts';
 import { RunSamples } from './samples.ts';
 import { type PassHistory, remainingMs } from './estimate.ts';
 import { assembleDocument, toCaseResult } from './document.ts';
@@ -302,8 +302,14 @@ export class RunSession {
     void this.#worker?.remote.visibility(hidden, performance.timeOrigin + performance.now()).catch(() => {});
   }
 
-  /** Whether `key` was the last of its payload size's planned cases with nothing measured yet. */
+  /**
+   * Whether `key` was the last of its payload size's planned cases with nothing measured yet.
+   * Never in a dense run: there a size is a handful of cases and 2,048 of them would each draw
+   * the whole table at once (a dense run of two algorithms took 185 s, 30 s without), and no claim
+   * waits on one.
+   */
   #completesSize(key: string): boolean {
+    if (isDense(this.params.sizes.length)) return false;
     if (!this.#unmeasured) {
       // Built at the first case measured (the plan is known by then), that case counted as unmeasured.
       const bySize = new Map<number, Set<string>>();

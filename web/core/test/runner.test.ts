@@ -214,6 +214,22 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(awaiting).toEqual([[64, 1024], [1024], [], []]);
   });
 
+  it('live results of a dense run stay throttled: its thousands of sizes do not each draw the table at once', async () => {
+    const f = fakeWorkers();
+    let partials = 0;
+    const sizes = Array.from({ length: 80 }, (_, i) => i + 1);
+    const doc = await startRun(params({ rounds: 1, maxReruns: 0, sizes }), {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+      liveEveryMs: 3_600_000,
+      hooks: { onPartial: () => partials++ },
+    }).done;
+    expect(doc.cases.length).toBeGreaterThan(80);
+    // The first case and the pass's end: none for any of the 80 sizes.
+    expect(partials).toBe(2);
+  });
+
   it('the counting pass comes after every timed sample, in a worker of its own, and leaves the times as they were (counting on and off: the same samples)', async () => {
     const on = fakeWorkers();
     const counted = await startRun(params(), { createWorker: on.createWorker, environment, payloadLimitBytes: 1 << 20, counts: true }).done;
