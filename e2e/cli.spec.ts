@@ -253,7 +253,8 @@ for (const target of ['chromium', 'firefox'] as const) {
     expect([...cyclesOf('head')].filter((c) => cyclesOf('base').has(c)).length).toBeGreaterThanOrEqual(5);
     // The same code as head, at 1 MiB: never SLOWER. (At 16 KiB two copies of one allocating
     // JavaScript module moved by over 10 % between workers on a busy host: docs/package.md says so.)
-    const same = ab('good-gcm-again', '--sizes', '1M', '--budget', '15s', '--margin', '10%');
+    // Eight seconds: never SLOWER is what is asserted, and an undecided answer (exit 2) passes too.
+    const same = ab('good-gcm-again', '--sizes', '1M', '--budget', '8s', '--margin', '10%');
     expect([0, 2], same.stdout + same.stderr).toContain(same.status);
     expect(same.stdout).not.toContain('SLOWER');
     // A head that fails the gate is not timed: exit 3, named with its first failure.

@@ -2,7 +2,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export PATH="$HOME/.cargo/bin:$ROOT/node_modules/.bin:$PATH"
-log() { printf '\033[1m[aeadbench]\033[0m %s\n' "$*" >&2; }
+# Each line carries the wall-clock time, so a log of npm test shows where its minutes go.
+log() { printf '\033[1m[aeadbench %s]\033[0m %s\n' "$(date +%T)" "$*" >&2; }
 die() { printf '[aeadbench] error: %s\n' "$*" >&2; exit 1; }
 
 # The wasm-bindgen version locked in Cargo.lock: the CLI must match the crate exactly.
