@@ -18,6 +18,14 @@ type Subtle = SubtleCrypto;
 interface Keyed {
   seal(nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array): Promise<Uint8Array>;
   open(nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Promise<Uint8Array>;
+  /**
+   * The timed calls: for an AEAD, `crypto.subtle`'s own promise, as a caller's loop awaits it.
+   * Wrapped in an async function and a Uint8Array, each call took a second turn of the microtask
+   * queue (201 for 100 calls, a plain await loop 101), and the engine with the case alone read
+   * 0.89 of that loop at 1 KiB in Firefox.
+   */
+  sealCall(nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array): Promise<unknown>;
+  openCall(nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Promise<unknown>;
 }
 
 const TAG = 16;
@@ -27,11 +35,21 @@ async function keyAead(subtle: Subtle, name: 'AES-GCM' | 'ChaCha20-Poly1305' | '
   // The modern-algorithms draft's ChaCha20-Poly1305 and AES-OCB take 'raw-secret'; plain 'raw' is refused.
   const format = name === 'AES-GCM' ? 'raw' : 'raw-secret';
   const k = await subtle.importKey(format as 'raw', bs(key), { name }, false, ['encrypt', 'decrypt']);
+  // The parameters a caller writes for AES-GCM and ChaCha20-Poly1305: no AAD member when there is
+  // none, GCM's 128-bit tag by default. The AES-OCB draft's, in full.
   const p = (iv: Uint8Array, aad: Uint8Array) =>
-    name === 'ChaCha20-Poly1305' ? { name, iv: bs(iv), additionalData: bs(aad) } : { name, iv: bs(iv), additionalData: bs(aad), tagLength: 128 };
+    name === 'AES-OCB'
+      ? { name, iv: bs(iv), additionalData: bs(aad), tagLength: 128 }
+      : aad.length > 0
+        ? { name, iv: bs(iv), additionalData: bs(aad) }
+        : { name, iv: bs(iv) };
+  const sealCall = (iv: Uint8Array, aad: Uint8Array, pt: Uint8Array) => subtle.encrypt(p(iv, aad), k, bs(pt));
+  const openCall = (iv: Uint8Array, aad: Uint8Array, sealed: Uint8Array) => subtle.decrypt(p(iv, aad), k, bs(sealed));
   return {
-    seal: async (iv, aad, pt) => new Uint8Array(await subtle.encrypt(p(iv, aad), k, bs(pt))),
-    open: async (iv, aad, sealed) => new Uint8Array(await subtle.decrypt(p(iv, aad), k, bs(sealed))),
+    seal: async (iv, aad, pt) => new Uint8Array(await sealCall(iv, aad, pt)),
+    open: async (iv, aad, sealed) => new Uint8Array(await openCall(iv, aad, sealed)),
+    sealCall,
+    openCall,
   };
 }
 
@@ -44,7 +62,7 @@ async function keyCbcHmac(subtle: Subtle, key: Uint8Array): Promise<Keyed> {
     new DataView(al.buffer).setBigUint64(0, BigInt(aad.length) * 8n);
     return new Uint8Array(await subtle.sign('HMAC', mac, bs(concatBytes(aad, iv, ct, al)))).subarray(0, TAG);
   };
-  return {
+  const keyed: Keyed = {
     async seal(iv, aad, pt) {
       const ct = new Uint8Array(await subtle.encrypt({ name: 'AES-CBC', iv: bs(iv) }, enc, bs(pt)));
       return concatBytes(ct, await tagOf(aad, iv, ct));
@@ -59,7 +77,11 @@ async function keyCbcHmac(subtle: Subtle, key: Uint8Array): Promise<Keyed> {
       if (diff !== 0) throw new Error('authentication failed');
       return new Uint8Array(await subtle.decrypt({ name: 'AES-CBC', iv: bs(iv) }, enc, bs(ct)));
     },
+    // Two calls and a comparison each way: the composition is the operation.
+    sealCall: (iv, aad, pt) => keyed.seal(iv, aad, pt),
+    openCall: (iv, aad, sealed) => keyed.open(iv, aad, sealed),
   };
+  return keyed;
 }
 
 function keyFor(subtle: Subtle, alg: AlgorithmId, key: Uint8Array): Promise<Keyed> {
@@ -119,16 +141,16 @@ export async function webcrypto(mode: WebCryptoMode, subtle: Subtle | undefined 
       const keyed = await keyFor(need(), spec.algorithm, key); // imported once per case
       let op: () => Promise<unknown>;
       if (spec.operation === 'encrypt') {
-        op = () => keyed.seal(nonce, aad, pt);
+        op = () => keyed.sealCall(nonce, aad, pt);
       } else {
         const sealed = await keyed.seal(nonce, aad, pt);
         if (spec.operation === 'decrypt') {
-          op = () => keyed.open(nonce, aad, sealed);
+          op = () => keyed.openCall(nonce, aad, sealed);
         } else {
           const forged = sealed.slice();
           forged[forged.length - TAG]! ^= 1; // the tag's first bit, as the WASM bench flips it
           op = () =>
-            keyed.open(nonce, aad, forged).then(
+            keyed.openCall(nonce, aad, forged).then(
               () => Promise.reject(new Error('a forged ciphertext was accepted')),
               () => undefined,
             );
