@@ -1,8 +1,8 @@
 // The dense preset (eBACS-style): every length from 1 to 2,048 bytes, algorithms interleaved,
 // one warm-up per algorithm; drawn as time per operation against length, where the block
 // staircases show. Run in Chromium only, and for the two algorithms whose staircases it judges
-// (ChaCha20's 64-byte blocks, AES's 16-byte ones): the whole preset's four took 60 s here, and
-// 255 s on a busy host; its plan of 4 × 2,048 cases is params.test's. Its wall time is
+// (ChaCha20's 64-byte blocks, AES's 16-byte ones): 30 s here, where the whole preset's four
+// took 60 s; its plan of 4 × 2,048 cases is params.test's. Its wall time is
 // printed, not asserted: how long it takes is a property of the host, not of the code.
 import type { CaseResult } from '../web/core/schema.ts';
 import { median } from '../web/core/stats.ts';

@@ -309,12 +309,12 @@ export class RunSession {
    * waits on one.
    */
   #completesSize(key: string): boolean {
-    if (isDense(this.params.sizes.length)) return false;
     if (!this.#unmeasured) {
-      // Built at the first case measured (the plan is known by then), that case counted as unmeasured.
+      // Built at the first case measured (the plan is known by then), that case counted as unmeasured;
+      // empty for a dense run, so that no case of it completes a size.
       const bySize = new Map<number, Set<string>>();
       this.#unmeasured = new Map();
-      for (const c of this.plan) {
+      for (const c of isDense(this.params.sizes.length) ? [] : this.plan) {
         if (this.samples.sofar(c.key) && c.key !== key) continue;
         const left = bySize.get(c.sizeBytes) ?? new Set<string>();
         bySize.set(c.sizeBytes, left.add(c.key));
