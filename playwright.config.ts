@@ -8,7 +8,9 @@ import { BROWSER_ARGS, CHROMIUM_PATH, FIREFOX_PATH } from './cli/browsers.ts';
  * End-to-end tests in real browsers: Debian's Chromium and Firefox ESR (Playwright 1.64.1
  * drives Firefox ESR over WebDriver BiDi; 1.65 cannot). WebKit is a project too, skipped
  * with a message where it is not installed (e2e/fixtures.ts).
- * One worker: benchmarks must not compete for this machine's two cores.
+ * One worker by default: benchmarks must not compete for this machine's two cores. npm test
+ * runs the tests that only check behaviour two at a time, and those tagged @timing (their
+ * assertion is a measurement) alone afterwards (scripts/test).
  */
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 
@@ -26,7 +28,14 @@ export default defineConfig({
   webServer: {
     // The site with its embedded collector, on a fresh PGlite directory for every test run.
     command: `npx tsx server/serve.ts --port ${PORT}`,
-    env: { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-e2e-collector-')), COLLECTOR_EXPORT_MIN_AGE_S: '0' },
+    // Two browsers at a time, all from 127.0.0.1, held more than the 32 connections one address
+    // may (collector/http-guard.ts) and Firefox's pages were reset: as behind a balancer, loopback
+    // carries everyone's connections here.
+    env: {
+      COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-e2e-collector-')),
+      COLLECTOR_EXPORT_MIN_AGE_S: '0',
+      COLLECTOR_TRUSTED_PROXIES: '127.0.0.1',
+    },
     url: `http://127.0.0.1:${PORT}/`,
     reuseExistingServer: !process.env.CI,
     stdout: 'ignore',

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateResult } from '../web/core/schema.ts';
-import { expect, test } from './fixtures.ts';
+import { TIMING, expect, test } from './fixtures.ts';
 
 const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'cli/main.ts', ...args], { encoding: 'utf8', timeout: 240_000 });
 /** What these runs show needs no full 20 s (+ 20 s overtime) budget: 4 s, and never more. */
@@ -214,56 +214,58 @@ test('aeadbench run --preset <scenario> runs that study', async ({ browserName }
 const MOD = (name: string) => `web/core/test/modules/${name}.mjs`;
 
 for (const target of ['chromium', 'firefox'] as const) {
-  test(`aeadbench compare --base --head: A/B in one ${target} session, validated, then SLOWER for a head twice as slow and never for the same code`, async ({
-    browserName,
-  }) => {
-    test.skip(browserName !== target, `runs once, in the ${target} project`);
-    test.setTimeout(240_000);
-    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-ab-'));
-    const ab = (head: string, ...more: string[]) =>
-      cli(
-        'compare',
-        '--base',
-        MOD('good-gcm'),
-        '--head',
-        MOD(head),
-        '--browser',
-        target,
-        '--algorithms',
-        'aes-128-gcm',
-        ...(more.includes('--sizes') ? [] : ['--sizes', '1k,16k']),
-        ...more,
-      );
-    // A head that does its work twice: SLOWER at both sizes, exit 1, the cases in JUnit as failures.
-    const slow = ab('slow-gcm', '--budget', '20s', '--margin', '5%', '--junit', join(dir, 'ab.xml'), '--json', join(dir, 'ab.json'));
-    expect(slow.status, slow.stderr).toBe(1);
-    expect(slow.stdout).toMatch(/aes-128-gcm · encrypt · 1 KiB +0\.[3-6]\d\d +\[[^\]]+\] +▼ SLOWER/);
-    expect(slow.stdout).toMatch(/aes-128-gcm · encrypt · 16 KiB +0\.[3-6]\d\d +\[[^\]]+\] +▼ SLOWER/);
-    expect(readFileSync(join(dir, 'ab.xml'), 'utf8').match(/<failure/g)).toHaveLength(2);
-    const doc = JSON.parse(readFileSync(join(dir, 'ab.json'), 'utf8'));
-    expect(validateResult(doc).ok).toBe(true);
-    // One session: both sides' samples share their cycles (paired), both passed the gate first.
-    expect(doc.params.ab).toEqual({ base: 'base', head: 'head', margin: 0.05 });
-    expect(doc.modules.map((m: { id: string }) => m.id)).toEqual(['base', 'head']);
-    expect(
-      doc.validation.filter((v: { implementation: string; excluded: boolean }) => ['base', 'head'].includes(v.implementation) && !v.excluded),
-    ).toHaveLength(2);
-    const cyclesOf = (id: string) =>
-      new Set(doc.cases.filter((c: { implementation: string; sizeBytes: number }) => c.implementation === id && c.sizeBytes === 1024)[0].cycles);
-    expect([...cyclesOf('head')].filter((c) => cyclesOf('base').has(c)).length).toBeGreaterThanOrEqual(5);
-    // The same code as head, at 1 MiB: never SLOWER. (At 16 KiB two copies of one allocating
-    // JavaScript module moved by over 10 % between workers on a busy host: docs/package.md says so.)
-    // Eight seconds: never SLOWER is what is asserted, and an undecided answer (exit 2) passes too.
-    const same = ab('good-gcm-again', '--sizes', '1M', '--budget', '8s', '--margin', '10%');
-    expect([0, 2], same.stdout + same.stderr).toContain(same.status);
-    expect(same.stdout).not.toContain('SLOWER');
-    // A head that fails the gate is not timed: exit 3, named with its first failure.
-    const wrong = ab('accepts-forged', '--budget', '10s');
-    expect(wrong.status, wrong.stderr).toBe(3);
-    expect(wrong.stderr).toContain('accepted a forged tag');
-    // A missing module: exit 3, named.
-    const missing = ab('no-such-module', '--budget', '10s');
-    expect(missing.status).toBe(3);
-    expect(missing.stderr).toContain("Invalid --head: 'web/core/test/modules/no-such-module.mjs' does not exist");
-  });
+  test(
+    `aeadbench compare --base --head: A/B in one ${target} session, validated, then SLOWER for a head twice as slow and never for the same code`,
+    TIMING,
+    async ({ browserName }) => {
+      test.skip(browserName !== target, `runs once, in the ${target} project`);
+      test.setTimeout(240_000);
+      const dir = mkdtempSync(join(tmpdir(), 'aeadbench-ab-'));
+      const ab = (head: string, ...more: string[]) =>
+        cli(
+          'compare',
+          '--base',
+          MOD('good-gcm'),
+          '--head',
+          MOD(head),
+          '--browser',
+          target,
+          '--algorithms',
+          'aes-128-gcm',
+          ...(more.includes('--sizes') ? [] : ['--sizes', '1k,16k']),
+          ...more,
+        );
+      // A head that does its work twice: SLOWER at both sizes, exit 1, the cases in JUnit as failures.
+      const slow = ab('slow-gcm', '--budget', '20s', '--margin', '5%', '--junit', join(dir, 'ab.xml'), '--json', join(dir, 'ab.json'));
+      expect(slow.status, slow.stderr).toBe(1);
+      expect(slow.stdout).toMatch(/aes-128-gcm · encrypt · 1 KiB +0\.[3-6]\d\d +\[[^\]]+\] +▼ SLOWER/);
+      expect(slow.stdout).toMatch(/aes-128-gcm · encrypt · 16 KiB +0\.[3-6]\d\d +\[[^\]]+\] +▼ SLOWER/);
+      expect(readFileSync(join(dir, 'ab.xml'), 'utf8').match(/<failure/g)).toHaveLength(2);
+      const doc = JSON.parse(readFileSync(join(dir, 'ab.json'), 'utf8'));
+      expect(validateResult(doc).ok).toBe(true);
+      // One session: both sides' samples share their cycles (paired), both passed the gate first.
+      expect(doc.params.ab).toEqual({ base: 'base', head: 'head', margin: 0.05 });
+      expect(doc.modules.map((m: { id: string }) => m.id)).toEqual(['base', 'head']);
+      expect(
+        doc.validation.filter((v: { implementation: string; excluded: boolean }) => ['base', 'head'].includes(v.implementation) && !v.excluded),
+      ).toHaveLength(2);
+      const cyclesOf = (id: string) =>
+        new Set(doc.cases.filter((c: { implementation: string; sizeBytes: number }) => c.implementation === id && c.sizeBytes === 1024)[0].cycles);
+      expect([...cyclesOf('head')].filter((c) => cyclesOf('base').has(c)).length).toBeGreaterThanOrEqual(5);
+      // The same code as head, at 1 MiB: never SLOWER. (At 16 KiB two copies of one allocating
+      // JavaScript module moved by over 10 % between workers on a busy host: docs/package.md says so.)
+      // Eight seconds: never SLOWER is what is asserted, and an undecided answer (exit 2) passes too.
+      const same = ab('good-gcm-again', '--sizes', '1M', '--budget', '8s', '--margin', '10%');
+      expect([0, 2], same.stdout + same.stderr).toContain(same.status);
+      expect(same.stdout).not.toContain('SLOWER');
+      // A head that fails the gate is not timed: exit 3, named with its first failure.
+      const wrong = ab('accepts-forged', '--budget', '10s');
+      expect(wrong.status, wrong.stderr).toBe(3);
+      expect(wrong.stderr).toContain('accepted a forged tag');
+      // A missing module: exit 3, named.
+      const missing = ab('no-such-module', '--budget', '10s');
+      expect(missing.status).toBe(3);
+      expect(missing.stderr).toContain("Invalid --head: 'web/core/test/modules/no-such-module.mjs' does not exist");
+    },
+  );
 }

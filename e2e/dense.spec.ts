@@ -6,7 +6,7 @@
 // printed, not asserted: how long it takes is a property of the host, not of the code.
 import type { CaseResult } from '../web/core/schema.ts';
 import { median } from '../web/core/stats.ts';
-import { expect, finished, test } from './fixtures.ts';
+import { TIMING, expect, finished, test } from './fixtures.ts';
 
 test.skip(({ browserName }) => browserName !== 'chromium', 'the dense preset runs once, in Chromium (the longest run of the suite)');
 
@@ -30,7 +30,7 @@ function steps(cases: CaseResult[], algorithm: string, block: number, k = 8): { 
   return { across: median(across), within: median(within) };
 }
 
-test('a dense run measures every length to 2 KiB and shows the block staircases', async ({ page }) => {
+test('a dense run measures every length to 2 KiB and shows the block staircases', TIMING, async ({ page }) => {
   test.setTimeout(420_000);
   await page.goto('/?preset=dense&algorithms=aes-128-gcm,chacha20-poly1305&autorun=1');
   const state = await finished(page, 360_000);

@@ -16,6 +16,13 @@ export const test = base.extend<{ skipMissingWebKit: void }>({
 });
 export { expect };
 
+/**
+ * A test whose assertion is a measurement (an A/B verdict, a staircase of times): npm test runs
+ * these alone, one at a time, after the rest of the suite has run two at a time
+ * (scripts/test), so that no other test's browser takes the core it measures on.
+ */
+export const TIMING = { tag: '@timing' };
+
 /** Waits for the page's automation hook to report a finished run (Speedometer style). */
 export async function finished(page: Page, timeout = 150_000): Promise<Automation> {
   await page.waitForFunction(() => ['done', 'error', 'cancelled'].includes(window.aeadbench?.status ?? ''), null, { timeout });

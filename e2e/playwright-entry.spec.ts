@@ -2,7 +2,7 @@
 // inside it — one benchmark and one A/B with the assertion a CI job fails on.
 import { validateResult } from '../web/core/schema.ts';
 import { assertNoRegression, compareInPage, runBenchmarkInPage } from '../cli/playwright.ts';
-import { expect, test } from './fixtures.ts';
+import { TIMING, expect, test } from './fixtures.ts';
 
 const MOD = (name: string) => `web/core/test/modules/${name}.mjs`;
 
@@ -22,21 +22,27 @@ test('runBenchmarkInPage runs in the Page it is given and resolves with a valid,
   await expect(page.getByTestId('verdict')).toBeVisible(); // it ran in this very page
 });
 
-test('compareInPage and assertNoRegression: a head twice as slow fails the test with the table; the same code passes', async ({ page, browserName }) => {
-  test.skip(browserName === 'webkit', 'Playwright cannot drive WebKitGTK');
-  test.setTimeout(180_000);
-  const opts = { algorithms: ['aes-128-gcm' as const], sizes: [16384], budgetSeconds: 15 };
-  const slow = await compareInPage(page, { ...opts, base: MOD('good-gcm'), head: MOD('slow-gcm'), margin: 0.05 });
-  expect(slow.cases.map((c) => c.verdict)).toEqual(['slower']);
-  expect(slow.document.params.ab).toEqual({ base: 'base', head: 'head', margin: 0.05 });
-  expect(() => assertNoRegression(slow)).toThrow(/a regression:[\s\S]*aes-128-gcm · encrypt · 16 KiB[\s\S]*SLOWER/);
-  // The same file as base and head, at 1 MiB: there two copies of noble's GCM read within 1.2 %
-  // of each other in every bench:ab session, while at 16 KiB a busy host moved them by over 10 %
-  // (each copy allocates a message per call; see the A/B notes in docs/package.md).
-  // Eight seconds: what is asserted is that it never reads SLOWER, and an undecided answer passes too.
-  const same = await compareInPage(page, { ...opts, sizes: [1 << 20], budgetSeconds: 8, base: MOD('good-gcm'), head: MOD('good-gcm'), margin: 0.1 });
-  expect(same.cases[0]!.verdict).not.toBe('slower');
-  expect(() => assertNoRegression(same)).not.toThrow();
-  // A module that fails the gate is named, and nothing is compared.
-  await expect(compareInPage(page, { ...opts, base: MOD('good-gcm'), head: MOD('accepts-forged') })).rejects.toThrow(/failed the gate.*accepted a forged tag/);
-});
+test(
+  'compareInPage and assertNoRegression: a head twice as slow fails the test with the table; the same code passes',
+  TIMING,
+  async ({ page, browserName }) => {
+    test.skip(browserName === 'webkit', 'Playwright cannot drive WebKitGTK');
+    test.setTimeout(180_000);
+    const opts = { algorithms: ['aes-128-gcm' as const], sizes: [16384], budgetSeconds: 15 };
+    const slow = await compareInPage(page, { ...opts, base: MOD('good-gcm'), head: MOD('slow-gcm'), margin: 0.05 });
+    expect(slow.cases.map((c) => c.verdict)).toEqual(['slower']);
+    expect(slow.document.params.ab).toEqual({ base: 'base', head: 'head', margin: 0.05 });
+    expect(() => assertNoRegression(slow)).toThrow(/a regression:[\s\S]*aes-128-gcm · encrypt · 16 KiB[\s\S]*SLOWER/);
+    // The same file as base and head, at 1 MiB: there two copies of noble's GCM read within 1.2 %
+    // of each other in every bench:ab session, while at 16 KiB a busy host moved them by over 10 %
+    // (each copy allocates a message per call; see the A/B notes in docs/package.md).
+    // Eight seconds: what is asserted is that it never reads SLOWER, and an undecided answer passes too.
+    const same = await compareInPage(page, { ...opts, sizes: [1 << 20], budgetSeconds: 8, base: MOD('good-gcm'), head: MOD('good-gcm'), margin: 0.1 });
+    expect(same.cases[0]!.verdict).not.toBe('slower');
+    expect(() => assertNoRegression(same)).not.toThrow();
+    // A module that fails the gate is named, and nothing is compared.
+    await expect(compareInPage(page, { ...opts, base: MOD('good-gcm'), head: MOD('accepts-forged') })).rejects.toThrow(
+      /failed the gate.*accepted a forged tag/,
+    );
+  },
+);

@@ -15,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { GENERAL_ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
 import { recordPage } from './measured.ts';
-import { SOFT_RUSTFLAGS, buildNative } from './native.ts';
+import { nativeBuild } from './native.ts';
 
 recordPage('cores', {
   title: 'WASM against native: the cores',
@@ -42,15 +42,15 @@ const impls: Record<string, (c: string[]) => [string, string[]]> = {
   'wasm-baseline': wasm('baseline'),
   'wasm-simd128': wasm('simd128'),
 };
-const soft = buildNative('native-soft', SOFT_RUSTFLAGS);
-const hw = buildNative('native-hw', '');
+const soft = nativeBuild.soft();
+const hw = nativeBuild.hw();
 impls['native-soft'] = (c) => [soft, [`${SAMPLE_MS}`, `${SAMPLES}`, ...c]];
 impls['native-hw'] = (c) => [hw, [`${SAMPLE_MS}`, `${SAMPLES}`, ...c]];
 // libaegis in C, for the AEGIS ids only: the prebuilt wasm32 SIMD library, and a native build.
 const AEGIS_ONLY = new Set(['wasm-libaegis', 'native-libaegis']);
 if (cases.some(isAegis)) {
   impls['wasm-libaegis'] = wasm('libaegis-simd128');
-  const libaegis = buildNative('native-libaegis', '', ['--no-default-features']);
+  const libaegis = nativeBuild.libaegis();
   impls['native-libaegis'] = (c) => [libaegis, [`${SAMPLE_MS}`, `${SAMPLES}`, ...c]];
 }
 const casesOf = (name: string) => (AEGIS_ONLY.has(name) ? cases.filter(isAegis) : cases);

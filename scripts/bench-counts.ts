@@ -32,7 +32,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { SOFT_RUSTFLAGS, buildNative } from './native.ts';
+import { nativeBuild } from './native.ts';
 import { compareResults } from '../web/core/report/compare.ts';
 import { compareOps, opsExitCode } from '../web/core/report/ops.ts';
 
@@ -201,7 +201,7 @@ else {
     .split(',')
     .filter((a) => ALGORITHMS.split(',').includes(a));
   const builds = (process.env.NATIVE_BUILDS ?? 'soft,hw').split(',');
-  const binaries = Object.fromEntries(builds.map((b) => [b, b === 'soft' ? buildNative('native-soft', SOFT_RUSTFLAGS) : buildNative('native-hw', '')]));
+  const binaries = Object.fromEntries(builds.map((b) => [b, b === 'soft' ? nativeBuild.soft() : nativeBuild.hw()]));
   const dir = mkdtempSync(join(tmpdir(), 'aeadbench-callgrind-'));
   /** x86 instructions that `messages` messages execute inside bench_native's `measured` (callgrind's total, setup left out). */
   const instructions = (binary: string, c: string, messages: number): number => {

@@ -5,6 +5,7 @@
  * @module
  */
 import { execFileSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
 
 /** The RustCrypto crates' portable backends, forced: the same algorithms as the WASM baseline build, in native code. */
 export const SOFT_CFGS = ['aes_backend="soft"', 'polyval_backend="soft"', 'chacha20_backend="soft"', 'poly1305_backend="soft"', 'sha2_backend="soft"'];
@@ -22,3 +23,14 @@ export function buildNative(name: string, rustflags: string, features: string[] 
   });
   return `${targetDir}/release/examples/bench_native`;
 }
+
+/** The native builds the benchmarks run, by name. */
+export const nativeBuild = {
+  soft: () => buildNative('native-soft', SOFT_RUSTFLAGS),
+  hw: () => buildNative('native-hw', ''),
+  /** libaegis in C, for the AEGIS ids only. */
+  libaegis: () => buildNative('native-libaegis', '', ['--no-default-features']),
+};
+
+// `tsx scripts/native.ts`: every build ahead of the benchmarks (npm test does, beside the WebAssembly builds).
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) for (const build of Object.values(nativeBuild)) build();

@@ -73,11 +73,16 @@ if (bench) {
   add('bench', v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
   vitestSkips('bench', v);
 }
-const e2e = read('e2e.json');
-if (e2e) {
+// Playwright's two passes: the behaviour checks, two at a time, and the @timing tests alone.
+for (const [name, file] of [
+  ['e2e', 'e2e.json'],
+  ['e2e-time', 'e2e-timing.json'],
+]) {
+  const e2e = read(file);
+  if (!e2e) continue;
   const report = JSON.parse(e2e);
   const s = report.stats;
-  add('e2e', s.expected + s.flaky, s.unexpected, s.skipped);
+  add(name, s.expected + s.flaky, s.unexpected, s.skipped);
   const walk = (suite) => {
     for (const spec of suite.specs ?? [])
       for (const t of spec.tests ?? [])
@@ -85,11 +90,11 @@ if (e2e) {
           const note = [...(t.annotations ?? []), ...(t.results ?? []).flatMap((r) => r.annotations ?? [])].find(
             (a) => a.type === 'skip' || a.type === 'fixme',
           );
-          skipped('e2e', `${t.projectName}: ${note?.description || 'no reason given'}`);
+          skipped(name, `${t.projectName}: ${note?.description || 'no reason given'}`);
         } else if (t.status === 'unexpected' || t.status === 'flaky') {
           const last = (t.results ?? []).at(-1);
           failed(
-            'e2e',
+            name,
             `${t.projectName} ${spec.file ?? ''} › ${spec.title}${t.status === 'flaky' ? ' (passed on retry)' : ''}`,
             last?.error?.message ?? last?.status,
           );

@@ -60,6 +60,20 @@ describe('test-summary', () => {
     expect(out).not.toContain('FAILED  vitest fine');
   });
 
+  it("counts Playwright's second pass, the @timing tests run alone, and names its failures", () => {
+    const spec = (status: string) => ({
+      title: 'dense.spec.ts',
+      specs: [{ title: 'staircases', file: 'dense.spec.ts', tests: [{ projectName: 'chromium', status, results: [{ error: { message: 'Error: flat' } }] }] }],
+    });
+    const out = summary({
+      'e2e.json': { stats: { expected: 3, flaky: 0, unexpected: 0, skipped: 1 }, suites: [] },
+      'e2e-timing.json': { stats: { expected: 0, flaky: 0, unexpected: 1, skipped: 2 }, suites: [spec('unexpected')] },
+    });
+    expect(out).toContain('tests: 3 passed, 1 failed, 3 skipped');
+    expect(out).toContain('  e2e-time 0 passed, 1 failed, 2 skipped');
+    expect(out).toContain('  FAILED  e2e-time chromium dense.spec.ts › staircases: Error: flat\n');
+  });
+
   it('names no failure when every test passed', () => {
     const out = summary({
       'vitest.json': {
