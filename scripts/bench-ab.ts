@@ -4,8 +4,14 @@
  * one browser session each (`aeadbench compare --base --head`, cli/ab.ts), RUNS times per
  * engine, and the verdicts are counted. Base and head both encrypt the message with noble's
  * GCM and then make a second GCM call, the base over none of it and a head "f slower" over f
- * of it: both pay the same per-call setup, so the head costs 1 + f of the base's per byte, a
- * little less in all (about 0.9 f at 16 KiB, f at 1 MiB).
+ * of it; a head also makes one more call over nothing every 1 / 2f calls. So it does at least
+ * 1 + f times the base's work at every size: f more of the bytes, and f more of the two calls'
+ * setup, which is most of a 64 B call (with bytes alone, a "10 % slower" head read 0.95 of
+ * the base at 64 B). The batches of a small size hold hundreds of calls, so every one of
+ * them carries its share of the extra calls; at 1 MiB one is a few µs in milliseconds. A
+ * non-empty second call also costs a partial block more than an empty one: each run first
+ * times every head against the base in Node and prints it (10 % slower read 1.10-1.14,
+ * the same code 0.98-1.02).
  * Targets (issue "CI that tells a regression from noise"): the same code never SLOWER; 10 %
  * slower SLOWER in ≥ 9 of 10; with a 2 % margin, 5 % slower SLOWER in ≥ 8 of 10 and never SAME.
  * LOAD=quiet,loaded (the default) runs every scenario twice: on the machine as it is, and with
@@ -16,11 +22,13 @@
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { AB_IDS, bundleAs } from '../cli/ab.ts';
 import { type BrowserName, runInBrowser } from '../cli/browser-run.ts';
 import { type CompareVerdict, compareInRun } from '../web/core/report/compare.ts';
-import { parseParams, toSearch } from '../web/core/params.ts';
+import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
+import { median } from '../web/core/stats.ts';
 import { recordPage } from './measured.ts';
 
 recordPage('ab', {
@@ -57,15 +65,23 @@ mkdirSync(dir, { recursive: true });
 const moduleFile = (extra: number, name = `gcm-${Math.round(extra * 100)}`) => {
   const file = join(dir, `${name}.mjs`);
   // Every module, the base too, makes a second GCM call, over `extra` of the message (none for
-  // the base): so both pay the same per-call setup, and they differ by exactly those bytes.
+  // the base), and counts its calls: a head makes one more empty call every 1 / (2 extra), so
+  // it pays `extra` more of the base's two setups as well as of its bytes.
+  const every = extra ? Math.round(1 / (2 * extra)) : 0;
   writeFileSync(
     file,
     `import { gcm } from '@noble/ciphers/aes.js';
+const EMPTY = new Uint8Array(0);
+let calls = 0;
 export default {
-  id: 'bench-gcm', label: 'noble GCM${extra ? ` + ${extra * 100} % more bytes` : ''}', algorithms: ['aes-128-gcm'],
+  id: 'bench-gcm', label: 'noble GCM${extra ? ` + ${extra * 100} % more work` : ''}', algorithms: ['aes-128-gcm'],
   encrypt(_a, key, nonce, aad, pt) {
     const out = gcm(key, nonce, aad).encrypt(pt);
     gcm(key, nonce, aad).encrypt(pt.subarray(0, Math.round(pt.length * ${extra})));
+    if (++calls === ${every}) {
+      calls = 0;
+      gcm(key, nonce, aad).encrypt(EMPTY);
+    }
     return out;
   },
   decrypt: (_a, key, nonce, aad, sealed) => gcm(key, nonce, aad).decrypt(sealed),
@@ -79,12 +95,47 @@ console.log(
   `bench:ab — ${RUNS} A/B sessions per engine, scenario and load (${LOADS.join(', ')}); budget ${BUDGET} s each; AES-128-GCM encrypt at ${SIZES}; one verdict per case`,
 );
 const base = moduleFile(0);
+
+/**
+ * What each head costs over the base, timed in this Node process before any session: the two
+ * modules' encrypt in alternating batches of 20-40 ms, the median of the batch ratios per
+ * size. The scenarios' names are claims about the modules; this shows what they are.
+ */
+async function headWork(headFile: string, sizes: number[]): Promise<string> {
+  type Encrypt = (a: string, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array) => Uint8Array;
+  const load = async (f: string) => ((await import(`${pathToFileURL(resolve(f)).href}?work`)).default as { encrypt: Encrypt }).encrypt;
+  const [b, h] = [await load(base), await load(headFile)];
+  const key = new Uint8Array(16).fill(7);
+  const nonce = new Uint8Array(12).fill(9);
+  const aad = new Uint8Array(0);
+  const out: string[] = [];
+  for (const size of sizes) {
+    const pt = new Uint8Array(size).fill(1);
+    let calls = 1;
+    const batch = (f: Encrypt) => {
+      const t0 = performance.now();
+      for (let i = 0; i < calls; i++) f('aes-128-gcm', key, nonce, aad, pt);
+      return performance.now() - t0;
+    };
+    while (batch(b) < 20) calls *= 2; // the warm-up too
+    batch(h);
+    const ratios: number[] = [];
+    for (let i = 0; i < 15; i++) ratios.push(batch(h) / batch(b));
+    out.push(`${formatSize(size)} ${median(ratios).toFixed(3)}`);
+  }
+  return out.join(', ');
+}
+for (const s of SCENARIOS)
+  console.log(
+    `${s.name}: the head's time over the base's in Node, ${await headWork(moduleFile(s.extra, `work-${Math.round(s.extra * 100)}`), parseParams(`sizes=${SIZES}`).params.sizes)}`,
+  );
+
 for (const browser of BROWSERS) {
   for (const load of LOADS)
     for (const s of SCENARIOS) {
       const burner = load === 'loaded' ? burnOneCore() : null;
-      const counts: Record<CompareVerdict, number> = { faster: 0, same: 0, slower: 0, unknown: 0 };
-      const ratios: number[] = [];
+      /** Per case (one per size): its verdict and ratio in each session. */
+      const byCase = new Map<string, { verdict: CompareVerdict; ratio: number }[]>();
       const seconds: number[] = [];
       // The base and the head are two files even for "same code", as a pull request's are.
       const head = moduleFile(s.extra, `head-${Math.round(s.extra * 100)}`);
@@ -100,10 +151,7 @@ for (const browser of BROWSERS) {
             files: new Map([a, b].map((m) => [m.urlPath, m.bytes])),
           });
           const r = compareInRun(doc);
-          for (const c of r.cases) {
-            counts[c.verdict]++;
-            ratios.push(c.ratio);
-          }
+          for (const c of r.cases) byCase.set(c.key, [...(byCase.get(c.key) ?? []), { verdict: c.verdict, ratio: c.ratio }]);
           seconds.push(doc.durationMs / 1000);
           process.stderr.write(
             `${browser} ${s.name} run ${k + 1}/${RUNS}: ${r.cases.map((c) => `${c.key} ${c.ratio.toFixed(3)} ${c.verdict}`).join('; ')} (${(doc.durationMs / 1000).toFixed(1)} s)\n`,
@@ -115,12 +163,16 @@ for (const browser of BROWSERS) {
       } finally {
         burner?.kill();
       }
-      const n = ratios.length;
-      const sorted = [...ratios].sort((x, y) => x - y);
-      console.log(
-        `${browser.padEnd(9)} ${load.padEnd(7)}${s.name.padEnd(12)} margin ±${s.margin * 100} %: ${n} comparisons — SLOWER ${counts.slower}, SAME ${counts.same}, UNKNOWN ${counts.unknown}, FASTER ${counts.faster}; ` +
-          `head/base ${sorted[0]?.toFixed(3)}–${sorted[n - 1]?.toFixed(3)} (median ${sorted[n >> 1]?.toFixed(3)}); ${Math.min(...seconds).toFixed(0)}–${Math.max(...seconds).toFixed(0)} s a session`,
-      );
+      // The rates per size: the targets hold at every size of the A/B, not pooled over them.
+      for (const [key, sessions] of byCase) {
+        const n = sessions.length;
+        const count = (v: CompareVerdict) => sessions.filter((x) => x.verdict === v).length;
+        const sorted = sessions.map((x) => x.ratio).sort((x, y) => x - y);
+        console.log(
+          `${browser.padEnd(9)} ${load.padEnd(7)}${s.name.padEnd(12)} margin ±${s.margin * 100} % ${key}: ${n} sessions — SLOWER ${count('slower')}, SAME ${count('same')}, UNKNOWN ${count('unknown')}, FASTER ${count('faster')}; ` +
+            `head/base ${sorted[0]?.toFixed(3)}–${sorted[n - 1]?.toFixed(3)} (median ${sorted[n >> 1]?.toFixed(3)}); ${Math.min(...seconds).toFixed(0)}–${Math.max(...seconds).toFixed(0)} s a session`,
+        );
+      }
     }
 }
 console.log(

@@ -129,8 +129,8 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
     env: { RUNS: '1', BROWSERS: 'chromium', BUDGET: '8', SIZES: '16k', ONLY: 'same,10', LOAD: 'loaded' },
     prints: [
       /bench:ab —/,
-      /chromium\s+loaded\s+same code\s+margin ±5 %: 1 comparisons — SLOWER \d/,
-      /chromium\s+loaded\s+10 % slower\s+margin ±5 %: 1 comparisons/,
+      /chromium\s+loaded\s+same code\s+margin ±5 % aes-128-gcm · encrypt · 16 KiB: 1 sessions — SLOWER \d/,
+      /chromium\s+loaded\s+10 % slower\s+margin ±5 % aes-128-gcm · encrypt · 16 KiB: 1 sessions/,
     ],
   },
   'bench:peers': { env: { SIZES: '64', ROUNDS: '1' }, prints: [/bench:peers —/, /chacha20-poly1305\s+encrypt\s+64 B\s+rustcrypto-wasm/] },
