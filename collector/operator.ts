@@ -1,8 +1,9 @@
 /**
  * What the operator's commands (quarantine.ts, review.ts) share: the store the collector uses,
- * migrated and closed afterwards, and running as a command.
+ * migrated and closed afterwards, their command lines, and running as a command.
  * @module
  */
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { migrate, openStore, type Sql } from './db.ts';
 import { configFromEnv } from './server.ts';
 
@@ -30,4 +31,24 @@ export function runAsCommand(moduleUrl: string, name: string, main: (argv: strin
       process.exit(1);
     },
   );
+}
+
+/**
+ * A command line as node:util's parseArgs reads it, except that the word after a string
+ * option is always its value: a source is a base64url hash, and one in 64 begins with '-',
+ * which parseArgs refuses as ambiguous after `--source` (so the usage's own form failed).
+ */
+export function operatorArgs<O extends NonNullable<ParseArgsConfig['options']>>(argv: string[], options: O) {
+  const takesValue = new Set(
+    Object.entries(options)
+      .filter(([, o]) => o.type === 'string')
+      .map(([name]) => `--${name}`),
+  );
+  const args: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (takesValue.has(a) && i + 1 < argv.length) args.push(`${a}=${argv[++i]}`);
+    else args.push(a);
+  }
+  return parseArgs({ args, options });
 }

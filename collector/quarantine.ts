@@ -11,10 +11,9 @@
  * which the running collector holds: stop it first (the lock refuses otherwise).
  * @module
  */
-import { parseArgs } from 'node:util';
 import { type CohortKeyRow, cohortKeyOf, refreshInBatches } from './cohorts.ts';
 import type { Sql } from './db.ts';
-import { runAsCommand, withStore } from './operator.ts';
+import { operatorArgs, runAsCommand, withStore } from './operator.ts';
 
 /** What the operator's quarantine picks: run ids, a source hash of the day, or days received. */
 export interface QuarantineSelector {
@@ -65,16 +64,13 @@ const USAGE = 'usage: collector:quarantine (--ids a,b | --source HASH | --from Y
 export async function main(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        ids: { type: 'string' },
-        source: { type: 'string' },
-        from: { type: 'string' },
-        to: { type: 'string' },
-        reason: { type: 'string' },
-        release: { type: 'boolean' },
-      },
+    ({ values } = operatorArgs(argv, {
+      ids: { type: 'string' },
+      source: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      reason: { type: 'string' },
+      release: { type: 'boolean' },
     }));
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);

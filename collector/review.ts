@@ -15,9 +15,8 @@
  * holds: stop it first (the lock refuses otherwise).
  * @module
  */
-import { parseArgs } from 'node:util';
 import type { Sql } from './db.ts';
-import { runAsCommand, withStore } from './operator.ts';
+import { operatorArgs, runAsCommand, withStore } from './operator.ts';
 import { quarantine } from './quarantine.ts';
 import type { CohortKeyRow } from './cohorts.ts';
 import { weightedQuantile } from './weights.ts';
@@ -208,7 +207,7 @@ export function formatMoving(list: readonly MovingCohort[]): string[] {
 export async function main(argv: string[], log = console.log): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = parseArgs({ args: argv, options: { quarantine: { type: 'string' }, reason: { type: 'string' } } }));
+    ({ values } = operatorArgs(argv, { quarantine: { type: 'string' }, reason: { type: 'string' } }));
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);
     return 2;
