@@ -19,6 +19,7 @@
  * condition (issue "Faithful as the caller's own loop": under load, the same code SLOWER in at
  * most 1 of 20 sessions, a head 10 % slower SLOWER in at least 19 of 20).
  *   RUNS=10 BROWSERS=chromium,firefox BUDGET=120 SIZES=1M LOAD=quiet,loaded npm run bench:ab
+ * SAVE=dir keeps every session's result document (its rounds are its workers).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -42,6 +43,8 @@ const BUDGET = Number(process.env.BUDGET ?? 60);
 const SIZES = process.env.SIZES ?? '1M';
 /** Which scenarios (by name) to run; all by default. */
 const ONLY = process.env.ONLY?.split(',');
+/** A directory to keep every session's result document in, to read its workers afterwards. */
+const SAVE = process.env.SAVE;
 /** Quiet, loaded, or both: a CPU-bound process beside the sessions, on one core. */
 const LOADS = (process.env.LOAD ?? 'quiet,loaded').split(',') as ('quiet' | 'loaded')[];
 
@@ -151,6 +154,10 @@ for (const browser of BROWSERS) {
             files: new Map([a, b].map((m) => [m.urlPath, m.bytes])),
           });
           const r = compareInRun(doc);
+          if (SAVE) {
+            mkdirSync(SAVE, { recursive: true });
+            writeFileSync(join(SAVE, `${browser}-${load}-${s.name.replace(/\W+/g, '')}-${k + 1}.json`), JSON.stringify(doc));
+          }
           for (const c of r.cases) byCase.set(c.key, [...(byCase.get(c.key) ?? []), { verdict: c.verdict, ratio: c.ratio }]);
           seconds.push(doc.durationMs / 1000);
           process.stderr.write(
