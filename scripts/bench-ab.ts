@@ -19,7 +19,9 @@
  * condition (issue "Faithful as the caller's own loop": under load, the same code SLOWER in at
  * most 1 of 20 sessions, a head 10 % slower SLOWER in at least 19 of 20).
  *   RUNS=10 BROWSERS=chromium,firefox BUDGET=120 SIZES=1M LOAD=quiet,loaded npm run bench:ab
- * SAVE=dir keeps every session's result document (its rounds are its workers).
+ * SAVE=dir keeps every session's result document (its rounds are its workers). Per size it
+ * also prints how the sessions' t-scores scatter (sessionT): a variance near 1 says each
+ * session's interval counts what varies; a wider one, that something holds for a whole session.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -27,9 +29,9 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AB_IDS, bundleAs } from '../cli/ab.ts';
 import { type BrowserName, runInBrowser } from '../cli/browser-run.ts';
-import { type CompareVerdict, compareInRun } from '../web/core/report/compare.ts';
+import { type CompareVerdict, abPairs, compareInRun } from '../web/core/report/compare.ts';
 import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
-import { median } from '../web/core/stats.ts';
+import { mean, median, pairedRatioAcrossRounds, tQuantile975 } from '../web/core/stats.ts';
 import { recordPage } from './measured.ts';
 
 recordPage('ab', {
@@ -133,12 +135,27 @@ for (const s of SCENARIOS)
     `${s.name}: the head's time over the base's in Node, ${await headWork(moduleFile(s.extra, `work-${Math.round(s.extra * 100)}`), parseParams(`sizes=${SIZES}`).params.sizes)}`,
   );
 
+/**
+ * A session's log head/base over its own standard error, from its interval over workers
+ * (stats.ts pairedRatioAcrossRounds): over many sessions these scatter with a variance of about
+ * 1 (a little more for Student's t) when each session's interval counts everything that moves
+ * its ratio, and wider when something holds for a whole session but varies between sessions
+ * (then a session can call the same code SLOWER however many of its workers agree). Null below
+ * three workers.
+ */
+function sessionT(base: Parameters<typeof pairedRatioAcrossRounds>[0], head: Parameters<typeof pairedRatioAcrossRounds>[1]): number | null {
+  const p = pairedRatioAcrossRounds(base, head);
+  if (!p || !Number.isFinite(p.ciHigh) || p.rounds < 3) return null;
+  const se = Math.log(p.ciHigh / p.ciLow) / 2 / tQuantile975(p.rounds - 1);
+  return se > 0 ? Math.log(p.ratio) / se : null;
+}
+
 for (const browser of BROWSERS) {
   for (const load of LOADS)
     for (const s of SCENARIOS) {
       const burner = load === 'loaded' ? burnOneCore() : null;
       /** Per case (one per size): its verdict and ratio in each session. */
-      const byCase = new Map<string, { verdict: CompareVerdict; ratio: number }[]>();
+      const byCase = new Map<string, { verdict: CompareVerdict; ratio: number; t: number | null }[]>();
       const seconds: number[] = [];
       // The base and the head are two files even for "same code", as a pull request's are.
       const head = moduleFile(s.extra, `head-${Math.round(s.extra * 100)}`);
@@ -158,7 +175,8 @@ for (const browser of BROWSERS) {
             mkdirSync(SAVE, { recursive: true });
             writeFileSync(join(SAVE, `${browser}-${load}-${s.name.replace(/\W+/g, '')}-${k + 1}.json`), JSON.stringify(doc));
           }
-          for (const c of r.cases) byCase.set(c.key, [...(byCase.get(c.key) ?? []), { verdict: c.verdict, ratio: c.ratio }]);
+          const ts = abPairs(doc).map(({ base, head }) => sessionT(base, head));
+          r.cases.forEach((c, i) => byCase.set(c.key, [...(byCase.get(c.key) ?? []), { verdict: c.verdict, ratio: c.ratio, t: ts[i] ?? null }]));
           seconds.push(doc.durationMs / 1000);
           process.stderr.write(
             `${browser} ${s.name} run ${k + 1}/${RUNS}: ${r.cases.map((c) => `${c.key} ${c.ratio.toFixed(3)} ${c.verdict}`).join('; ')} (${(doc.durationMs / 1000).toFixed(1)} s)\n`,
@@ -175,9 +193,13 @@ for (const browser of BROWSERS) {
         const n = sessions.length;
         const count = (v: CompareVerdict) => sessions.filter((x) => x.verdict === v).length;
         const sorted = sessions.map((x) => x.ratio).sort((x, y) => x - y);
+        const ts = sessions.flatMap((x) => (x.t === null ? [] : [x.t]));
+        const tMean = ts.length ? mean(ts) : NaN;
+        const tVar = ts.length > 1 ? ts.reduce((v, t) => v + (t - tMean) ** 2, 0) / (ts.length - 1) : NaN;
         console.log(
           `${browser.padEnd(9)} ${load.padEnd(7)}${s.name.padEnd(12)} margin ±${s.margin * 100} % ${key}: ${n} sessions — SLOWER ${count('slower')}, SAME ${count('same')}, UNKNOWN ${count('unknown')}, FASTER ${count('faster')}; ` +
-            `head/base ${sorted[0]?.toFixed(3)}–${sorted[n - 1]?.toFixed(3)} (median ${sorted[n >> 1]?.toFixed(3)}); ${Math.min(...seconds).toFixed(0)}–${Math.max(...seconds).toFixed(0)} s a session`,
+            `head/base ${sorted[0]?.toFixed(3)}–${sorted[n - 1]?.toFixed(3)} (median ${sorted[n >> 1]?.toFixed(3)}); ` +
+            `sessions' t: mean ${Number.isFinite(tMean) ? tMean.toFixed(2) : '–'}, variance ${Number.isFinite(tVar) ? tVar.toFixed(2) : '–'}; ${Math.min(...seconds).toFixed(0)}–${Math.max(...seconds).toFixed(0)} s a session`,
         );
       }
     }

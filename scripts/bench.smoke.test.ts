@@ -129,7 +129,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
     env: { RUNS: '1', BROWSERS: 'chromium', BUDGET: '8', SIZES: '16k', ONLY: 'same,10', LOAD: 'loaded' },
     prints: [
       /bench:ab —/,
-      /chromium\s+loaded\s+same code\s+margin ±5 % aes-128-gcm · encrypt · 16 KiB: 1 sessions — SLOWER \d/,
+      /chromium\s+loaded\s+same code\s+margin ±5 % aes-128-gcm · encrypt · 16 KiB: 1 sessions — SLOWER \d[^\n]*; sessions' t: mean (-?\d+\.\d\d|–), variance/,
       /chromium\s+loaded\s+10 % slower\s+margin ±5 % aes-128-gcm · encrypt · 16 KiB: 1 sessions/,
     ],
   },
