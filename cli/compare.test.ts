@@ -200,6 +200,7 @@ describe('A/B in one run (compareInRun)', () => {
     expect(r.margin).toBe(0.03);
     expect(r.cases[0]!.verdict).toBe('same');
     expect(r.cases[0]!.cases).toEqual([expect.stringMatching(/^base\/custom\//), expect.stringMatching(/^head\/custom\//)]);
+    expect(r.cases[0]!.rounds).toBe(4); // the workers its interval is over
   });
 
   it('the ab parameter round-trips through the URL and names the two modules as the run', () => {

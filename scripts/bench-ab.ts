@@ -29,9 +29,10 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AB_IDS, bundleAs } from '../cli/ab.ts';
 import { type BrowserName, runInBrowser } from '../cli/browser-run.ts';
-import { type CompareVerdict, abPairs, compareInRun } from '../web/core/report/compare.ts';
+import { type ComparedCase, type CompareVerdict, compareInRun } from '../web/core/report/compare.ts';
 import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
-import { mean, median, pairedRatioAcrossRounds, tQuantile975 } from '../web/core/stats.ts';
+import { mean, median, sd, tQuantile975 } from '../web/core/stats.ts';
+import { caseInputs } from '../web/core/implementations/shared.ts';
 import { recordPage } from './measured.ts';
 
 recordPage('ab', {
@@ -110,12 +111,9 @@ async function headWork(headFile: string, sizes: number[]): Promise<string> {
   type Encrypt = (a: string, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array) => Uint8Array;
   const load = async (f: string) => ((await import(`${pathToFileURL(resolve(f)).href}?work`)).default as { encrypt: Encrypt }).encrypt;
   const [b, h] = [await load(base), await load(headFile)];
-  const key = new Uint8Array(16).fill(7);
-  const nonce = new Uint8Array(12).fill(9);
-  const aad = new Uint8Array(0);
   const out: string[] = [];
   for (const size of sizes) {
-    const pt = new Uint8Array(size).fill(1);
+    const { key, nonce, aad, pt } = caseInputs({ algorithm: 'aes-128-gcm', operation: 'encrypt', sizeBytes: size, aadBytes: 0 });
     let calls = 1;
     const batch = (f: Encrypt) => {
       const t0 = performance.now();
@@ -136,18 +134,17 @@ for (const s of SCENARIOS)
   );
 
 /**
- * A session's log head/base over its own standard error, from its interval over workers
- * (stats.ts pairedRatioAcrossRounds): over many sessions these scatter with a variance of about
- * 1 (a little more for Student's t) when each session's interval counts everything that moves
- * its ratio, and wider when something holds for a whole session but varies between sessions
- * (then a session can call the same code SLOWER however many of its workers agree). Null below
- * three workers.
+ * A session's log head/base over its own standard error, read back from its interval over
+ * workers (Student's t over `rounds`, compare.ts compareInRun): over many sessions these scatter
+ * with a variance of about 1 (a little more for Student's t) when each session's interval counts
+ * everything that moves its ratio, and wider when something holds for a whole session but varies
+ * between sessions (then a session can call the same code SLOWER however many of its workers
+ * agree). Null below three workers.
  */
-function sessionT(base: Parameters<typeof pairedRatioAcrossRounds>[0], head: Parameters<typeof pairedRatioAcrossRounds>[1]): number | null {
-  const p = pairedRatioAcrossRounds(base, head);
-  if (!p || !Number.isFinite(p.ciHigh) || p.rounds < 3) return null;
-  const se = Math.log(p.ciHigh / p.ciLow) / 2 / tQuantile975(p.rounds - 1);
-  return se > 0 ? Math.log(p.ratio) / se : null;
+function sessionT(c: ComparedCase): number | null {
+  if (!c.rounds || c.rounds < 3 || !Number.isFinite(c.high)) return null;
+  const se = Math.log(c.high / c.low) / 2 / tQuantile975(c.rounds - 1);
+  return se > 0 ? Math.log(c.ratio) / se : null;
 }
 
 for (const browser of BROWSERS) {
@@ -175,8 +172,7 @@ for (const browser of BROWSERS) {
             mkdirSync(SAVE, { recursive: true });
             writeFileSync(join(SAVE, `${browser}-${load}-${s.name.replace(/\W+/g, '')}-${k + 1}.json`), JSON.stringify(doc));
           }
-          const ts = abPairs(doc).map(({ base, head }) => sessionT(base, head));
-          r.cases.forEach((c, i) => byCase.set(c.key, [...(byCase.get(c.key) ?? []), { verdict: c.verdict, ratio: c.ratio, t: ts[i] ?? null }]));
+          for (const c of r.cases) byCase.set(c.key, [...(byCase.get(c.key) ?? []), { verdict: c.verdict, ratio: c.ratio, t: sessionT(c) }]);
           seconds.push(doc.durationMs / 1000);
           process.stderr.write(
             `${browser} ${s.name} run ${k + 1}/${RUNS}: ${r.cases.map((c) => `${c.key} ${c.ratio.toFixed(3)} ${c.verdict}`).join('; ')} (${(doc.durationMs / 1000).toFixed(1)} s)\n`,
@@ -195,7 +191,7 @@ for (const browser of BROWSERS) {
         const sorted = sessions.map((x) => x.ratio).sort((x, y) => x - y);
         const ts = sessions.flatMap((x) => (x.t === null ? [] : [x.t]));
         const tMean = ts.length ? mean(ts) : NaN;
-        const tVar = ts.length > 1 ? ts.reduce((v, t) => v + (t - tMean) ** 2, 0) / (ts.length - 1) : NaN;
+        const tVar = ts.length > 1 ? sd(ts) ** 2 : NaN;
         console.log(
           `${browser.padEnd(9)} ${load.padEnd(7)}${s.name.padEnd(12)} margin ±${s.margin * 100} % ${key}: ${n} sessions — SLOWER ${count('slower')}, SAME ${count('same')}, UNKNOWN ${count('unknown')}, FASTER ${count('faster')}; ` +
             `head/base ${sorted[0]?.toFixed(3)}–${sorted[n - 1]?.toFixed(3)} (median ${sorted[n >> 1]?.toFixed(3)}); ` +

@@ -32,5 +32,5 @@ export const nativeBuild = {
   libaegis: () => buildNative('native-libaegis', '', ['--no-default-features']),
 };
 
-// `tsx scripts/native.ts`: every build ahead of the benchmarks (npm test does, beside the WebAssembly builds).
+// `tsx scripts/native.ts`: every build ahead of the benchmarks (npm test does, beside the WebKit suite).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) for (const build of Object.values(nativeBuild)) build();

@@ -27,6 +27,8 @@ export interface ComparedCase {
   verdict: CompareVerdict;
   /** In an A/B run, the base's and the head's case keys (what the stop rule measures again while undecided). */
   cases?: [string, string];
+  /** In an A/B run, the workers its interval is over (stats.ts pairedRatioAcrossRounds; absent: from the medians). */
+  rounds?: number;
 }
 
 export interface Comparison {
@@ -118,6 +120,7 @@ export function compareInRun(doc: Pick<ResultDocument, 'cases' | 'params'>, o: {
       bMbps: (head.sizeBytes * 1e3) / sb.median,
       verdict,
       cases: [caseKey(base), caseKey(head)] as [string, string],
+      ...(p ? { rounds: p.rounds } : {}),
     };
   });
   const ab = doc.params.ab;
