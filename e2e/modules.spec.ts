@@ -6,10 +6,15 @@ import { bundleModule } from '../cli/modules.ts';
 import { serveStatic } from '../server/serve.ts';
 import { expect, finished, test } from './fixtures.ts';
 
-test('a module served beside the site is gated, timed and shown with its label and hash', async ({ page, browserName }) => {
+test('a module served beside the site is gated, timed through its own copy of the timing loops, and shown with its label and hash', async ({
+  page,
+  browserName,
+}) => {
   test.skip(browserName === 'webkit', 'WebKit runs modules through the CLI in its own suite');
   const bundle = await bundleModule('examples/modules/stablelib-chacha20poly1305/index.mjs', 'browser');
   const server = await serveStatic({ dir: 'dist', port: 0, host: '127.0.0.1', files: new Map([[bundle.urlPath, bundle.bytes]]) });
+  const asked: string[] = [];
+  server.on('request', (req: { url?: string }) => asked.push(req.url ?? ''));
   try {
     const { port } = server.address() as AddressInfo;
     await page.goto(
@@ -22,6 +27,9 @@ test('a module served beside the site is gated, timed and shown with its label a
     expect(a.result!.cases.filter((c) => c.implementation === 'stablelib-chacha20poly1305').length).toBe(1);
     await expect(page.getByTestId('modules')).toContainText('@stablelib/chacha20poly1305 2.0.1');
     await expect(page.getByTestId('modules')).toContainText(sha.slice(0, 12));
+    // contract.ts loads loop.js afresh for the module's code path: an asset of its own under the
+    // site's CSP (never a data: URL it refuses), fetched with the query that makes it a new instance.
+    expect(asked.filter((u) => /^\/assets\/loop-[\w-]+\.js\?loop=\d+$/.test(u))).not.toEqual([]);
   } finally {
     server.close();
   }

@@ -15,4 +15,6 @@ export function buildEngine(outDir, { declaration = true } = {}) {
       recursive: true,
       filter: (p) => !p.endsWith('.stamp'),
     });
+  // Plain JavaScript that tsc does not emit: the timing loops contract.ts loads a fresh copy of per code path.
+  cpSync(`${ROOT}web/core/implementations/loop.js`, `${outDir.startsWith('/') ? outDir : ROOT + outDir}/web/core/implementations/loop.js`);
 }

@@ -8,7 +8,8 @@
  */
 import { type AlgorithmId, type CustomImplementationId, algorithm, overheadBytes } from '../tables/algorithms.ts';
 import { CUSTOM_VARIANT, type CustomImplementation } from './custom.ts';
-import { type Backend, type CaseSpec, type PreparedCase, caseInputs, keepObservable, syncRun } from './shared.ts';
+import { type Backend, type CaseSpec, type PreparedCase, caseInputs, keepObservable } from './shared.ts';
+import * as sharedLoop from './loop.js';
 
 /** Who a backend's cases name: a built-in's row of the table, or a module of yours by its id. */
 type Identity = Pick<Backend, 'implementation' | 'variant'>;
@@ -50,6 +51,9 @@ export function customBackend(impl: CustomImplementation, o: { callTimeoutMs?: n
 export function contractBackend(impl: CustomImplementation, identity: Identity, o: { callTimeoutMs?: number } = {}): Backend {
   const timeout = o.callTimeoutMs ?? 5000;
   const states = new Map<string, unknown>();
+  /** This backend's own instance of the timing loops per algorithm and operation (freshLoop). */
+  const loops = new Map<string, Promise<LoopModule>>();
+  const loopOf = (path: string) => loops.get(path) ?? loops.set(path, freshLoop()).get(path)!;
   /** The state of `prepare` for this key (kept per algorithm and key, for the one-shot calls). */
   const stateFor = async (alg: AlgorithmId, key: Uint8Array) => {
     if (!impl.prepare) return undefined;
@@ -105,41 +109,34 @@ export function contractBackend(impl: CustomImplementation, identity: Identity, 
       const sealed = bytes(await within(first, timeout, 'encrypt'), 'encrypt');
       const opened = impl.decrypt(alg, key, nonce, aad, sealed, state);
       await within(opened, timeout, 'decrypt');
-      if (!isThenable(first) && !isThenable(opened)) {
-        const enc = impl.encrypt.bind(impl);
-        const dec = impl.decrypt.bind(impl);
-        return syncRun(
-          spec,
-          (i) => enc(alg, i.key, i.nonce, i.aad, i.pt, state) as Uint8Array,
-          (i, s) => dec(alg, i.key, i.nonce, i.aad, s, state) as Uint8Array,
-        );
-      }
       const forged = sealed.slice();
       forged[forged.length - algorithm(alg).tagBytes]! ^= 1; // the tag's first bit, as every bench flips it
-      let sink = 0;
-      const op =
-        spec.operation === 'encrypt'
-          ? async () => void (sink ^= (await impl.encrypt(alg, key, nonce, aad, pt, state))[0] ?? 0)
-          : spec.operation === 'decrypt'
-            ? async () => void (sink ^= (await impl.decrypt(alg, key, nonce, aad, sealed, state)).length)
-            : async () => {
-                try {
-                  await impl.decrypt(alg, key, nonce, aad, forged, state);
-                } catch {
-                  sink++;
-                  return;
-                }
-                throw new Error('a forged ciphertext was accepted');
-              };
+      const loop = await loopOf(`${alg}/${spec.operation}`);
+      const make = isThenable(first) || isThenable(opened) ? loop.asyncLoop : loop.syncLoop;
       return {
-        async run(n: number) {
-          for (let i = 0; i < n; i++) await op();
-        },
+        run: make(impl, alg, { key, nonce, aad, pt }, state, spec.operation, sealed, forged),
         stateBytes: null,
-        dispose: () => keepObservable(sink),
+        dispose: () => keepObservable(loop.folded()),
       };
     },
   };
+}
+
+type LoopModule = typeof sharedLoop;
+let loopsLoaded = 0;
+/**
+ * A fresh instance of loop.js: a code path's timed calls go through call sites no other code
+ * path has reached, as a caller's loop is its own code (loop.js says what sharing cost). Where
+ * it cannot be loaded apart (a bundler that inlined it into a data: URL a CSP refuses), the
+ * one shared instance times every code path, as before it existed.
+ */
+export async function freshLoop(): Promise<LoopModule> {
+  const url = new URL('./loop.js', import.meta.url);
+  try {
+    return (await import(/* @vite-ignore */ `${url.href}?loop=${++loopsLoaded}`)) as LoopModule;
+  } catch {
+    return sharedLoop;
+  }
 }
 
 /** Runs a call; an exception it throws is the module's failure, with its own message. */

@@ -76,50 +76,6 @@ export function keepObservable(sink: number): void {
   if (sink === 0.5) console.log(sink);
 }
 
-/**
- * The timing loops of a synchronous one-shot implementation (noble, node:crypto): a fresh
- * operation per iteration, every result consumed, and every forged open required to fail.
- */
-export function syncRun(
-  spec: CaseSpec,
-  sealWith: (i: ReturnType<typeof caseInputs>) => Uint8Array,
-  openWith: (i: ReturnType<typeof caseInputs>, sealed: Uint8Array) => Uint8Array,
-): { run: (n: number) => void; stateBytes: null; dispose(): void } {
-  const { operation } = spec;
-  const inputs = caseInputs(spec);
-  const seal = () => sealWith(inputs);
-  const open = (sealed: Uint8Array) => openWith(inputs, sealed);
-  const sealed = seal();
-  const forged = Uint8Array.from(sealed);
-  forged[forged.length - 16]! ^= 1; // the tag's first bit, as the WASM bench flips it
-  let sink = 0;
-  const run =
-    operation === 'encrypt'
-      ? (n: number) => {
-          for (let i = 0; i < n; i++) sink ^= seal()[0] ?? 0;
-        }
-      : operation === 'decrypt'
-        ? (n: number) => {
-            for (let i = 0; i < n; i++) sink ^= open(sealed).length;
-          }
-        : (n: number) => {
-            for (let i = 0; i < n; i++) {
-              try {
-                open(forged);
-              } catch {
-                sink++;
-                continue;
-              }
-              throw new Error('a forged ciphertext was accepted');
-            }
-          };
-  return {
-    run,
-    stateBytes: null,
-    dispose: () => keepObservable(sink),
-  };
-}
-
 /** The built modules (scripts/build-wasm): two pure-Rust ones, two whose AEGIS is libaegis in C (libaegis-wasm.ts). */
 export type WasmVariant = 'baseline' | 'simd128' | 'libaegis-simd128' | 'libaegis-relaxed-simd';
 export const WASM_VARIANTS: readonly WasmVariant[] = ['baseline', 'simd128', 'libaegis-simd128', 'libaegis-relaxed-simd'];

@@ -47,6 +47,41 @@ describe('the contract', () => {
   });
 });
 
+describe('the timing loops (loop.js)', () => {
+  /** A module whose every call records which copy of loop.js called it, from its stack. */
+  const tracing = (id: string) => {
+    const callers: string[] = [];
+    const impl = defineImplementation({
+      id,
+      label: id,
+      algorithms: ['aes-128-gcm', 'chacha20-poly1305'],
+      encrypt: (_a, _k, _n, _aad, pt) => {
+        callers.push(/loop\.js\?loop=\d+/.exec(new Error().stack ?? '')?.[0] ?? 'no fresh loop');
+        return new Uint8Array(pt.length + 16);
+      },
+      decrypt: (_a, _k, _n, _aad, sealed) => sealed.subarray(0, sealed.length - 16),
+    });
+    return { backend: customBackend(impl), callers };
+  };
+  const timedBy = async (t: ReturnType<typeof tracing>, algorithm: 'aes-128-gcm' | 'chacha20-poly1305', sizeBytes: number) => {
+    const p = await t.backend.prepare({ algorithm, operation: 'encrypt', sizeBytes, aadBytes: 0 });
+    t.callers.length = 0;
+    await p.run(3);
+    p.dispose();
+    return [...new Set(t.callers)];
+  };
+
+  it('times each code path of each module through its own instance, and every size of one path through the same', async () => {
+    const [a, b] = [tracing('module-a'), tracing('module-b')];
+    const aGcm = await timedBy(a, 'aes-128-gcm', 64);
+    expect(aGcm).toEqual([expect.stringMatching(/^loop\.js\?loop=\d+$/)]);
+    expect(await timedBy(a, 'aes-128-gcm', 1024)).toEqual(aGcm);
+    const aChaCha = await timedBy(a, 'chacha20-poly1305', 64);
+    const bGcm = await timedBy(b, 'aes-128-gcm', 64);
+    expect(new Set([...aGcm, ...aChaCha, ...bGcm]).size).toBe(3);
+  });
+});
+
 describe('the gate', () => {
   it('passes a correct synchronous module and a correct asynchronous one', async () => {
     const ref = await reference();

@@ -2,7 +2,7 @@
  * libsodium.js (`libsodium-wrappers`): libsodium's C compiled to WASM by Emscripten, the WASM
  * crypto library most web applications already ship. Its loop cannot live inside WASM: every
  * call crosses JS → WASM with a copy in and a copy out, as an application calling it pays, so
- * it is timed as noble is (syncRun), not as our in-WASM loops are.
+ * it is timed as noble is (contract.ts, loop.js), not as our in-WASM loops are.
  * The module (about 1.7 MB of JavaScript with the WASM inlined) is imported only when a run
  * asks for this implementation.
  * @module
