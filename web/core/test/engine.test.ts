@@ -9,7 +9,7 @@ import { nodeCrypto } from '../implementations/node-crypto/backend.ts';
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { webcrypto } from '../implementations/webcrypto/backend.ts';
 import type { Backend } from '../implementations/shared.ts';
-import { calibrate, measureCase, measureInterleaved, timerResolutionMs } from '../worker/measure.ts';
+import { calibrate, measureCase, measureInterleaved, sharedBatches, timerResolutionMs } from '../worker/measure.ts';
 import { pairedRatio } from '../stats.ts';
 import { validateBackends } from '../implementations/validate.ts';
 import { ALGORITHM_IDS } from '../tables/algorithms.ts';
@@ -353,6 +353,28 @@ describe('timing core', () => {
     expect(batches.slice(-3)).toEqual([m.iterations, m.iterations, m.iterations]);
     expect(batches.length - 3).toBeLessThanOrEqual(13);
     expect(t).toBeLessThan(12); // a full warm-up lasts at least 50 ms
+  });
+
+  it('twins (the same work per call) about as fast per call sample with one batch, the largest calibrated among them; twins 4× apart keep their own', async () => {
+    // 1.0, 1.1 and 1.2 ms a call share the largest of their batches (the batch of 1 was a calibration
+    // gone wrong at the same speed); 9 ms and 0.2 ms a call are more than 4× from them.
+    expect(sharedBatches([3, 5, 1, 2, 40], [1, 1.1, 1.2, 9, 0.2], () => 'gcm/16k')).toEqual([5, 5, 5, 2, 40]);
+    expect(sharedBatches([2, 4], [1, 1], (i) => ['gcm/64', 'chacha/64'][i]!)).toEqual([2, 4]);
+    // Through measureInterleaved: the identical code calibrated apart (one case slow while it was
+    // calibrated) samples with the same batch, and reports it as its iterations for later rounds.
+    let t = 0;
+    const batches: number[][] = [[], []];
+    const mk = (k: number, slowFirst: number) => ({
+      run: (n: number) => void (batches[k]!.push(n), (t += n * (slowFirst-- > 0 ? 0.004 : 0.001))),
+      stateBytes: null,
+      dispose() {},
+    });
+    const o = { samples: 3, minSampleMs: 2, timerResolutionMs: 0.005, now: () => t, warmupMinMs: 0, warmupMaxMs: 0 };
+    const apart = await measureInterleaved([mk(0, 0), mk(1, 12)], o);
+    expect(apart[0]!.iterations).toBeGreaterThan(apart[1]!.iterations);
+    const [a, b] = await measureInterleaved([mk(0, 0), mk(1, 12)], { ...o, twinOf: () => 'gcm/16k' });
+    expect(b!.iterations).toBe(a!.iterations);
+    expect(batches[1]!.slice(-3)).toEqual([a!.iterations, a!.iterations, a!.iterations]);
   });
 
   it('each case of a group as many samples as asked of it: one that has them leaves the cycles, the others pair on', async () => {

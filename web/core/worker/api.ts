@@ -162,6 +162,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             iterationsFor: (i) => o.iterations[group[i]!.key],
             warmNsFor: (i) => o.warmNsPerOp?.[group[i]!.key],
             firstCycle,
+            twinOf: (i) => `${group[i]!.algorithm}/${group[i]!.operation}/${group[i]!.sizeBytes}/${group[i]!.aadBytes}`,
             probe: probe?.run,
             yieldNow,
             wasHidden: visibility.wasHidden,

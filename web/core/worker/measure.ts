@@ -259,6 +259,38 @@ export function cycleOrder(n: number, cycle: number): number[] {
   return [...base.slice(k), ...base.slice(0, k)];
 }
 
+/** Twins whose time per call is within this factor of each other share a batch (sharedBatches). */
+export const SHARE_BATCH_WITHIN = 4;
+
+/**
+ * The batches twins sample with: cases that do the same work per call (the same algorithm,
+ * operation, size and AAD: an A/B's base and head, the A/A pair, two builds of one cipher) and
+ * take about as long per call (within SHARE_BATCH_WITHIN, `msPerCall` timed once on their
+ * calibrated batches) take one batch, the largest calibrated among them, so a sample of each
+ * holds as many calls. Calibration under load drew 1 to 5 calls at 16 KiB for identical code,
+ * and once 1 call against 32 at 1 KiB; a case's time per call moved with its batch, and every
+ * later worker of a run reuses the first one's batches, so an A/B of the same code read one
+ * side slower in every worker of a session. Twins further apart (WASM and JavaScript at one
+ * size) keep their own batches.
+ */
+export function sharedBatches(batch: readonly number[], msPerCall: readonly number[], twinOf: (i: number) => string): number[] {
+  const out = [...batch];
+  const byTwin = new Map<string, number[]>();
+  batch.forEach((_, i) => byTwin.set(twinOf(i), [...(byTwin.get(twinOf(i)) ?? []), i]));
+  for (const members of byTwin.values()) {
+    // Fastest first: each cluster is the cases within the factor of its fastest.
+    const left = [...members].sort((x, y) => msPerCall[x]! - msPerCall[y]!);
+    while (left.length) {
+      const fastest = msPerCall[left[0]!]!;
+      const near = left.filter((i) => msPerCall[i]! <= fastest * SHARE_BATCH_WITHIN);
+      const n = Math.max(...near.map((i) => batch[i]!));
+      for (const i of near) out[i] = n;
+      left.splice(0, near.length);
+    }
+  }
+  return out;
+}
+
 /**
  * Samples several cases interleaved: every cycle takes one sample of each, in an order that
  * changes from cycle to cycle (cycleOrder), so that each case sees the same machine —
@@ -275,6 +307,8 @@ export async function measureInterleaved(
     warmNsFor?: (i: number) => number | undefined;
     samplesFor?: (i: number) => number | undefined;
     probe?: () => number;
+    /** Which cases are twins (sharedBatches): the same label, the same work per call. */
+    twinOf?: (i: number) => string;
   },
 ): Promise<MeasuredInterleaved[]> {
   const now = o.now ?? (() => performance.now());
@@ -290,6 +324,12 @@ export async function measureInterleaved(
       ),
     );
     out.push({ samples: [], cycles: [], iterations: batch[i]!, interruptions: 0, warmupMs: now() - t });
+  }
+  const twinOf = o.twinOf;
+  if (twinOf && new Set(cases.map((_, i) => twinOf(i))).size < cases.length) {
+    const msPerCall: number[] = [];
+    for (let i = 0; i < cases.length; i++) msPerCall.push((await timed(cases[i]!, batch[i]!, now))[1] / batch[i]!);
+    sharedBatches(batch, msPerCall, twinOf).forEach((n, i) => (batch[i] = out[i]!.iterations = n));
   }
   let interruptions = 0;
   const probeMs: number[] = [];
