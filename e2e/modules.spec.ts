@@ -2,6 +2,7 @@
 // shows its label and hash; a link can name only a module on the site's own origin.
 import type { AddressInfo } from 'node:net';
 import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { bundleModule } from '../cli/modules.ts';
 import { serveStatic } from '../server/serve.ts';
 import { expect, finished, test } from './fixtures.ts';
@@ -40,4 +41,18 @@ test('a link cannot make the site load a module from another origin', async ({ p
   await page.goto('/?module=https://example.com/evil.mjs&autorun=1');
   await page.waitForFunction(() => window.aeadbench?.status === 'error');
   expect(await page.evaluate(() => window.aeadbench!.error)).toContain("Invalid module param: 'https://example.com/evil.mjs' (expected a path on this site");
+});
+
+test("no chunk of the site imports a worker's own script: WebKit evaluates it a second time, a second RPC server without the run's backends", ({
+  browserName,
+}) => {
+  test.skip(browserName !== 'chromium', 'a check of the built files, once');
+  const files = readdirSync('dist/assets').filter((f) => f.endsWith('.js'));
+  const workers = files.filter((f) => /\.worker-[\w-]+\.js$/.test(f));
+  expect(workers.length).toBeGreaterThan(0);
+  const importers = files.flatMap((f) => {
+    const text = readFileSync(`dist/assets/${f}`, 'utf8');
+    return workers.filter((w) => w !== f && new RegExp(`from\\s*["'\`]\\./${w.replace(/[.-]/g, '\\$&')}["'\`]`).test(text)).map((w) => `${f} imports ${w}`);
+  });
+  expect(importers).toEqual([]);
 });

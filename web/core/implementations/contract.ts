@@ -9,7 +9,7 @@
 import { type AlgorithmId, type CustomImplementationId, algorithm, overheadBytes } from '../tables/algorithms.ts';
 import { CUSTOM_VARIANT, type CustomImplementation } from './custom.ts';
 import { type Backend, type CaseSpec, type PreparedCase, caseInputs, keepObservable } from './shared.ts';
-import * as sharedLoop from './loop.js';
+import { asyncLoop, folded, syncLoop } from './loop.js';
 
 /** Who a backend's cases name: a built-in's row of the table, or a module of yours by its id. */
 type Identity = Pick<Backend, 'implementation' | 'variant'>;
@@ -122,7 +122,14 @@ export function contractBackend(impl: CustomImplementation, identity: Identity, 
   };
 }
 
-type LoopModule = typeof sharedLoop;
+type LoopModule = typeof import('./loop.js');
+/**
+ * The statically imported instance, as a plain object: a namespace import (`import * as`) made
+ * Vite's worker bundle hold its runtime helpers, which the worker's libsodium chunk then imported
+ * from the worker's own script, and WebKit evaluated that script a second time (a second RPC
+ * server answering every call, without the run's backends).
+ */
+const sharedLoop: LoopModule = { asyncLoop, folded, syncLoop };
 let loopsLoaded = 0;
 /**
  * A fresh instance of loop.js: a code path's timed calls go through call sites no other code
