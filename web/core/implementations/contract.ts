@@ -137,7 +137,7 @@ let loopsLoaded = 0;
  * it cannot be loaded apart (a bundler that inlined it into a data: URL a CSP refuses), the
  * one shared instance times every code path, as before it existed.
  */
-export async function freshLoop(): Promise<LoopModule> {
+async function freshLoop(): Promise<LoopModule> {
   const url = new URL('./loop.js', import.meta.url);
   try {
     return (await import(/* @vite-ignore */ `${url.href}?loop=${++loopsLoaded}`)) as LoopModule;
