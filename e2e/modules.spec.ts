@@ -52,7 +52,9 @@ test("no chunk of the site imports a worker's own script: WebKit evaluates it a 
   expect(workers.length).toBeGreaterThan(0);
   const importers = files.flatMap((f) => {
     const text = readFileSync(`dist/assets/${f}`, 'utf8');
-    return workers.filter((w) => w !== f && new RegExp(`from\\s*["'\`]\\./${w.replace(/[.-]/g, '\\$&')}["'\`]`).test(text)).map((w) => `${f} imports ${w}`);
+    return workers
+      .filter((w) => w !== f && new RegExp(`(?:from|import)\\s*\\(?\\s*["'\`]\\./${w.replace(/[.-]/g, '\\$&')}["'\`]`).test(text))
+      .map((w) => `${f} imports ${w}`);
   });
   expect(importers).toEqual([]);
 });

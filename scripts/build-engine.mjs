@@ -10,11 +10,9 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** Compiles into `outDir` (absolute, or relative to the repository); `declaration` for the package's types. */
 export function buildEngine(outDir, { declaration = true } = {}) {
   execFileSync('npx', ['tsc', '-p', 'tsconfig.package.json', '--outDir', outDir, '--declaration', String(declaration)], { stdio: 'inherit', cwd: ROOT });
+  const out = outDir.startsWith('/') ? outDir : ROOT + outDir;
   for (const dir of ['wasm', 'counter', 'vectors'])
-    cpSync(`${ROOT}web/core/${dir}`, `${outDir.startsWith('/') ? outDir : ROOT + outDir}/web/core/${dir}`, {
-      recursive: true,
-      filter: (p) => !p.endsWith('.stamp'),
-    });
+    cpSync(`${ROOT}web/core/${dir}`, `${out}/web/core/${dir}`, { recursive: true, filter: (p) => !p.endsWith('.stamp') });
   // Plain JavaScript that tsc does not emit: the timing loops contract.ts loads a fresh copy of per code path.
-  cpSync(`${ROOT}web/core/implementations/loop.js`, `${outDir.startsWith('/') ? outDir : ROOT + outDir}/web/core/implementations/loop.js`);
+  cpSync(`${ROOT}web/core/implementations/loop.js`, `${out}/web/core/implementations/loop.js`);
 }

@@ -162,7 +162,8 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             iterationsFor: (i) => o.iterations[group[i]!.key],
             warmNsFor: (i) => o.warmNsPerOp?.[group[i]!.key],
             firstCycle,
-            twinOf: (i) => `${group[i]!.algorithm}/${group[i]!.operation}/${group[i]!.sizeBytes}/${group[i]!.aadBytes}`,
+            // A group is one operation, size and AAD (comparisonGroups): its twins are its cases of one algorithm.
+            twinOf: (i) => group[i]!.algorithm,
             probe: probe?.run,
             yieldNow,
             wasHidden: visibility.wasHidden,

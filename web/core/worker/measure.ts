@@ -260,7 +260,7 @@ export function cycleOrder(n: number, cycle: number): number[] {
 }
 
 /** Twins whose time per call is within this factor of each other share a batch (sharedBatches). */
-export const SHARE_BATCH_WITHIN = 4;
+const SHARE_BATCH_WITHIN = 4;
 
 /**
  * The batches twins sample with: cases that do the same work per call (the same algorithm,
@@ -278,6 +278,7 @@ export function sharedBatches(batch: readonly number[], msPerCall: readonly numb
   const byTwin = new Map<string, number[]>();
   batch.forEach((_, i) => byTwin.set(twinOf(i), [...(byTwin.get(twinOf(i)) ?? []), i]));
   for (const members of byTwin.values()) {
+    if (members.length < 2) continue;
     // Fastest first: each cluster is the cases within the factor of its fastest.
     const left = [...members].sort((x, y) => msPerCall[x]! - msPerCall[y]!);
     while (left.length) {
@@ -307,7 +308,7 @@ export async function measureInterleaved(
     warmNsFor?: (i: number) => number | undefined;
     samplesFor?: (i: number) => number | undefined;
     probe?: () => number;
-    /** Which cases are twins (sharedBatches): the same label, the same work per call. */
+    /** Which cases are twins (sharedBatches): the same label, the same work per call (api.ts: the algorithm, within a group of one operation, size and AAD). */
     twinOf?: (i: number) => string;
   },
 ): Promise<MeasuredInterleaved[]> {
@@ -325,11 +326,13 @@ export async function measureInterleaved(
     );
     out.push({ samples: [], cycles: [], iterations: batch[i]!, interruptions: 0, warmupMs: now() - t });
   }
-  const twinOf = o.twinOf;
-  if (twinOf && new Set(cases.map((_, i) => twinOf(i))).size < cases.length) {
+  if (o.twinOf) {
+    const labels = cases.map((_, i) => o.twinOf!(i));
+    const twinned = labels.map((l) => labels.indexOf(l) !== labels.lastIndexOf(l));
+    // Only a case with a twin is timed once more (a case alone keeps its batch, sharedBatches).
     const msPerCall: number[] = [];
-    for (let i = 0; i < cases.length; i++) msPerCall.push((await timed(cases[i]!, batch[i]!, now))[1] / batch[i]!);
-    sharedBatches(batch, msPerCall, twinOf).forEach((n, i) => (batch[i] = out[i]!.iterations = n));
+    for (let i = 0; i < cases.length; i++) msPerCall.push(twinned[i] ? (await timed(cases[i]!, batch[i]!, now))[1] / batch[i]! : 0);
+    if (twinned.some(Boolean)) sharedBatches(batch, msPerCall, (i) => labels[i]!).forEach((n, i) => (batch[i] = out[i]!.iterations = n));
   }
   let interruptions = 0;
   const probeMs: number[] = [];
