@@ -13,8 +13,7 @@ export const SOFT_RUSTFLAGS = SOFT_CFGS.map((c) => `--cfg ${c}`).join(' ');
 
 /** Builds bench_native with these RUSTFLAGS (and features) in release; returns the binary's path. */
 export function buildNative(name: string, rustflags: string, features: string[] = []): string {
-  // Without flags of its own, the native build shares the workspace's target dir, where
-  // build-wasm's vector export has already compiled every dependency in release.
+  // Without flags of its own, the native build shares the workspace's target dir.
   const targetDir = rustflags ? `target/bench-${name}` : 'target';
   console.error(`building native ${name} (RUSTFLAGS='${rustflags}' ${features.join(' ')})`);
   execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', 'bench_native', '--target-dir', targetDir, ...features], {
