@@ -9,7 +9,9 @@
  * Also per engine: where the flags fall (implementation and size, summed over the runs), how many
  * claims the page showed resolved and then reversed within the same run,
  * and each run's Web Crypto AES-128-GCM figure over a plain await loop written apart from the engine,
- * timed right after that run, and beside it the engine with that one case alone (againstPlainLoop).
+ * timed right after that run, and beside it the engine with that one case alone (againstPlainLoop);
+ * and that plain loop in the run's shape (runShape: the run's batches, each after as long a turn of
+ * other work as the run's other cases took), to tell what taking turns costs any loop of that case.
  * OUT=DIR keeps each run's result document, DIR/<engine>-<run>.json, to look into a run that disagrees.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -88,8 +90,8 @@ for (const browser of BROWSERS) {
   const docs: ResultDocument[] = [];
   const wall: number[] = [];
   const shown: ShownClaim[][] = [];
-  /** The plain loop timed twice right after each run, bytes per ns by size (plainAfter). */
-  const plainAfterRun: Map<number, [number, number]>[] = [];
+  /** The plain loop timed right after each run, by size (plainAfter). */
+  const plainAfterRun: Map<number, PlainAfter>[] = [];
   try {
     for (let k = 0; k < RUNS; k++) {
       const t = performance.now();
@@ -214,22 +216,58 @@ for (const browser of BROWSERS) {
 }
 
 /**
+ * How the run sampled Web Crypto AES-128-GCM at `size`: its batch (calls a sample), and the
+ * median time the other cases of its group took between two of its samples (their samples of
+ * the same cycle: a cycle samples every case of the group once, in turn). Undefined without
+ * the case or its cycles.
+ */
+function runShape(doc: ResultDocument, size: number): { iterations: number; gapMs: number; batchMs: number } | undefined {
+  const c = webCase(doc, size);
+  if (!c?.cycles) return undefined;
+  const others = doc.cases.filter((x) => x !== c && x.sizeBytes === c.sizeBytes && x.operation === c.operation && x.aadBytes === c.aadBytes && x.cycles);
+  const msInCycle = new Map<number, number>();
+  for (const x of others) x.samples.forEach((ns, i) => msInCycle.set(x.cycles![i]!, (msInCycle.get(x.cycles![i]!) ?? 0) + (ns * x.iterationsPerSample) / 1e6));
+  return {
+    iterations: c.iterationsPerSample,
+    gapMs: median(c.cycles.map((k) => msInCycle.get(k) ?? 0)),
+    batchMs: (median(c.samples) * c.iterationsPerSample) / 1e6,
+  };
+}
+
+/** The plain loop's figures after one run at one size, bytes per ns (plainAfter). */
+interface PlainAfter {
+  /** The plain loop, then the same again: the second over the first is the reference's own A/A. */
+  first: number;
+  again: number;
+  /** After them, the plain loop in the run's batches, back to back, and each batch after the other cases' turn (runShape). */
+  batches?: number;
+  turns?: number;
+}
+
+/**
  * The plain await loop (web/app/harness/bare.worker.ts) at each of 1 KiB, 16 KiB and 1 MiB the
- * run measured, in a fresh browser of the same engine right after the run, twice: bytes per ns by size.
+ * run measured, in a fresh browser of the same engine right after the run, twice; then the
+ * same loop in the run's shape (runShape): its batches back to back, then each batch after as
+ * long a turn of other work as the run's other cases took. Bytes per ns by size.
  * A run's figure held against a loop timed seconds after it, not minutes: this machine's level
  * moves 15–20 % from one minute to the next. Empty if the page could not be opened.
  */
-async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Map<number, [number, number]>> {
-  const out = new Map<number, [number, number]>();
+async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Map<number, PlainAfter>> {
+  const out = new Map<number, PlainAfter>();
   const sizes = PLAIN_SIZES.filter((s) => webCase(doc, s));
   if (!sizes.length) return out;
   let page: BrowserPage | undefined;
   try {
     page = await openHarness(browser);
-    // Twice: the second over the first is the reference's own A/A in this run (the repeatability standard).
     for (const size of sizes) {
-      const first = rateOf(size, await bareLoop(page, 'webcrypto', 'aes-128-gcm', size));
-      out.set(size, [first, rateOf(size, await bareLoop(page, 'webcrypto', 'aes-128-gcm', size))]);
+      const plain = (shape?: Parameters<typeof bareLoop>[4]) => bareLoop(page!, 'webcrypto', 'aes-128-gcm', size, shape).then((ns) => rateOf(size, ns));
+      const [first, again] = [await plain(), await plain()];
+      const shape = runShape(doc, size);
+      // About 3 s of turns (at least 10 samples), and as many batches back to back.
+      const samples = shape && Math.max(10, Math.min(300, Math.round(3000 / (shape.gapMs + shape.batchMs))));
+      const batches = shape && (await plain({ iterations: shape.iterations, samples: samples!, gapMs: 0 }));
+      const turns = shape && (await plain({ iterations: shape.iterations, samples: samples!, gapMs: shape.gapMs }));
+      out.set(size, { first, again, batches, turns });
     }
   } catch (e) {
     process.stderr.write(`${browser}: the plain loop after the run was not timed — ${(e as Error).message.split('\n')[0]}\n`);
@@ -251,27 +289,44 @@ async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Ma
  *  - the plain loop twice in a row, the second over the first: how far it moves from itself is
  *    the floor under any comparison with it.
  */
-async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], plainAfterRun: Map<number, [number, number]>[]) {
+async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], plainAfterRun: Map<number, PlainAfter>[]) {
   const sizes = PLAIN_SIZES.filter((s) => docs.some((d) => webCase(d, s)));
   if (!sizes.length) return console.log('  Web Crypto AES-128-GCM against a plain loop: not measured at 1 KiB, 16 KiB or 1 MiB');
   const range = (xs: number[]) => (xs.length ? `${median(xs).toFixed(3)} (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})` : 'not measured');
   const judged: string[] = [];
+  const shaped: string[] = [];
   const perRun = sizes.map((size) => {
     const ours: number[] = [];
     const again: number[] = [];
+    const batches: number[] = [];
+    const turns: number[] = [];
+    const oursOverTurns: number[] = [];
+    const gaps: number[] = [];
     docs.forEach((d, k) => {
       const c = webCase(d, size);
       const plain = plainAfterRun[k]?.get(size);
       if (!c?.totalBytesPerSecond || !plain) return;
-      ours.push(c.totalBytesPerSecond / 1e9 / plain[0]);
-      again.push(plain[1] / plain[0]);
+      ours.push(c.totalBytesPerSecond / 1e9 / plain.first);
+      again.push(plain.again / plain.first);
+      if (plain.batches === undefined || plain.turns === undefined) return;
+      // Over the reference timed just before them.
+      batches.push(plain.batches / plain.again);
+      turns.push(plain.turns / plain.again);
+      oursOverTurns.push(c.totalBytesPerSecond / 1e9 / plain.turns);
+      gaps.push(runShape(d, size)!.gapMs);
     });
     judged.push(`    ${formatSize(size).padStart(7)}: ${describe(againstRepeatability(ours, again))}`);
+    if (turns.length)
+      shaped.push(
+        `    ${formatSize(size).padStart(7)}: the run's batches back to back ${range(batches)}; each after the other cases' turn (median ${median(gaps).toFixed(1)} ms) ${range(turns)}, ${describe(againstRepeatability(turns, again))}; ours over the latter ${range(oursOverTurns)}`,
+      );
     return `${formatSize(size)} median ${range(ours)}`;
   });
   console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run: ${perRun.join('; ')}`);
   // The repeatability standard (scripts/repeatability.ts): held against how well the plain loop repeats itself in the same runs.
   console.log(`  the same against the plain loop's repeatability (timed twice after each run):\n${judged.join('\n')}`);
+  // The run's shape: is a case's shortfall in a run what the same plain loop meets when other work takes turns with it?
+  if (shaped.length) console.log(`  the plain await loop in the run's shape, over the plain loop timed just before it:\n${shaped.join('\n')}`);
   let page: BrowserPage | undefined;
   try {
     page = await openHarness(browser);

@@ -11,6 +11,8 @@ export interface BareSpec {
   iterations: number;
   samples: number;
   warmupMs: number;
+  /** Other work between samples (ms of synchronous spinning, as other cases' turns in a run): the event loop and the crypto thread wait meanwhile. */
+  gapMs?: number;
 }
 
 async function bare(spec: BareSpec): Promise<number[]> {
@@ -35,6 +37,7 @@ async function bare(spec: BareSpec): Promise<number[]> {
     const t = performance.now();
     await run(spec.iterations);
     out.push(((performance.now() - t) * 1e6) / spec.iterations);
+    for (const end = performance.now() + (spec.gapMs ?? 0); performance.now() < end;);
   }
   return out;
 }
