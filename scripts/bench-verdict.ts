@@ -239,9 +239,8 @@ interface PlainAfter {
   /** The plain loop, then the same again: the second over the first is the reference's own A/A. */
   first: number;
   again: number;
-  /** After them, the plain loop in the run's batches, back to back, and each batch after the other cases' turn (runShape). */
-  batches?: number;
-  turns?: number;
+  /** After them, the plain loop in the run's batches (runShape), back to back and each after a turn of `gapMs`; absent without the run's cycles. */
+  shaped?: { batches: number; turns: number; gapMs: number };
 }
 
 /**
@@ -263,11 +262,15 @@ async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Ma
       const plain = (shape?: Parameters<typeof bareLoop>[4]) => bareLoop(page!, 'webcrypto', 'aes-128-gcm', size, shape).then((ns) => rateOf(size, ns));
       const [first, again] = [await plain(), await plain()];
       const shape = runShape(doc, size);
-      // About 3 s of turns (at least 10 samples), and as many batches back to back.
-      const samples = shape && Math.max(10, Math.min(300, Math.round(3000 / (shape.gapMs + shape.batchMs))));
-      const batches = shape && (await plain({ iterations: shape.iterations, samples: samples!, gapMs: 0 }));
-      const turns = shape && (await plain({ iterations: shape.iterations, samples: samples!, gapMs: shape.gapMs }));
-      out.set(size, { first, again, batches, turns });
+      let shaped: PlainAfter['shaped'];
+      if (shape) {
+        const { iterations, gapMs, batchMs } = shape;
+        // About 3 s of turns (at least 10 samples), and as many batches back to back.
+        const samples = Math.max(10, Math.min(300, Math.round(3000 / (gapMs + batchMs))));
+        const batches = await plain({ iterations, samples, gapMs: 0 });
+        shaped = { batches, turns: await plain({ iterations, samples, gapMs }), gapMs };
+      }
+      out.set(size, { first, again, shaped });
     }
   } catch (e) {
     process.stderr.write(`${browser}: the plain loop after the run was not timed — ${(e as Error).message.split('\n')[0]}\n`);
@@ -308,12 +311,12 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
       if (!c?.totalBytesPerSecond || !plain) return;
       ours.push(c.totalBytesPerSecond / 1e9 / plain.first);
       again.push(plain.again / plain.first);
-      if (plain.batches === undefined || plain.turns === undefined) return;
+      if (!plain.shaped) return;
       // Over the reference timed just before them.
-      batches.push(plain.batches / plain.again);
-      turns.push(plain.turns / plain.again);
-      oursOverTurns.push(c.totalBytesPerSecond / 1e9 / plain.turns);
-      gaps.push(runShape(d, size)!.gapMs);
+      batches.push(plain.shaped.batches / plain.again);
+      turns.push(plain.shaped.turns / plain.again);
+      oursOverTurns.push(c.totalBytesPerSecond / 1e9 / plain.shaped.turns);
+      gaps.push(plain.shaped.gapMs);
     });
     judged.push(`    ${formatSize(size).padStart(7)}: ${describe(againstRepeatability(ours, again))}`);
     if (turns.length)
