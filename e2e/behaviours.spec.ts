@@ -7,6 +7,7 @@ import { expect, test } from './fixtures.ts';
 
 for (const b of BEHAVIOURS) {
   test(b.name, async ({ page, browserName }) => {
+    test.skip(b.skipIn?.[browserName] !== undefined, b.skipIn?.[browserName]);
     test.setTimeout(b.timeoutMs);
     const d = playwrightDriver(page, browserName);
     try {

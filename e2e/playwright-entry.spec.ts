@@ -26,7 +26,10 @@ test(
   'compareInPage and assertNoRegression: a head twice as slow fails the test with the table; the same code passes',
   TIMING,
   async ({ page, browserName }) => {
-    test.skip(browserName === 'webkit', 'Playwright cannot drive WebKitGTK');
+    // The in-page entry is what this proves, once: that the A/B tells these heads apart in each
+    // engine is cli.spec.ts's to prove, in Chromium and Firefox. Alone (it measures), Firefox's
+    // copy was 84 s of npm test on a 2.5 GHz host.
+    test.skip(browserName !== 'chromium', 'the in-page A/B entry is proven once, in Chromium; the A/B itself in every engine by the CLI');
     test.setTimeout(180_000);
     // Thirty seconds: the stop rule ends as soon as the head is SLOWER, and on a slow host (noble's
     // GCM at 1.6 ms a call at 16 KiB) fifteen gave fewer than three workers, so no paired interval.

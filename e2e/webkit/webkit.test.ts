@@ -47,6 +47,7 @@ describe('in WebKit', () => {
   );
   for (const b of BEHAVIOURS) {
     if (b.needs === 'colorScheme') it.skip(`${b.name} — WebDriver cannot emulate a colour scheme`, () => {});
+    else if (b.skipIn?.webkit) it.skip(`${b.name} — ${b.skipIn.webkit}`, () => {});
     else it(b.name, () => b.run(webdriverDriver(webkit.driver, site.url), expect as unknown as Expect), b.timeoutMs);
   }
 });
