@@ -218,15 +218,17 @@ for (const browser of BROWSERS) {
 /**
  * How the run sampled Web Crypto AES-128-GCM at `size`: its batch (calls a sample), and the
  * median time the other cases of its group took between two of its samples (their samples of
- * the same cycle: a cycle samples every case of the group once, in turn). Undefined without
- * the case or its cycles.
+ * the same cycle: a cycle samples every case of the group once, in turn). A cycle's number is
+ * unique within a run (across groups and rounds, worker/api.ts), so the cases that share one
+ * with it are its group. Undefined without the case or its cycles.
  */
 function runShape(doc: ResultDocument, size: number): { iterations: number; gapMs: number; batchMs: number } | undefined {
   const c = webCase(doc, size);
   if (!c?.cycles) return undefined;
-  const others = doc.cases.filter((x) => x !== c && x.sizeBytes === c.sizeBytes && x.operation === c.operation && x.aadBytes === c.aadBytes && x.cycles);
   const msInCycle = new Map<number, number>();
-  for (const x of others) x.samples.forEach((ns, i) => msInCycle.set(x.cycles![i]!, (msInCycle.get(x.cycles![i]!) ?? 0) + (ns * x.iterationsPerSample) / 1e6));
+  for (const x of doc.cases)
+    if (x !== c && x.cycles)
+      x.samples.forEach((ns, i) => msInCycle.set(x.cycles![i]!, (msInCycle.get(x.cycles![i]!) ?? 0) + (ns * x.iterationsPerSample) / 1e6));
   return {
     iterations: c.iterationsPerSample,
     gapMs: median(c.cycles.map((k) => msInCycle.get(k) ?? 0)),

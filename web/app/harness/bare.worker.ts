@@ -37,7 +37,7 @@ async function bare(spec: BareSpec): Promise<number[]> {
     const t = performance.now();
     await run(spec.iterations);
     out.push(((performance.now() - t) * 1e6) / spec.iterations);
-    for (const end = performance.now() + (spec.gapMs ?? 0); performance.now() < end;);
+    if (spec.gapMs) for (const end = performance.now() + spec.gapMs; performance.now() < end;);
   }
   return out;
 }
