@@ -134,8 +134,21 @@ export function wasmLoops(): ProbeLoops | null {
 
 const CHUNK = 1024;
 
-/** How many windows each loop is timed in; the fastest counts. */
-const WINDOWS = 3;
+/**
+ * How many windows each loop is timed in; the fastest counts. Many short windows, not a few long
+ * ones: where other processes take the cores in bursts, three windows of 4 ms let every window of
+ * the dependent chain fall in a slow stretch while one of the independent chains' fell in a fast
+ * one, and an interpreter's flat pair read 1.8–3.6. Node `--jitless` beside two processes busy
+ * 2–8 ms and idle 1–8 ms on two cores: 20 of 905 tries in one hour, 6 of 1262 in the next; CI
+ * once called WebKit without its JIT "no-js-optimizer" so, its WebAssembly interpreter read
+ * compiled twice in a row. Twelve windows of 1 ms, the same time in all, read none of 2053 tries
+ * that high (at most 1.58), beside them under the same loads.
+ */
+const WINDOWS = 12;
+
+/** A window lasts this many timer steps (quantisation 2 %), and at least WINDOW_MIN_MS. */
+const WINDOW_STEPS = 50;
+const WINDOW_MIN_MS = 1;
 
 /** Runs each of `loops` for `warmMs`, so that the windows after time warm code. */
 function warm(loops: readonly Loop[], warmMs: number): void {
@@ -217,6 +230,7 @@ function overlapOf(
     fastEnough?: (nsPerStep: number, referenceNs: number) => boolean;
     plausible?: (nsPerStep: number, referenceNs: number) => boolean;
   } = {},
+  onTry?: (overlap: number) => void,
 ): { overlap: number; nsPerStep: number; referenceNs: number } {
   const t0 = performance.now();
   const tries: { overlap: number; nsPerStep: number }[] = [];
@@ -232,6 +246,7 @@ function overlapOf(
     ];
     if (ref !== undefined) referenceNs = Math.min(referenceNs, ref / 4);
     tries.push({ overlap: dep / ind, nsPerStep: dep / 4 });
+    onTry?.(dep / ind);
     // Compiled once two tries in a row overlap: one try alone can, by noise, where nothing is
     // compiled (an interpreter's 1.0–1.3 read 1.9 once in fifteen tries under load).
     const [prev, last] = tries.slice(-2);
@@ -245,16 +260,17 @@ function overlapOf(
 
 /**
  * Probes the execution mode: about a quarter of a second, once per run. `timerResolutionMs` sets how long a
- * window lasts (200 timer steps, at least 4 ms). `loops` replaces the probe's loops (tests).
+ * window lasts (WINDOW_STEPS timer steps, at least WINDOW_MIN_MS). `loops` replaces the probe's loops,
+ * and `loops.onTry` hears every try's overlap (tests).
  */
 export function probeExecution(
   timerResolutionMs: number,
-  loops: { js?: ProbeLoops; wasm?: ProbeLoops | null } = {},
+  loops: { js?: ProbeLoops; wasm?: ProbeLoops | null; onTry?: (loops: 'js' | 'wasm', overlap: number) => void } = {},
   patienceMs = PROBE_PATIENCE_MS,
 ): Execution {
-  const windowMs = Math.max(4, 200 * timerResolutionMs);
+  const windowMs = Math.max(WINDOW_MIN_MS, WINDOW_STEPS * timerResolutionMs);
   const wasmPair = loops.wasm === undefined ? wasmLoops() : loops.wasm;
-  const wasm = wasmPair ? overlapOf(wasmPair, 10, windowMs, patienceMs) : null;
+  const wasm = wasmPair ? overlapOf(wasmPair, 10, windowMs, patienceMs, {}, (o) => loops.onTry?.('wasm', o)) : null;
   const wasmState = !wasm ? 'off' : wasm.overlap >= COMPILED_OVERLAP ? 'compiled' : 'interpreted';
   // A dependent JavaScript step as fast as compiled WebAssembly's (within JS_AS_FAST) is
   // optimised code whatever its overlap: under a loaded CI, Firefox ran the dependent chain at
@@ -267,7 +283,9 @@ export function probeExecution(
   const fastEnough = (ns: number, beside: number) => compiledWasm && ns <= JS_AS_FAST * refNs(beside);
   // Overlapping chains count as optimised only at a step no slower than optimised code takes.
   const plausible = (ns: number, beside: number) => !compiledWasm || ns <= JS_AT_MOST * refNs(beside);
-  const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs, patienceMs, compiledWasm ? { reference: wasmPair!.dep, fastEnough, plausible } : {});
+  const js = overlapOf(loops.js ?? JS_LOOPS, 20, windowMs, patienceMs, compiledWasm ? { reference: wasmPair!.dep, fastEnough, plausible } : {}, (o) =>
+    loops.onTry?.('js', o),
+  );
   const jsOptimizer = (js.overlap >= COMPILED_OVERLAP && plausible(js.nsPerStep, js.referenceNs)) || fastEnough(js.nsPerStep, js.referenceNs);
   const mode: ExecutionMode =
     wasmState === 'off' ? 'wasm-off' : wasmState === 'interpreted' ? 'wasm-interpreted' : jsOptimizer ? 'standard' : 'no-js-optimizer';

@@ -6,6 +6,12 @@ import { verdict } from '../report/verdict.ts';
 
 if (process.argv[2] === 'probe') {
   console.log(JSON.stringify(probeExecution(0.001)));
+} else if (process.argv[2] === 'tries') {
+  // Every try's overlap over `argv[3]` probes, and each probe's mode.
+  const tries: number[] = [];
+  const modes: string[] = [];
+  for (let i = 0; i < Number(process.argv[3]); i++) modes.push(probeExecution(0.001, { onTry: (_, o) => tries.push(o) }).mode);
+  console.log(JSON.stringify({ tries, modes }));
 } else {
   const doc = await runBenchmark({
     preset: 'quick',
