@@ -92,7 +92,7 @@ export const BEHAVIOURS: Behaviour[] = [
       // Every built-in a browser runs that offers one of the quick preset's algorithms (their folders' meta.ts).
       expect(new Set(doc.cases.map((c) => c.implementation))).toEqual(new Set(implementationsOffering(QUICK_ALGORITHM_IDS, 'browser')));
       // A browser as shipped runs WebAssembly and its optimising JIT: the standard execution mode.
-      expect(doc.environment.execution?.mode).toBe('standard');
+      expect(doc.environment.execution?.mode, JSON.stringify(doc.environment.execution)).toBe('standard');
       // Exact counts: every WASM case counted, and every count the same as Node's for the same case.
       expect(await countProblems(doc)).toEqual([]);
       await d.visible('results-table'); // the results view loads on demand

@@ -37,7 +37,7 @@ for (const mode of ['wasm-off', 'no-js-optimizer'] as const) {
       const doc = state.result!;
       const checked = validateResult(doc);
       expect(checked.ok ? [] : checked.issues).toEqual([]);
-      expect(doc.environment.execution?.mode).toBe(mode);
+      expect(doc.environment.execution?.mode, JSON.stringify(doc.environment.execution)).toBe(mode);
       const impls = new Set(doc.cases.map((c) => c.implementation));
       expect(impls.has('webcrypto')).toBe(true);
       expect(impls.has('noble')).toBe(true);
