@@ -6,7 +6,8 @@
  * @module
  */
 import { implementationSupports } from '../tables/algorithms.ts';
-import { shuffled } from '../worker/measure.ts';
+import { cycleOrder, shuffled } from '../worker/measure.ts';
+import { groupKey } from '../worker/groups.ts';
 import { formatSize } from '../params.ts';
 import type { ResultDocument, RunParams, Validation } from '../schema.ts';
 import { aaTwinKey } from './stop-rule.ts';
@@ -72,10 +73,24 @@ export function planCases(
 /**
  * Orders cases for round `r`: a seeded shuffle, so each case sits at a different place, beside
  * different neighbours, and is warmed up at a different moment in every round (a rotation kept
- * its neighbours, and so whatever they leave behind, the same in every round).
+ * its neighbours, and so whatever they leave behind, the same in every round). Within a group of
+ * compared cases (groups.ts), the members then take the group's places in a balanced order
+ * (measure.ts cycleOrder, by round): over each block of as many rounds as the group has members,
+ * each member comes first, and at every other place, exactly once, as within a worker each
+ * takes every place in a block of cycles. The shuffle alone balanced places only on average,
+ * and the same way in every run, its seeds being the rounds': an A/B's base was planned first
+ * in 9 of the first 15 rounds of every session.
  */
-export function roundOrder<T>(xs: readonly T[], r: number): T[] {
-  return shuffled(xs, 0x5bd1e995 ^ (r + 1));
+export function roundOrder<T extends Pick<PlannedCase, 'operation' | 'sizeBytes' | 'aadBytes'>>(xs: readonly T[], r: number): T[] {
+  const members = new Map<string, T[]>();
+  for (const x of xs) members.set(groupKey(x), [...(members.get(groupKey(x)) ?? []), x]);
+  const placed = new Map<string, number>();
+  return shuffled(xs, 0x5bd1e995 ^ (r + 1)).map((x) => {
+    const group = members.get(groupKey(x))!;
+    const k = placed.get(groupKey(x)) ?? 0;
+    placed.set(groupKey(x), k + 1);
+    return group[cycleOrder(group.length, r)[k]!]!;
+  });
 }
 
 /**
@@ -85,7 +100,7 @@ export function roundOrder<T>(xs: readonly T[], r: number): T[] {
  * payloads first put the first figures, and the live verdict, on screen in about three. Compared
  * cases share a group, so the order of groups moves no comparison; later rounds shuffle them.
  */
-export function firstRoundOrder<T extends { sizeBytes: number }>(xs: readonly T[]): T[] {
+export function firstRoundOrder<T extends Pick<PlannedCase, 'operation' | 'sizeBytes' | 'aadBytes'>>(xs: readonly T[]): T[] {
   return roundOrder(xs, 0).sort((a, b) => a.sizeBytes - b.sizeBytes);
 }
 
@@ -101,5 +116,27 @@ export function aaTwin(plan: readonly PlannedCase[]): PlannedCase | null {
     plan.find((c) => c.implementation === 'rustcrypto-wasm' && c.algorithm === 'aes-128-gcm' && c.operation === 'encrypt' && c.sizeBytes === 1024) ??
     plan.find((c) => c.implementation === 'rustcrypto-wasm') ??
     plan[0];
+  return pick ? { ...pick, key: aaTwinKey(pick.key) } : null;
+}
+
+/**
+ * In an A/B run, the other side's twin beside the A/A twin: the A/A twin runs its original's
+ * code a second time in every cycle of its group, and the other side's code ran once. The
+ * module that ran twice as often read faster: two copies of one noble module, Firefox, 64 B
+ * (the twin's size in a run of 64 B to 1 MiB), loaded, the head 4 % slower in odd and even rounds
+ * alike, whatever the two were named, which loaded, warmed up or was planned first. Its
+ * samples are measured and never read; with it each side runs twice. Null outside an A/B.
+ */
+export function balanceTwin(plan: readonly PlannedCase[], twin: PlannedCase | null, ab: RunParams['ab']): PlannedCase | null {
+  if (!twin || !ab) return null;
+  const other = twin.implementation === ab.base ? ab.head : twin.implementation === ab.head ? ab.base : null;
+  const pick = plan.find(
+    (c) =>
+      c.implementation === other &&
+      c.algorithm === twin.algorithm &&
+      c.operation === twin.operation &&
+      c.sizeBytes === twin.sizeBytes &&
+      c.aadBytes === twin.aadBytes,
+  );
   return pick ? { ...pick, key: aaTwinKey(pick.key) } : null;
 }

@@ -6,6 +6,9 @@
 import type { RunParams } from '../schema.ts';
 import type { PlannedCase } from './types.ts';
 
+/** The comparison group a case belongs to: its operation, size and AAD. */
+export const groupKey = (c: Pick<PlannedCase, 'operation' | 'sizeBytes' | 'aadBytes'>) => `${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+
 /**
  * The cases that are compared with each other — the same operation, size and AAD, across
  * implementations, variants and algorithms — in order of first appearance, each group split
@@ -15,7 +18,7 @@ import type { PlannedCase } from './types.ts';
 export function comparisonGroups(cases: PlannedCase[], groupBytes = Infinity): PlannedCase[][] {
   const groups = new Map<string, PlannedCase[]>();
   for (const c of cases) {
-    const k = `${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+    const k = groupKey(c);
     groups.set(k, [...(groups.get(k) ?? []), c]);
   }
   const out: PlannedCase[][] = [];
