@@ -15,7 +15,7 @@ import { CYCLES_PER_ROUND, median } from '../stats.ts';
 import { isAaTwin, nextExtraRound, wantsOvertime } from './stop-rule.ts';
 import type { PlannedCase, WorkerApi } from '../worker/api.ts';
 import { type WorkerHandle, connect } from '../worker/rpc.ts';
-import { type Available, aaTwin, firstRoundOrder, planCases, roundOrder } from './plan.ts';
+import { type Available, aaTwin, balanceTwin, firstRoundOrder, planCases, roundOrder } from './plan.ts';
 import { NothingPassedError, gateModules } from './gate.ts';
 import { RunSession, type RunPlatform } from './session.ts';
 
@@ -109,13 +109,14 @@ async function prepare(s: RunSession, gateRows: Validation[]) {
   return info;
 }
 
-/** The run's cases, and what the workers measure: the plan, and the A/A twin beside its original. */
+/** The run's cases, and what the workers measure: the plan, and the A/A twin beside its original (in an A/B, the other side's too: plan.ts balanceTwin). */
 function plan(s: RunSession, available: Available[], unavailable: Parameters<typeof planCases>[4]): PlannedCase[] {
   const planned = planCases(s.params, available, s.validation, s.platform.payloadLimitBytes, unavailable);
   s.plan.push(...planned.plan);
   s.skipped.push(...planned.skipped);
   s.twin = aaTwin(s.plan);
-  return s.twin ? [...s.plan, s.twin] : s.plan;
+  const balance = balanceTwin(s.plan, s.twin, s.params.ab);
+  return [...s.plan, ...(s.twin ? [s.twin] : []), ...(balance ? [balance] : [])];
 }
 
 /**

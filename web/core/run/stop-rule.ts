@@ -77,19 +77,29 @@ export function wantsOvertime(doc: ResultDocument): number {
   return verdict(doc).claims.some((c) => c.decision === 'unknown' && c.cases.length > 0) ? CLAIM_OVERTIME_SHARE : 0;
 }
 
-/** The A/A pair (runner.ts aaTwin) until it is decided: its original, and the twin beside it. */
-export function aaPending(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): string[] {
+/**
+ * The A/A pair (runner.ts aaTwin) until it is decided: its original, and the twin beside it; in
+ * an A/B run, then the other side's case and its twin (plan.ts balanceTwin), so that an extra
+ * round runs each side's code as often as the other's.
+ */
+export function aaPending(doc: Pick<ResultDocument, 'cases' | 'aaCheck'> & { params?: Pick<RunParams, 'ab'> }): string[] {
   if (doc.aaCheck?.decision !== 'unknown') return [];
   const aa = doc.aaCheck;
-  const original = doc.cases.find(
-    (c) =>
-      c.implementation === aa.implementation &&
-      c.variant === aa.variant &&
-      c.algorithm === aa.algorithm &&
-      c.operation === aa.operation &&
-      c.sizeBytes === aa.sizeBytes,
-  );
-  return original ? [caseKey(original), aaTwinKey(caseKey(original))] : [];
+  const at = (implementation: string) =>
+    doc.cases.find(
+      (c) =>
+        c.implementation === implementation &&
+        c.algorithm === aa.algorithm &&
+        c.operation === aa.operation &&
+        c.sizeBytes === aa.sizeBytes &&
+        (implementation !== aa.implementation || c.variant === aa.variant),
+    );
+  const original = at(aa.implementation);
+  if (!original) return [];
+  const ab = doc.params?.ab;
+  const otherId = ab && (aa.implementation === ab.base ? ab.head : aa.implementation === ab.head ? ab.base : null);
+  const other = otherId ? at(otherId) : undefined;
+  return [original, ...(other ? [other] : [])].flatMap((c) => [caseKey(c), aaTwinKey(caseKey(c))]);
 }
 
 /**
@@ -112,7 +122,7 @@ const AIM = 0.8;
  * inside the band or clears it. Claims count workers as well as samples (stats.ts
  * workerAwareRatio): for them an extra round is what helps, and they are not listed.
  */
-export function samplesWanted(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): Map<string, number> {
+export function samplesWanted(doc: Pick<ResultDocument, 'cases' | 'aaCheck'> & { params?: Pick<RunParams, 'ab'> }): Map<string, number> {
   const out = new Map<string, number>();
   for (const c of doc.cases) if (!caseResolved(c)) out.set(caseKey(c), samplesToReach(c.summary.n, medianPrecision(c), AIM * CASE_PRECISION));
   const aa = doc.aaCheck;
