@@ -10,7 +10,7 @@ import { cycleOrder, shuffled } from '../worker/measure.ts';
 import { groupKey } from '../worker/groups.ts';
 import { formatSize } from '../params.ts';
 import type { ResultDocument, RunParams, Validation } from '../schema.ts';
-import { aaTwinKey } from './stop-rule.ts';
+import { aaTwinKey, otherSide } from './stop-rule.ts';
 import { type PlannedCase, caseKey } from '../worker/api.ts';
 
 /** An implementation × variant this environment offers, with the algorithms it really has. */
@@ -84,13 +84,9 @@ export function planCases(
 export function roundOrder<T extends Pick<PlannedCase, 'operation' | 'sizeBytes' | 'aadBytes'>>(xs: readonly T[], r: number): T[] {
   const members = new Map<string, T[]>();
   for (const x of xs) members.set(groupKey(x), [...(members.get(groupKey(x)) ?? []), x]);
-  const placed = new Map<string, number>();
-  return shuffled(xs, 0x5bd1e995 ^ (r + 1)).map((x) => {
-    const group = members.get(groupKey(x))!;
-    const k = placed.get(groupKey(x)) ?? 0;
-    placed.set(groupKey(x), k + 1);
-    return group[cycleOrder(group.length, r)[k]!]!;
-  });
+  // Each group's members in this round's balanced order, handed out as the shuffle reaches its places.
+  const queues = new Map([...members].map(([k, g]) => [k, cycleOrder(g.length, r).map((j) => g[j]!)]));
+  return shuffled(xs, 0x5bd1e995 ^ (r + 1)).map((x) => queues.get(groupKey(x))!.shift()!);
 }
 
 /**
@@ -128,8 +124,8 @@ export function aaTwin(plan: readonly PlannedCase[]): PlannedCase | null {
  * samples are measured and never read; with it each side runs twice. Null outside an A/B.
  */
 export function balanceTwin(plan: readonly PlannedCase[], twin: PlannedCase | null, ab: RunParams['ab']): PlannedCase | null {
-  if (!twin || !ab) return null;
-  const other = twin.implementation === ab.base ? ab.head : twin.implementation === ab.head ? ab.base : null;
+  const other = twin && otherSide(ab, twin.implementation);
+  if (!twin || !other) return null;
   const pick = plan.find(
     (c) =>
       c.implementation === other &&

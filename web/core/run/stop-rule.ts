@@ -21,6 +21,10 @@ import { verdict } from '../report/verdict.ts';
 import { compareInRun } from '../report/compare.ts';
 import { DEFAULT_MARGIN } from '../decision.ts';
 
+/** In an A/B run, the side that is not `implementation` (null when it is neither, or no A/B). */
+export const otherSide = (ab: RunParams['ab'], implementation: string): string | null =>
+  !ab ? null : implementation === ab.base ? ab.head : implementation === ab.head ? ab.base : null;
+
 /** The A/A twin's key (runner.ts aaTwin): its original's, marked. */
 export const aaTwinKey = (key: string): string => `${key}#aa`;
 export const isAaTwin = (key: string): boolean => key.endsWith('#aa');
@@ -96,8 +100,7 @@ export function aaPending(doc: Pick<ResultDocument, 'cases' | 'aaCheck'> & { par
     );
   const original = at(aa.implementation);
   if (!original) return [];
-  const ab = doc.params?.ab;
-  const otherId = ab && (aa.implementation === ab.base ? ab.head : aa.implementation === ab.head ? ab.base : null);
+  const otherId = otherSide(doc.params?.ab, aa.implementation);
   const other = otherId ? at(otherId) : undefined;
   return [original, ...(other ? [other] : [])].flatMap((c) => [caseKey(c), aaTwinKey(caseKey(c))]);
 }

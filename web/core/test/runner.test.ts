@@ -311,6 +311,20 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(aaPending({ cases, aaCheck })).toEqual([plan[0]!.key, `${plan[0]!.key}#aa`]);
   });
 
+  it('an A/B run measures both twins beside their originals in every round', async () => {
+    const f = fakeWorkers();
+    // The runner reads only the two sides' ids: two built-ins stand in for modules of yours.
+    const ab = { base: 'rustcrypto-wasm', head: 'webcrypto', margin: 0.05 } as unknown as NonNullable<ResultDocument['params']['ab']>;
+    await startRun({ ...params({ maxReruns: 0 }), ab }, { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    const rounds = f.calls.filter((c) => c.method === 'measure').map((c) => c.keys!);
+    expect(rounds).toHaveLength(2);
+    for (const keys of rounds)
+      expect(keys.filter((k) => k.endsWith('#aa')).sort()).toEqual([
+        'rustcrypto-wasm/simd128/aes-128-gcm/encrypt/1024/0#aa',
+        'webcrypto/sequential/aes-128-gcm/encrypt/1024/0#aa',
+      ]);
+  });
+
   it('within a group of compared cases, each member comes first in one round of every block of as many rounds as the group has members, and the groups still move', () => {
     const { plan } = planCases(params({ sizes: [64, 1024] }), AVAILABLE, [], 1 << 20);
     const groups = new Map<number, string[]>();
