@@ -22,27 +22,31 @@ describe('clock estimate', () => {
   it('agrees with the same chain run natively on this core, at the same moment', async () => {
     const native = nativeChain();
     const cores = await loadCores('simd128');
-    // Three rounds, native and WASM alternating, and the fastest reading of each side: another
+    // Rounds of native and WASM alternating, and the fastest reading of each side: another
     // process on this shared core can only slow a dependent chain down, never speed it up, so
-    // the fastest reading is the least disturbed one. Boost moves both sides alike.
+    // the fastest reading is the least disturbed one. Boost moves both sides alike. Three
+    // rounds, and up to five more while the two disagree: a side that was disturbed in every
+    // round so far catches up as its best reading rises, where a chain that does not run one
+    // operation a cycle in WASM disagrees in every round.
     const wasmGhz: number[] = [];
     const nativeGhz: number[] = [];
+    const ratio = () => Math.max(...wasmGhz) / Math.max(...nativeGhz);
+    // The same chain, one cycle per operation either way: WASM measured 1 % below native here.
+    // ±15 % leaves room for a core that changed speed between two readings a second apart.
+    const agrees = () => ratio() > 0.85 && ratio() < 1.15;
     let trustworthy = false;
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < 8 && (round < 3 || !agrees()); round++) {
       nativeGhz.push(native());
       const est = await estimateClock((n, seed) => cores.clockChain(n, seed), cores.clockChainOps());
       wasmGhz.push(est.ghz);
       trustworthy ||= est.trustworthy;
     }
-    const ratio = Math.max(...wasmGhz) / Math.max(...nativeGhz);
     console.log(
-      `clock: WASM ${wasmGhz.map((g) => g.toFixed(3)).join(', ')} GHz; native ${nativeGhz.map((g) => g.toFixed(3)).join(', ')} GHz; best WASM / best native ${ratio.toFixed(3)}`,
+      `clock: WASM ${wasmGhz.map((g) => g.toFixed(3)).join(', ')} GHz; native ${nativeGhz.map((g) => g.toFixed(3)).join(', ')} GHz; best WASM / best native ${ratio().toFixed(3)}`,
     );
-    // The same chain, one cycle per operation either way: WASM measured 1 % below native here.
-    // ±15 % leaves room for a core that changed speed between two readings a second apart.
-    expect(ratio).toBeGreaterThan(0.85);
-    expect(ratio).toBeLessThan(1.15);
-    // At least one of three estimates held still enough to call itself trustworthy.
+    expect(ratio()).toBeGreaterThan(0.85);
+    expect(ratio()).toBeLessThan(1.15);
+    // At least one of the estimates held still enough to call itself trustworthy.
     expect(trustworthy).toBe(true);
   }, 300_000);
 
