@@ -94,12 +94,13 @@ describe('compare', () => {
 });
 
 describe('aeadbench compare (the command)', () => {
-  // A run in Node gates each module of yours first (every length to 2 KiB against RustCrypto),
-  // which takes 7 s per algorithm for noble's GCM here, and a busy runner takes twice that.
-  const cli = async (...args: string[]) => {
+  /** `aeadbench compare ARGS`, stopped after `timeout` ms. */
+  const within = async (timeout: number, ...args: string[]) => {
     const { spawnSync } = await import('node:child_process');
-    return spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'compare', ...args], { encoding: 'utf8', timeout: 150_000 });
+    return spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'compare', ...args], { encoding: 'utf8', timeout });
   };
+  /** Two result files: read and compared in a few seconds. */
+  const cli = (...args: string[]) => within(60_000, ...args);
   /** What a CLI run that did not exit says: the signal that stopped it (the timeout above), else its stderr. */
   const why = (r: { error?: Error; signal: NodeJS.Signals | null; stderr: string }) =>
     r.signal ? `stopped by ${r.signal}: ${r.error?.message ?? ''}` : r.stderr;
@@ -115,10 +116,11 @@ describe('aeadbench compare (the command)', () => {
 
   it('exits 0 on SAME, 1 on SLOWER beyond --margin, 3 on a bad margin or nothing in common', async () => {
     const [a, same] = await files(doc(steady(1000)), doc(steady(1015)));
-    expect((await cli(a, same)).status).toBe(0);
+    let r = await cli(a, same);
+    expect(r.status, why(r)).toBe(0);
     const [, slower] = await files(doc(steady(1000)), doc(steady(1050)));
-    let r = await cli(a, slower, '--margin', '2%');
-    expect(r.status, r.stderr).toBe(1);
+    r = await cli(a, slower, '--margin', '2%');
+    expect(r.status, why(r)).toBe(1);
     expect(r.stdout).toContain('▼ SLOWER');
     expect(r.stdout).toContain('margin of ±2 %');
     expect((await cli(a, slower, '--margin', '10%')).status).toBe(0);
@@ -138,8 +140,10 @@ describe('aeadbench compare (the command)', () => {
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const mod = (m: string) => `web/core/test/modules/${m}.mjs`;
+    // A run in Node gates each module of yours first (every length to 2 KiB against RustCrypto),
+    // which takes 7 s per algorithm for noble's GCM here, and a busy runner takes twice that.
     const ab = (base: string, head: string, ...more: string[]) =>
-      cli('--base', mod(base), '--head', mod(head), '--browser', 'node', '--metric', 'ops', '--operations', 'encrypt', ...more);
+      within(150_000, '--base', mod(base), '--head', mod(head), '--browser', 'node', '--metric', 'ops', '--operations', 'encrypt', ...more);
     const junit = join(mkdtempSync(join(tmpdir(), 'aeadbench-ops-')), 'ops.xml');
     let r = await ab('sodium-chacha', 'sodium-chacha-more', '--sizes', '8k', '--junit', junit);
     expect(r.status, why(r)).toBe(1);
