@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { compareExitCode, compareInRun, compareResults, compareTable, unknownAdvice } from './compare.ts';
-import { parseParams, toSearch } from '../web/core/params.ts';
+import { AB_MIN_SAMPLE_MS, parseParams, presetParams, toSearch } from '../web/core/params.ts';
 
 /** A document whose one case has the given ns/op samples (summaries are recomputed anyway). */
 function doc(samples: number[]): ResultDocument {
@@ -219,5 +219,23 @@ describe('A/B in one run (compareInRun)', () => {
     expect(parseParams(toSearch(params)).params).toEqual(params);
     expect(() => parseParams('ab=base,base')).toThrow(/ab.*two different module ids/);
     expect(() => parseParams('ab=base,head,0.9')).toThrow(/ab/);
+  });
+
+  it("samples an A/B run for at least AB_MIN_SAMPLE_MS unless told otherwise, from the URL and from the package's options alike", async () => {
+    const { resolveParams } = await import('../web/core/options.ts');
+    const quick = presetParams('quick').minSampleMs;
+    expect(quick).toBeLessThan(AB_MIN_SAMPLE_MS); // else this test proves nothing
+    const ab = parseParams('ab=base,head,0.05').params.ab!;
+    expect(parseParams('sizes=1k').params.minSampleMs).toBe(quick);
+    expect(parseParams('ab=base,head&sizes=1k').params.minSampleMs).toBe(AB_MIN_SAMPLE_MS);
+    expect(parseParams('ab=base,head&minSampleMs=3').params.minSampleMs).toBe(3);
+    expect(parseParams('preset=standard&ab=base,head').params.minSampleMs).toBe(Math.max(presetParams('standard').minSampleMs, AB_MIN_SAMPLE_MS));
+    expect(resolveParams({ sizes: [1024] }).minSampleMs).toBe(quick);
+    expect(resolveParams({ ab, sizes: [1024] }).minSampleMs).toBe(AB_MIN_SAMPLE_MS);
+    expect(resolveParams({ ab, minSampleMs: 3 }).minSampleMs).toBe(3);
+    // The link a run shares says what it sampled, and reads back the same.
+    const { params } = parseParams('ab=base,head');
+    expect(toSearch(params)).toContain(`minSampleMs=${AB_MIN_SAMPLE_MS}`);
+    expect(parseParams(toSearch(params)).params).toEqual(params);
   });
 });

@@ -30,7 +30,7 @@ import { pathToFileURL } from 'node:url';
 import { AB_IDS, bundleAs } from '../cli/ab.ts';
 import { type BrowserName, runInBrowser } from '../cli/browser-run.ts';
 import { type ComparedCase, type CompareVerdict, compareInRun } from '../web/core/report/compare.ts';
-import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
+import { AB_MIN_SAMPLE_MS, formatSize, parseParams, toSearch } from '../web/core/params.ts';
 import { mean, median, sd, tQuantile975 } from '../web/core/stats.ts';
 import { caseInputs } from '../web/core/implementations/shared.ts';
 import { recordPage } from './measured.ts';
@@ -98,7 +98,7 @@ export default {
 };
 
 console.log(
-  `bench:ab — ${RUNS} A/B sessions per engine, scenario and load (${LOADS.join(', ')}); budget ${BUDGET} s each; AES-128-GCM encrypt at ${SIZES}; one verdict per case`,
+  `bench:ab — ${RUNS} A/B sessions per engine, scenario and load (${LOADS.join(', ')}); budget ${BUDGET} s each, samples of at least ${AB_MIN_SAMPLE_MS} ms (an A/B's, params.ts); AES-128-GCM encrypt at ${SIZES}; one verdict per case`,
 );
 const base = moduleFile(0);
 

@@ -1,7 +1,7 @@
 /** Options shared by the browser and Node entry points of the package. */
 import { IMPLEMENTATION_IDS, type ImplementationId, type PresetId, isBuiltInImplementation } from './tables/algorithms.ts';
 import { type ModuleRef, moduleUrlOf } from './implementations/custom.ts';
-import { presetParams } from './params.ts';
+import { abSampleMs, presetParams } from './params.ts';
 import type { PartialDocument, Progress, RunHooks } from './run/runner.ts';
 import { type CaseResult, type RunParams, RunParamsSchema, type Validation, formatIssue } from './schema.ts';
 import * as v from 'valibot';
@@ -116,6 +116,7 @@ export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}):
   const ids = modulesOf(o).ids;
   const rest = { ...opts, implementations: opts.ab ? [...(ids ?? []), opts.ab.base, opts.ab.head] : ids };
   const merged = { ...presetParams(preset), ...defaults, ...Object.fromEntries(Object.entries(rest).filter(([, x]) => x !== undefined)) };
+  if (opts.ab && opts.minSampleMs === undefined && defaults.minSampleMs === undefined) merged.minSampleMs = abSampleMs(merged.minSampleMs);
   const r = v.safeParse(RunParamsSchema, merged);
   if (!r.success) throw new Error(`Invalid options: ${r.issues.map(formatIssue).join('; ')}`);
   return r.output;

@@ -148,6 +148,18 @@ export interface ParsedUrl {
   builtIns?: ImplementationId[];
 }
 
+/**
+ * An A/B run's samples last at least this long (ms) unless `minSampleMs` is given. Its verdict
+ * rests on one cycle's head/base, and a 2 ms sample (the quick preset's) under load moved that
+ * ratio far more than a 10 ms one: Chromium, same code, one core loaded, SD of the cycles'
+ * log(head/base) 44 % at 1 KiB and 32 % at 16 KiB with 2 ms samples, 9 % and 14 % with 10 ms
+ * (docs/methodology.md; bench:ab measures the error rates that follow, docs/measured/ab.md).
+ */
+export const AB_MIN_SAMPLE_MS = 10;
+
+/** The sample length of an A/B run whose caller did not choose one. */
+export const abSampleMs = (presetMs: number): number => Math.max(presetMs, AB_MIN_SAMPLE_MS);
+
 /** A module path a link may name: on this origin, plain path characters, a JavaScript file. */
 const MODULE_PATH = /^\/(?!\/)[A-Za-z0-9._~\/-]{1,200}\.m?js$/;
 
@@ -198,6 +210,7 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
     p.ab = { base, head, margin: margin === undefined ? DEFAULT_MARGIN : number('ab', margin, 0, 0.5) } as RunParams['ab'];
     // The two modules are the run: nothing else is timed unless asked for.
     p.implementations = [...(raw.implementations ? p.implementations : []), base, head] as RunParams['implementations'];
+    if (!raw.minSampleMs) p.minSampleMs = abSampleMs(p.minSampleMs);
   }
   const autorun = flag(raw.autorun);
   const modules = raw.module ? raw.module.split(',') : [];
