@@ -377,6 +377,30 @@ describe('timing core', () => {
     expect(batches[1]!.slice(-3)).toEqual([a!.iterations, a!.iterations, a!.iterations]);
   });
 
+  it('twins whose timed batch read far apart once, as a batch a neighbour interrupted does, are timed again and still share', async () => {
+    // The calls come in turns: a's warm-up, b's, then each timed once on its batch (turns 3 and 4),
+    // then, if they read apart, each again. b runs 5× slower while it calibrates (a smaller batch)
+    // and in its first timed batch (the interruption), at a's speed otherwise.
+    let t = 0;
+    let turn = 0;
+    let last = -1;
+    const batches: number[][] = [[], []];
+    const mk = (k: number) => ({
+      run: (n: number) => {
+        if (k !== last) (turn++, (last = k));
+        batches[k]!.push(n);
+        t += n * (k === 1 && (turn === 2 || turn === 4) ? 0.005 : 0.001);
+      },
+      stateBytes: null,
+      dispose() {},
+    });
+    const o = { samples: 3, minSampleMs: 2, timerResolutionMs: 0.005, now: () => t, warmupMinMs: 0, warmupMaxMs: 0, twinOf: () => 'gcm/16k' };
+    const [a, b] = await measureInterleaved([mk(0), mk(1)], o);
+    expect(turn).toBeGreaterThan(6); // timed again: turns 5 and 6, then the samples
+    expect(b!.iterations).toBe(a!.iterations);
+    expect(batches[1]!.slice(-3)).toEqual([a!.iterations, a!.iterations, a!.iterations]);
+  });
+
   it('each case of a group as many samples as asked of it: one that has them leaves the cycles, the others pair on', async () => {
     let t = 0;
     const mk = (cost: number) => ({ run: (n: number) => void (t += n * cost), stateBytes: null, dispose() {} });
