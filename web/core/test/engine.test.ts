@@ -242,6 +242,23 @@ describe('timing core', () => {
     expect(Math.abs(n / 2000 - 1)).toBeLessThan(0.01); // 2 ms of 1 µs calls; one timing of the crossing batch gave 201
   });
 
+  it('sizes a proposal that timed short of the target by its own time: code that tiered up after the mark samples for the target', async () => {
+    // 2 µs a call, then 1.25 µs from the 1024th (the optimised tier). The batch that crosses the
+    // mark (256 calls, timed three times: calls 255-1022) proposes 1001 calls; timed, they last
+    // 1.25 ms of the 2 ms target.
+    let t = 0;
+    let calls = 0;
+    const prepared = {
+      run: (n: number) => {
+        for (let i = 0; i < n; i++, calls++) t += calls < 1023 ? 0.002 : 0.00125;
+      },
+      stateBytes: null,
+      dispose() {},
+    };
+    const n = await calibrate(prepared, 2, () => t);
+    expect(Math.abs(n / 1600 - 1)).toBeLessThan(0.01); // 2 ms of 1.25 µs calls, not 1000 of them
+  });
+
   it('a slow first call read on a coarse clock is no mark: the batch keeps doubling', async () => {
     // WebKitGTK's 20 µs clock; the first call compiles (0.78 ms), then 1 µs per call. Timed
     // again, one call reads 0 ms: sized on that, a batch was 2 million calls, 2 s per sample.
