@@ -30,7 +30,7 @@ import { pathToFileURL } from 'node:url';
 import { AB_IDS, bundleAs } from '../cli/ab.ts';
 import { type BrowserName, runInBrowser } from '../cli/browser-run.ts';
 import { type ComparedCase, type CompareVerdict, compareInRun } from '../web/core/report/compare.ts';
-import { AB_MIN_SAMPLE_MS, formatSize, parseParams, toSearch } from '../web/core/params.ts';
+import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
 import { mean, median, sd, tQuantile975 } from '../web/core/stats.ts';
 import { caseInputs } from '../web/core/implementations/shared.ts';
 import { recordPage } from './measured.ts';
@@ -97,8 +97,11 @@ export default {
   return file;
 };
 
+/** A session's parameters, as `aeadbench compare` would set them, at a scenario's margin. */
+const sessionParams = (margin: number) =>
+  parseParams(`preset=quick&algorithms=aes-128-gcm&sizes=${SIZES}&ab=${AB_IDS.base},${AB_IDS.head},${margin}&budget=${BUDGET}s&reruns=50`).params;
 console.log(
-  `bench:ab — ${RUNS} A/B sessions per engine, scenario and load (${LOADS.join(', ')}); budget ${BUDGET} s each, samples of at least ${AB_MIN_SAMPLE_MS} ms (an A/B's, params.ts); AES-128-GCM encrypt at ${SIZES}; one verdict per case`,
+  `bench:ab — ${RUNS} A/B sessions per engine, scenario and load (${LOADS.join(', ')}); budget ${BUDGET} s each, samples of at least ${sessionParams(0.05).minSampleMs} ms (an A/B's, params.ts); AES-128-GCM encrypt at ${SIZES}; one verdict per case`,
 );
 const base = moduleFile(0);
 
@@ -157,9 +160,7 @@ for (const browser of BROWSERS) {
       // The base and the head are two files even for "same code", as a pull request's are.
       const head = moduleFile(s.extra, `head-${Math.round(s.extra * 100)}`);
       const [a, b] = await Promise.all([bundleAs(base, AB_IDS.base, 'browser'), bundleAs(head, AB_IDS.head, 'browser')]);
-      const params = parseParams(
-        `preset=quick&algorithms=aes-128-gcm&sizes=${SIZES}&ab=${AB_IDS.base},${AB_IDS.head},${s.margin}&budget=${BUDGET}s&reruns=50`,
-      ).params;
+      const params = sessionParams(s.margin);
       try {
         for (let k = 0; k < RUNS; k++) {
           const doc = await runInBrowser({

@@ -116,7 +116,7 @@ export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}):
   const ids = modulesOf(o).ids;
   const rest = { ...opts, implementations: opts.ab ? [...(ids ?? []), opts.ab.base, opts.ab.head] : ids };
   const merged = { ...presetParams(preset), ...defaults, ...Object.fromEntries(Object.entries(rest).filter(([, x]) => x !== undefined)) };
-  if (opts.ab && opts.minSampleMs === undefined && defaults.minSampleMs === undefined) merged.minSampleMs = abSampleMs(merged.minSampleMs);
+  if (opts.ab && opts.minSampleMs === undefined) merged.minSampleMs = abSampleMs(merged.minSampleMs);
   const r = v.safeParse(RunParamsSchema, merged);
   if (!r.success) throw new Error(`Invalid options: ${r.issues.map(formatIssue).join('; ')}`);
   return r.output;
