@@ -464,6 +464,28 @@ describe('timing core', () => {
     for (const s of m.samples) expect(s).toBeGreaterThan(1200);
   });
 
+  it('in a later round, a batch the code now finishes well short of the target grows to the target, and one that lasts it is kept', async () => {
+    // The first round sized 3 calls of 4 ms for a 10 ms target; this worker runs them at 1.5 ms
+    // (the first round's fresh browser was slower): 4.5 ms samples, unless the batch grows.
+    const at = (msPerCall: number) => {
+      let t = 0;
+      return { now: () => t, prepared: { run: (n: number) => void (t += n * msPerCall), stateBytes: null, dispose() {} } };
+    };
+    const o = { samples: 3, minSampleMs: 10, timerResolutionMs: 0.005, iterations: 3, warmupMaxMs: 200 };
+    const faster = at(1.5);
+    const grown = await measureCase(faster.prepared, { ...o, now: faster.now, warmNsPerOp: 4e6 });
+    expect(grown.iterations).toBe(7); // ceil(10 / 1.5)
+    for (const s of grown.samples) expect(s).toBeCloseTo(1.5e6, 6);
+    // Code already warm in this worker (warmupMaxMs 0): the one batch run before timing decides.
+    const warm = at(1.5);
+    expect((await measureCase(warm.prepared, { ...o, now: warm.now, warmupMaxMs: 0 })).iterations).toBe(7);
+    // Within 0.8 of the target (8.4 ms) the earlier batch stays, so rounds keep their batch.
+    const near = at(2.8);
+    expect((await measureCase(near.prepared, { ...o, now: near.now, warmupMaxMs: 0 })).iterations).toBe(3);
+    const slower = at(6);
+    expect((await measureCase(slower.prepared, { ...o, now: slower.now })).iterations).toBe(3); // never shrunk
+  });
+
   it('measures the timer resolution from a coarse clock', () => {
     let calls = 0;
     const coarse = () => Math.floor(calls++ / 10) * 0.1; // steps of 100 µs

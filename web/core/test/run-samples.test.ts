@@ -14,13 +14,16 @@ const m = (key: string, samples: number[], firstCycle: number, iterations = 100)
 });
 
 describe('RunSamples', () => {
-  it("appends each pass's samples and cycles, counts the extra rounds, and keeps the first pass's batch size", () => {
+  it("appends each pass's samples and cycles, counts the extra rounds, and keeps the largest batch a pass timed", () => {
     const s = new RunSamples();
     s.absorb([m('a', [1, 2], 0), m('b', [5], 0, 7)], false);
     s.absorb([m('a', [3], 1_000_000, 999)], true);
-    expect(s.finished('a')).toMatchObject({ samples: [1, 2, 3], cycles: [0, 1, 1_000_000], interruptions: 2, reruns: 1 });
+    expect(s.finished('a')).toMatchObject({ samples: [1, 2, 3], cycles: [0, 1, 1_000_000], interruptions: 2, reruns: 1, iterations: 999 });
     expect(s.finished('b')).toMatchObject({ samples: [5], reruns: 0 });
-    expect(s.iterations).toEqual({ a: 100, b: 7 });
+    expect(s.iterations).toEqual({ a: 999, b: 7 });
+    // A later pass hands back the batch it was given (never a smaller one): the largest stays.
+    s.absorb([m('a', [4], 2_000_000, 999), m('b', [6], 2_000_000, 7)], true);
+    expect(s.iterations).toEqual({ a: 999, b: 7 });
   });
 
   it('shows a case finished in the pass under way beside the finished passes, until the pass is absorbed', () => {

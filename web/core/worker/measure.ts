@@ -52,7 +52,10 @@ export interface MeasureOptions {
   /** A sample lasts at least max(minSampleMs, 100 × timer resolution). */
   minSampleMs: number;
   timerResolutionMs: number;
-  /** Iterations calibrated in an earlier round, reused so rounds are comparable. */
+  /**
+   * Iterations calibrated in an earlier round, reused so rounds are comparable; grown only if
+   * the warmed-up code would finish them well short of the target (atLeastTarget).
+   */
   iterations?: number;
   /**
    * The case's warmed-up time per operation seen in an earlier round (ns): a fresh worker's
@@ -154,8 +157,8 @@ async function warmUp(prepared: PreparedCase, o: MeasureOptions, now: Clock): Pr
   // quick run's first round.
   if (o.warmupMaxMs === 0) {
     if (o.iterations === undefined) return calibrate(prepared, target, now);
-    await timed(prepared, o.iterations, now); // a batch given its size still runs once before it is timed
-    return o.iterations;
+    // A batch given its size still runs once before it is timed.
+    return atLeastTarget(o.iterations, (await timed(prepared, o.iterations, now))[1] / o.iterations, target);
   }
   const warmStart = now();
   let n = o.iterations ?? (await calibrate(prepared, target, now));
@@ -173,7 +176,19 @@ async function warmUp(prepared: PreparedCase, o: MeasureOptions, now: Clock): Pr
   }
   // Recalibrate on the warmed-up code: the first calibration saw the slow tiers.
   if (o.iterations === undefined) n = await calibrate(prepared, target, now);
+  else n = atLeastTarget(n, Math.min(...recent), target);
   return n;
+}
+
+/**
+ * A batch given by an earlier round, grown when the warmed-up code (`msPerCall`, its fastest
+ * timing here) would finish it in less than TARGET_SHORT of the target; never shrunk. The first
+ * round sizes its batch in a fresh browser: noble's GCM at 16 KiB ran 2.5-5 ms a call there
+ * and 1.1-2.5 ms in every later round of an A/B under load, so its 3-call samples lasted
+ * 5-8 ms of their 10 ms target, and their cycles' head/base moved 42-51 % (bench:ab).
+ */
+function atLeastTarget(n: number, msPerCall: number, targetMs: number): number {
+  return n * msPerCall < TARGET_SHORT * targetMs ? Math.min(1 << 30, Math.ceil(targetMs / Math.max(msPerCall, 1e-9))) : n;
 }
 
 export async function measureCase(prepared: PreparedCase, o: MeasureOptions): Promise<Measured> {
