@@ -7,7 +7,7 @@
  * runner slows both sides alike. Exit codes as for two files (compare.ts compareExitCode).
  * @module
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { compareExitCode, compareInRun, compareTable, type Comparison, unknownAdvice } from '../web/core/report/compare.ts';
@@ -71,6 +71,8 @@ export async function bundleAs(file: string, id: string, platform: 'node' | 'bro
         .replace(`'${entry}'`, `'${file}'`)
         .replace(/Invalid --implementation/, `Invalid --${id}`),
     );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -165,7 +167,7 @@ export async function abCompare(o: AbOptions): Promise<number> {
       if (engine === 'node') {
         const { runBenchmark } = await import('../web/core/node.ts');
         const { implementations: _, ...rest } = params;
-        doc = await runBenchmark({ ...rest, implementations: [base.path, head.path], onProgress: (p) => o.onProgress?.(engine, p) });
+        doc = await runBenchmark({ ...rest, implementations: [base.path!, head.path!], onProgress: (p) => o.onProgress?.(engine, p) });
       } else {
         const files = new Map([base, head].map((b) => [b.urlPath, b.bytes]));
         const search = `${toSearch(params)}&module=${base.urlPath},${head.urlPath}`;
@@ -176,6 +178,9 @@ export async function abCompare(o: AbOptions): Promise<number> {
       missing.push({ engine, why: (e as Error).message.split('\n')[0]! });
       worst = 3;
       continue;
+    } finally {
+      base.dispose();
+      head.dispose();
     }
     const checked = validateResult(doc);
     if (!checked.ok) throw new CliError(`[${engine}] the result failed the schema: ${checked.issues.slice(0, 3).join('; ')}`);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sampleDocument } from '../web/core/test/fixtures.ts';
 import { type ResultDocument, validateResult } from '../web/core/schema.ts';
 import { compareExitCode, compareInRun, compareResults, compareTable, unknownAdvice } from './compare.ts';
@@ -94,10 +94,22 @@ describe('compare', () => {
 });
 
 describe('aeadbench compare (the command)', () => {
+  /** The commands' temporary directory (TMPDIR): what they leave there is checked. */
+  let tmp = '';
+  beforeAll(async () => {
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    tmp = mkdtempSync(join(tmpdir(), 'aeadbench-compare-tmp-'));
+  });
   /** `aeadbench compare ARGS`, stopped after `timeout` ms. */
   const within = async (timeout: number, ...args: string[]) => {
     const { spawnSync } = await import('node:child_process');
-    return spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'compare', ...args], { encoding: 'utf8', timeout });
+    return spawnSync(process.execPath, ['--import', 'tsx', 'cli/main.ts', 'compare', ...args], {
+      encoding: 'utf8',
+      timeout,
+      env: { ...process.env, TMPDIR: tmp },
+    });
   };
   /** Two result files: read and compared in a few seconds. */
   const cli = (...args: string[]) => within(60_000, ...args);
@@ -155,6 +167,8 @@ describe('aeadbench compare (the command)', () => {
     r = await ab('good-gcm', 'good-gcm-again', '--sizes', '1k', '--algorithms', 'aes-128-gcm');
     expect(r.status, why(r)).toBe(3);
     expect(r.stderr).toContain('nothing to compare by counts: base and head are JavaScript');
+    // Each A/B bundled both modules for Node to import, and removed them when it was done.
+    expect((await import('node:fs')).readdirSync(tmp).filter((f) => f.startsWith('aeadbench-'))).toEqual([]);
   }, 480_000);
 });
 

@@ -127,8 +127,8 @@ async function run(argv: string[]): Promise<number> {
       bundles.reduce(
         (t, b) =>
           t
-            .replaceAll(pathToFileURL(b.path).href, b.source)
-            .replaceAll(b.path, b.source)
+            .replaceAll(b.path ? pathToFileURL(b.path).href : b.urlPath, b.source)
+            .replaceAll(b.path ?? b.urlPath, b.source)
             .replace(new RegExp(`(https?://[^\\s/]+)?${b.urlPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), b.source),
         text,
       );
@@ -136,6 +136,8 @@ async function run(argv: string[]): Promise<number> {
       doc = await runEngine();
     } catch (e) {
       throw Object.assign(e as Error, { message: yourFiles((e as Error).message) });
+    } finally {
+      for (const b of bundles) b.dispose();
     }
     doc.skipped = doc.skipped.map((x) => ({ ...x, what: yourFiles(x.what), reason: yourFiles(x.reason) }));
     doc.warnings = doc.warnings.map(yourFiles);
@@ -149,7 +151,7 @@ async function run(argv: string[]): Promise<number> {
       const { runBenchmark } = await import('../web/core/node.ts');
       // Without --implementations, Node's defaults (node:crypto too), and the modules beside them.
       const ids = values.implementations ? params.implementations : [];
-      const implementations = ids.length || bundles.length ? [...ids, ...bundles.map((b) => b.path)] : undefined;
+      const implementations = ids.length || bundles.length ? [...ids, ...bundles.map((b) => b.path!)] : undefined;
       return runBenchmark({ ...params, implementations, modulesAlone: alone, onProgress });
     } else {
       const files = new Map(bundles.map((b) => [b.urlPath, b.bytes]));

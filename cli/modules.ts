@@ -4,7 +4,7 @@
  * worker. What is hashed and timed is that bundle's bytes.
  * @module
  */
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { createHash } from 'node:crypto';
@@ -14,11 +14,13 @@ import { CliError } from './browser-run.ts';
 export interface BundledModule {
   /** The file as given. */
   source: string;
-  /** The bundle on disk (Node imports it). */
-  path: string;
+  /** The bundle on disk, for Node to import (a browser's bundle is served from memory: none). */
+  path?: string;
   /** Where a browser page fetches it from the CLI's server: /m/<name>-<hash>.mjs */
   urlPath: string;
   bytes: Uint8Array;
+  /** Removes the bundle from disk once the run that imports it is over (a CI runner runs the CLI on every push). */
+  dispose(): void;
 }
 
 export async function bundleModule(file: string, platform: 'node' | 'browser'): Promise<BundledModule> {
@@ -59,8 +61,10 @@ export async function bundleModule(file: string, platform: 'node' | 'browser'): 
       .replace(/\.[cm]?[jt]s$/, '')
       .replace(/[^A-Za-z0-9._-]/g, '-') || 'module';
   const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 12);
+  const urlPath = `/m/${name}-${hash}.mjs`;
+  if (platform === 'browser') return { source: file, urlPath, bytes, dispose() {} };
   const dir = mkdtempSync(join(tmpdir(), 'aeadbench-module-'));
   const path = join(dir, `${name}-${hash}.mjs`);
   writeFileSync(path, bytes);
-  return { source: file, path, urlPath: `/m/${name}-${hash}.mjs`, bytes };
+  return { source: file, path, urlPath, bytes, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,13 +1,16 @@
 // The command line as CI uses it: real headless runs, a JSON document that validates, clear
 // errors and non-zero exits for a missing browser or a bad flag.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { validateResult } from '../web/core/schema.ts';
 import { TIMING, expect, test } from './fixtures.ts';
 
-const cli = (...args: string[]) => spawnSync('npx', ['tsx', 'cli/main.ts', ...args], { encoding: 'utf8', timeout: 240_000 });
+const cli = (...args: string[]) => cliIn(undefined, ...args);
+/** The CLI with its temporary directory (TMPDIR) set, to see what it leaves there. */
+const cliIn = (tmp: string | undefined, ...args: string[]) =>
+  spawnSync('npx', ['tsx', 'cli/main.ts', ...args], { encoding: 'utf8', timeout: 240_000, env: tmp ? { ...process.env, TMPDIR: tmp } : process.env });
 /** What these runs show needs no full 20 s (+ 20 s overtime) budget: 4 s, and never more. */
 const SHORT = ['--budget', '4s', '--overtime', '0s'];
 
@@ -100,8 +103,11 @@ for (const target of ['chromium', 'node'] as const) {
       'examples/modules/stablelib-chacha20poly1305/index.mjs',
       ...SHORT,
     ];
-    const r = cli('run', ...args, '--modules-alone', '--json', join(dir, 'alone.json'));
+    const tmp = mkdtempSync(join(tmpdir(), 'aeadbench-cli-tmp-'));
+    const r = cliIn(tmp, 'run', ...args, '--modules-alone', '--json', join(dir, 'alone.json'));
     expect(r.status, r.stderr).toBe(0);
+    // The bundle Node imported (a browser's is served from memory) is gone once the run is over.
+    expect(readdirSync(tmp).filter((f) => f.startsWith('aeadbench-'))).toEqual([]);
     const implementations = (f: string) =>
       [...new Set(JSON.parse(readFileSync(join(dir, f), 'utf8')).cases.map((c: { implementation: string }) => c.implementation))].sort();
     expect(implementations('alone.json')).toEqual(['stablelib-chacha20poly1305']);
