@@ -416,6 +416,39 @@ export function pairedRatioAcrossRounds(
   return { ratio: Math.exp(m), ciLow: Math.exp(m - half), ciHigh: Math.exp(m + half), n, rounds: logs.length };
 }
 
+/**
+ * What varies in a paired ratio across rounds, split as two-stage sampling splits it (Cochran,
+ * Sampling Techniques, 10.6): `withinVar`, one cycle's log ratio around its round's median
+ * (robustly, from the MAD of those residuals), times π/2 so that withinVar / n is what the
+ * median of n cycles carries; `betweenVar`, what the rounds' log medians vary beyond that (each
+ * worker's own level; 0 when the cycles' noise explains it all). Null below `minRounds` rounds
+ * of at least 3 shared cycles.
+ */
+export function roundVariances(
+  a: { samples: readonly number[]; cycles?: readonly number[] },
+  b: { samples: readonly number[]; cycles?: readonly number[] },
+  minRounds = 3,
+): { withinVar: number; betweenVar: number } | null {
+  const logs = [...ratiosByRound(a, b).values()].filter((xs) => xs.length >= 3).map((xs) => xs.map(Math.log));
+  if (logs.length < Math.max(2, minRounds)) return null;
+  const meds = logs.map(median);
+  const withinVar = (Math.PI / 2) * (1.4826 * median(logs.flatMap((xs, i) => xs.map((x) => Math.abs(x - meds[i]!))))) ** 2;
+  const m = mean(meds);
+  const observed = meds.reduce((t, x) => t + (x - m) ** 2, 0) / (meds.length - 1);
+  const expected = mean(logs.map((xs) => withinVar / xs.length));
+  return { withinVar, betweenVar: Math.max(0, observed - expected) };
+}
+
+/**
+ * Two-stage sampling's optimal samples per round (Cochran 10.6): n = √((C_round / C_sample) ·
+ * (S²_within / S²_between)), for a round that costs `costRatio` samples' time before its first
+ * sample. Infinite when the rounds vary by no more than their samples' noise: then every
+ * sample a round can hold narrows the interval for less than another round would.
+ */
+export function optimalPerRound(v: { withinVar: number; betweenVar: number }, costRatio: number): number {
+  return v.betweenVar > 0 ? Math.sqrt((costRatio * v.withinVar) / v.betweenVar) : Infinity;
+}
+
 /** A cycle's level is read only from at least this many cases sampled in it (fewer: left at 1). */
 export const MIN_CASES_PER_CYCLE = 5;
 

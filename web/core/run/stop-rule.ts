@@ -20,6 +20,7 @@ import { caseKey } from '../schema.ts';
 import { verdict } from '../report/verdict.ts';
 import { compareInRun } from '../report/compare.ts';
 import { DEFAULT_MARGIN } from '../decision.ts';
+import { optimalPerRound, roundVariances } from '../stats.ts';
 
 /** In an A/B run, the side that is not `implementation` (null when it is neither, or no A/B). */
 export const otherSide = (ab: RunParams['ab'], implementation: string): string | null =>
@@ -166,9 +167,13 @@ export interface ExtraRoundBudget {
  *    whether the head is SAME, FASTER or SLOWER: only its UNKNOWN pairs (and the A/A pair) are
  *    measured again.
  *  - Samples: a claim's cases what fits in EXTRA_ROUND_SAMPLE_MS (a claim counts workers, so
- *    another round is what helps it; an A/B pair likewise); a lone unresolved case and the A/A
- *    pair as many as would resolve them (samplesWanted), within EXTRA_ROUND_MAX_MS. Never fewer
- *    than a round's, never more than EXTRA_ROUND_SAMPLES times that (mostSamples).
+ *    another round is what helps it); an A/B pair, both sides alike, two-stage sampling's optimal
+ *    allocation once three rounds show how its rounds and its cycles vary (stats.ts
+ *    optimalPerRound; a round costs the overhead of its two cases): under load the rounds of a
+ *    pair varied by no more than their 12 cycles' noise predicts, so each fresh worker, which
+ *    costs about a hundred samples' time, paid for only 12 of them; a lone unresolved case and
+ *    the A/A pair as many as would resolve them (samplesWanted), within EXTRA_ROUND_MAX_MS.
+ *    Never fewer than a round's, never more than EXTRA_ROUND_SAMPLES times that (mostSamples).
  *  - Budget: cases are taken in that order while their cost — overhead plus samples — fits; a
  *    round of fewer than two cases (when more were wanted) is not worth a fresh worker.
  * `keys` are the run's measured cases (the A/A twin included) in plan order.
@@ -192,7 +197,18 @@ export function nextExtraRound(
   const lone = new Set(ab ? [] : doc.cases.filter((c) => !caseResolved(c)).map(caseKey));
   const asked = ab ? new Map<string, number>() : samplesWanted(doc);
   const spr = b.samplesPerRound;
+  const pairs = new Map<string, number>();
+  if (ab) {
+    const byKey = new Map(doc.cases.map((c) => [caseKey(c), c]));
+    for (const [kb, kh] of undecided as [string, string][]) {
+      const v = roundVariances(byKey.get(kb)!, byKey.get(kh)!);
+      if (!v) continue;
+      const n = Math.ceil(optimalPerRound(v, (2 * b.overheadMs) / (b.sampleMs(kb) + b.sampleMs(kh))));
+      pairs.set(kb, n).set(kh, n);
+    }
+  }
   const samplesOf = (k: string) => {
+    if (pairs.has(k)) return Math.min(EXTRA_ROUND_SAMPLES * spr, Math.max(spr, pairs.get(k)!));
     const byTime = asked.has(k)
       ? Math.min(asked.get(k)! - b.have(k), Math.floor(EXTRA_ROUND_MAX_MS / b.sampleMs(k)))
       : Math.floor(EXTRA_ROUND_SAMPLE_MS / b.sampleMs(k));

@@ -167,3 +167,65 @@ describe('the stop rule spends a short budget on the lone cases it can resolve, 
     expect(r.keys).toEqual([keys[2], keys[1]]);
   });
 });
+
+describe('an A/B pair in the stop rule: two-stage sampling allots its samples per round', () => {
+  /**
+   * An A/B document of four rounds of 12 cycles: the head's time per cycle is the base's times
+   * log-normal noise of SD `noise` (seeded) times its round's `level`.
+   */
+  const abDoc = async (noise: number, level: (round: number) => number) => {
+    const { sampleDocument } = await import('./fixtures.ts');
+    const { seededRandom } = await import('../worker/measure.ts');
+    const rnd = seededRandom(7);
+    const gauss = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+    const d = sampleDocument();
+    const proto = d.cases[0]!;
+    const cycles = Array.from({ length: 48 }, (_, i) => Math.floor(i / 12) * 1_000_000 + (i % 12));
+    const mk = (implementation: string, f: (cy: number) => number) => ({
+      ...proto,
+      implementation,
+      variant: 'custom',
+      samples: cycles.map((cy) => 1000 * f(cy)),
+      cycles,
+    });
+    d.params = { ...d.params, ab: { base: 'base', head: 'head', margin: 0.05 } } as typeof d.params;
+    d.cases = [mk('base', () => 1), mk('head', (cy) => Math.exp(noise * gauss()) * level(Math.floor(cy / 1_000_000)))] as typeof d.cases;
+    return d;
+  };
+  // A fresh worker costs each case about a second here, a sample 10 ms (an A/B's floor).
+  const budget = { leftMs: 100_000, overheadMs: 1000, sampleMs: () => 10, have: () => 48, samplesPerRound: 12 };
+
+  it("rounds that vary by no more than their cycles' noise: both sides take all a round may hold (3× a round's)", async () => {
+    const { nextExtraRound } = await import('../run/stop-rule.ts');
+    const { roundVariances } = await import('../stats.ts');
+    const { caseKey } = await import('../schema.ts');
+    const doc = await abDoc(0.3, () => 1);
+    const keys = doc.cases.map(caseKey);
+    const v = roundVariances(doc.cases[0]!, doc.cases[1]!)!;
+    expect(v.withinVar).toBeGreaterThan(0.5 * (Math.PI / 2) * 0.09);
+    expect(v.withinVar).toBeLessThan(2 * (Math.PI / 2) * 0.09);
+    const r = nextExtraRound(doc as never, keys, budget)!;
+    expect(r.keys).toEqual(keys);
+    expect(r.samplesFor).toEqual({ [keys[0]!]: 36, [keys[1]!]: 36 });
+  });
+
+  it("rounds whose workers' levels dominate their cycles' noise: another worker helps more, so a round's 12 samples", async () => {
+    const { nextExtraRound } = await import('../run/stop-rule.ts');
+    const { roundVariances, optimalPerRound } = await import('../stats.ts');
+    const { caseKey } = await import('../schema.ts');
+    const doc = await abDoc(0.01, (round) => [1, 1.2, 0.85, 1.1][round]!);
+    const keys = doc.cases.map(caseKey);
+    const v = roundVariances(doc.cases[0]!, doc.cases[1]!)!;
+    expect(v.betweenVar).toBeGreaterThan(0.01);
+    // A round costs 2 × 1000 ms of overhead, a cycle 2 × 10 ms: 100 cycles' time.
+    expect(optimalPerRound(v, 100)).toBeLessThan(12);
+    const r = nextExtraRound(doc as never, keys, budget)!;
+    expect(r.samplesFor).toEqual({ [keys[0]!]: 12, [keys[1]!]: 12 });
+  });
+
+  it('optimalPerRound is √(cost ratio × within / between), and unbounded when the rounds vary only by their noise', async () => {
+    const { optimalPerRound } = await import('../stats.ts');
+    expect(optimalPerRound({ withinVar: 0.04, betweenVar: 0.0001 }, 100)).toBeCloseTo(200, 9);
+    expect(optimalPerRound({ withinVar: 0.04, betweenVar: 0 }, 100)).toBe(Infinity);
+  });
+});
