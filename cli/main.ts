@@ -124,14 +124,11 @@ async function run(argv: string[]): Promise<number> {
     const runEngine = () => runEngineFor(engine, bundles, onProgress);
     // What the run says of a module names the file you gave, not the bundle made of it.
     const yourFiles = (text: string) =>
-      bundles.reduce(
-        (t, b) =>
-          t
-            .replaceAll(b.path ? pathToFileURL(b.path).href : b.urlPath, b.source)
-            .replaceAll(b.path ?? b.urlPath, b.source)
-            .replace(new RegExp(`(https?://[^\\s/]+)?${b.urlPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), b.source),
-        text,
-      );
+      bundles.reduce((t, b) => {
+        // A Node bundle is named by its path (or file URL); a browser's by its URL on the CLI's server.
+        const named = b.path ? t.replaceAll(pathToFileURL(b.path).href, b.source).replaceAll(b.path, b.source) : t;
+        return named.replace(new RegExp(`(https?://[^\\s/]+)?${b.urlPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), b.source);
+      }, text);
     try {
       doc = await runEngine();
     } catch (e) {
