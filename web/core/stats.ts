@@ -429,14 +429,14 @@ export function roundVariances(
   b: { samples: readonly number[]; cycles?: readonly number[] },
   minRounds = 3,
 ): { withinVar: number; betweenVar: number } | null {
-  const logs = [...ratiosByRound(a, b).values()].filter((xs) => xs.length >= 3).map((xs) => xs.map(Math.log));
+  const byRound = ratiosByRound(a, b);
+  const logs = [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => xs.map(Math.log));
   if (logs.length < Math.max(2, minRounds)) return null;
-  const meds = logs.map(median);
+  // The rounds' medians the interval is taken over (pairedRatioAcrossRounds), in the same order.
+  const meds = roundLogRatios(a, b, byRound);
   const withinVar = (Math.PI / 2) * (1.4826 * median(logs.flatMap((xs, i) => xs.map((x) => Math.abs(x - meds[i]!))))) ** 2;
-  const m = mean(meds);
-  const observed = meds.reduce((t, x) => t + (x - m) ** 2, 0) / (meds.length - 1);
   const expected = mean(logs.map((xs) => withinVar / xs.length));
-  return { withinVar, betweenVar: Math.max(0, observed - expected) };
+  return { withinVar, betweenVar: Math.max(0, sd(meds) ** 2 - expected) };
 }
 
 /**

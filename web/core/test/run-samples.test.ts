@@ -21,9 +21,10 @@ describe('RunSamples', () => {
     expect(s.finished('a')).toMatchObject({ samples: [1, 2, 3], cycles: [0, 1, 1_000_000], interruptions: 2, reruns: 1, iterations: 999 });
     expect(s.finished('b')).toMatchObject({ samples: [5], reruns: 0 });
     expect(s.iterations).toEqual({ a: 999, b: 7 });
-    // A later pass hands back the batch it was given (never a smaller one): the largest stays.
-    s.absorb([m('a', [4], 2_000_000, 999), m('b', [6], 2_000_000, 7)], true);
+    // A pass that reports a smaller batch (a worker given none: a case first measured there) does not shrink it.
+    s.absorb([m('a', [4], 2_000_000, 100), m('b', [6], 2_000_000, 7)], true);
     expect(s.iterations).toEqual({ a: 999, b: 7 });
+    expect(s.finished('a')!.iterations).toBe(999);
   });
 
   it('shows a case finished in the pass under way beside the finished passes, until the pass is absorbed', () => {
