@@ -94,10 +94,27 @@ export function roundOrder<T extends Pick<PlannedCase, 'operation' | 'sizeBytes'
  * sort, so each group's members keep their shuffled places). The first group of a pass also warms
  * every code path, so when a 1 MiB group came first the page showed nothing for 6–8 s; small
  * payloads first put the first figures, and the live verdict, on screen in about three. Compared
- * cases share a group, so the order of groups moves no comparison; later rounds shuffle them.
+ * cases share a group, so the order of groups moves no comparison; later rounds shuffle them
+ * (orderForRound: except an A/B's).
  */
-export function firstRoundOrder<T extends Pick<PlannedCase, 'operation' | 'sizeBytes' | 'aadBytes'>>(xs: readonly T[]): T[] {
-  return roundOrder(xs, 0).sort((a, b) => a.sizeBytes - b.sizeBytes);
+function smallFirstOrder<T extends Pick<PlannedCase, 'operation' | 'sizeBytes' | 'aadBytes'>>(xs: readonly T[], r: number): T[] {
+  return roundOrder(xs, r).sort((a, b) => a.sizeBytes - b.sizeBytes);
+}
+
+/**
+ * Round r's order: the first round's, and every round's of an A/B, smallest payload first
+ * (smallFirstOrder); a later round's otherwise fully shuffled (roundOrder). A fresh worker warms
+ * the code up in its first group and only calibrates the others. With 1 MiB first, each side of
+ * an A/B warmed up for 0.4–1.1 s, one 110–150 ms call at a time (loaded Firefox, two sessions:
+ * half of one's warm-up time, a tenth of the other's); with 64 B first, 10–400 ms a case. An A/B
+ * reads only ratios within a group, which the groups' order does not move.
+ */
+export function orderForRound<T extends Pick<PlannedCase, 'operation' | 'sizeBytes' | 'aadBytes'>>(
+  xs: readonly T[],
+  r: number,
+  params: Pick<RunParams, 'ab'>,
+): T[] {
+  return r === 0 || params.ab !== undefined ? smallFirstOrder(xs, r) : roundOrder(xs, r);
 }
 
 /**

@@ -15,7 +15,7 @@ import { CYCLES_PER_ROUND, median } from '../stats.ts';
 import { isAaTwin, nextExtraRound, wantsOvertime } from './stop-rule.ts';
 import type { PlannedCase, WorkerApi } from '../worker/api.ts';
 import { type WorkerHandle, connect } from '../worker/rpc.ts';
-import { type Available, aaTwin, balanceTwin, firstRoundOrder, planCases, roundOrder } from './plan.ts';
+import { type Available, aaTwin, balanceTwin, orderForRound, planCases } from './plan.ts';
 import { NothingPassedError, gateModules } from './gate.ts';
 import { RunSession, type RunPlatform } from './session.ts';
 
@@ -139,18 +139,14 @@ interface FirstRounds {
   measureMs: number;
 }
 
-/** Every case in every round, each round in a fresh worker and its own order (run/plan.ts firstRoundOrder, roundOrder). */
+/** Every case in every round, each round in a fresh worker and its own order (run/plan.ts orderForRound). */
 async function firstRounds(s: RunSession, measured: PlannedCase[]): Promise<FirstRounds> {
   const { rounds, samplesPerRound } = s.params;
   s.beginPass('measuring', s.plan.length * rounds, s.plan.length);
   const cost = { startMs: 0, measureMs: 0 };
   for (let r = 0; r < rounds; r++) {
     s.progress.round = r + 1;
-    const pass = await s.measure(
-      r === 0 ? firstRoundOrder(measured) : roundOrder(measured, r),
-      { samples: samplesPerRound, firstCycle: r * CYCLES_PER_ROUND },
-      false,
-    );
+    const pass = await s.measure(orderForRound(measured, r, s.params), { samples: samplesPerRound, firstCycle: r * CYCLES_PER_ROUND }, false);
     cost.startMs = Math.max(cost.startMs, pass.startMs);
     cost.measureMs += pass.measureMs;
   }
@@ -212,7 +208,7 @@ async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstR
     );
     const spentOnSamples = targets.reduce((a, c) => a + samplesFor[c.key]! * sampleMsOf(c.key), 0);
     const pass = await s.measure(
-      roundOrder(targets, round),
+      orderForRound(targets, round, params),
       { samples: params.samplesPerRound, samplesFor, warmNsPerOp, firstCycle: round * CYCLES_PER_ROUND },
       true,
     );

@@ -83,27 +83,21 @@ export function wantsOvertime(doc: ResultDocument): number {
 }
 
 /**
- * The A/A pair (runner.ts aaTwin) until it is decided: its original, and the twin beside it; in
- * an A/B run, then the other side's case and its twin (plan.ts balanceTwin), so that an extra
- * round runs each side's code as often as the other's.
+ * The A/A pair (runner.ts aaTwin) until it is decided: its original, and the twin beside it.
+ * Outside an A/B only (nextExtraRound): an A/B's extra rounds are its undecided pairs'.
  */
-export function aaPending(doc: Pick<ResultDocument, 'cases' | 'aaCheck'> & { params?: Pick<RunParams, 'ab'> }): string[] {
+export function aaPending(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): string[] {
   if (doc.aaCheck?.decision !== 'unknown') return [];
   const aa = doc.aaCheck;
-  const at = (implementation: string) =>
-    doc.cases.find(
-      (c) =>
-        c.implementation === implementation &&
-        c.algorithm === aa.algorithm &&
-        c.operation === aa.operation &&
-        c.sizeBytes === aa.sizeBytes &&
-        (implementation !== aa.implementation || c.variant === aa.variant),
-    );
-  const original = at(aa.implementation);
-  if (!original) return [];
-  const otherId = otherSide(doc.params?.ab, aa.implementation);
-  const other = otherId ? at(otherId) : undefined;
-  return [original, ...(other ? [other] : [])].flatMap((c) => [caseKey(c), aaTwinKey(caseKey(c))]);
+  const original = doc.cases.find(
+    (c) =>
+      c.implementation === aa.implementation &&
+      c.variant === aa.variant &&
+      c.algorithm === aa.algorithm &&
+      c.operation === aa.operation &&
+      c.sizeBytes === aa.sizeBytes,
+  );
+  return original ? [caseKey(original), aaTwinKey(caseKey(original))] : [];
 }
 
 /**
@@ -126,7 +120,7 @@ const AIM = 0.8;
  * inside the band or clears it. Claims count workers as well as samples (stats.ts
  * workerAwareRatio): for them an extra round is what helps, and they are not listed.
  */
-export function samplesWanted(doc: Pick<ResultDocument, 'cases' | 'aaCheck'> & { params?: Pick<RunParams, 'ab'> }): Map<string, number> {
+export function samplesWanted(doc: Pick<ResultDocument, 'cases' | 'aaCheck'>): Map<string, number> {
   const out = new Map<string, number>();
   for (const c of doc.cases) if (!caseResolved(c)) out.set(caseKey(c), samplesToReach(c.summary.n, medianPrecision(c), AIM * CASE_PRECISION));
   const aa = doc.aaCheck;
@@ -164,8 +158,8 @@ export interface ExtraRoundBudget {
  *    samples), then claims' cases (they decide what the visitor reads), then lone unresolved
  *    cases, those one round can resolve first and the cheapest of them first (a budget that
  *    cannot take them all resolves as many as it can). An A/B run asks one thing of each pair,
- *    whether the head is SAME, FASTER or SLOWER: only its UNKNOWN pairs (and the A/A pair) are
- *    measured again.
+ *    whether the head is SAME, FASTER or SLOWER: only its UNKNOWN pairs are measured again
+ *    (its A/A check keeps its first round's samples).
  *  - Samples: a claim's cases what fits in EXTRA_ROUND_SAMPLE_MS (a claim counts workers, so
  *    another round is what helps it); an A/B pair, both sides alike, two-stage sampling's optimal
  *    allocation once three rounds show how its rounds and its cycles vary (stats.ts
@@ -184,7 +178,11 @@ export function nextExtraRound(
   b: ExtraRoundBudget,
 ): { keys: string[]; samplesFor: Record<string, number> } | null {
   const ab = doc.params.ab !== undefined;
-  const aa = new Set(aaPending(doc));
+  // An A/B's A/A check is printed beside its pairs and decides none of them: its first round's
+  // twins are all it gets. Measured again in every extra round (the A/A pair first, and the
+  // other side's twin beside it), the twins took 30–40 % of the 64 B group's samples and 5–16 %
+  // of the extra rounds' time in two loaded Firefox sessions whose pairs were undecided at 60 s.
+  const aa = new Set(ab ? [] : aaPending(doc));
   // The verdict (or the A/B comparison) once per round: it is the costliest read of the document.
   const undecided = ab
     ? compareInRun(doc)
