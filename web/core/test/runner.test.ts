@@ -294,7 +294,7 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(twin.key).toBe('base/custom/aes-128-gcm/encrypt/64/0#aa');
     expect(balanceTwin(plan, twin, ab)?.key).toBe('head/custom/aes-128-gcm/encrypt/64/0#aa');
     expect(balanceTwin(plan, twin, undefined)).toBeNull();
-    // The A/A undecided: its original and twin (an A/B measures neither again: decision.test.ts).
+    // The A/A undecided: its original and twin (an A/B measures neither again: the next test but one).
     const cases = plan.map((c) => ({ ...c, summary: { n: 10 } })) as unknown as ResultDocument['cases'];
     const aaCheck = {
       implementation: 'base',
@@ -329,10 +329,14 @@ describe('startRun (the scheduler) with a fake worker', () => {
     const f = fakeWorkers({ spread: () => 0.3 });
     const ab = { base: 'rustcrypto-wasm', head: 'webcrypto', margin: 0.05 } as unknown as NonNullable<ResultDocument['params']['ab']>;
     const p = { ...params({ sizes: [1 << 20, 64, 16384, 1024], rounds: 1, maxReruns: 6, algorithms: ['aes-128-gcm'] }), ab };
-    await startRun(p, { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    const doc = await startRun(p, { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    // The A/A check stayed undecided, so outside an A/B its pair would have been measured again.
+    expect(doc.aaCheck?.decision).toBe('unknown');
     const rounds = f.calls.filter((c) => c.method === 'measure').map((r) => r.keys!);
     expect(rounds.length).toBeGreaterThan(2);
     const sizeOf = (k: string) => Number(k.split('/')[4]);
+    // Extra rounds of several sizes, whose order a shuffle would have moved.
+    expect(rounds.slice(1).some((keys) => new Set(keys.map(sizeOf)).size > 2)).toBe(true);
     for (const keys of rounds) expect(keys.map(sizeOf)).toEqual(keys.map(sizeOf).sort((a, b) => a - b));
     expect(rounds[0]!.filter((k) => k.endsWith('#aa'))).toHaveLength(2);
     for (const keys of rounds.slice(1)) expect(keys.filter((k) => k.endsWith('#aa'))).toEqual([]);
