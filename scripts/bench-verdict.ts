@@ -25,6 +25,7 @@ import { ratioOf } from '../web/core/report/ratio.ts';
 import { type ShownClaim, verdict } from '../web/core/report/verdict.ts';
 import { mean, median } from '../web/core/stats.ts';
 import { bareLoop, inTurn, openHarness, settled } from './harness-page.ts';
+import { SETTLE_CALLS } from '../web/core/worker/measure.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
 import { recordPage } from './measured.ts';
 import { againstRepeatability, describe } from './repeatability.ts';
@@ -56,6 +57,8 @@ const webCase = (d: ResultDocument, size: number) =>
       c.sizeBytes === size,
   );
 const PLAIN_SIZES = [1024, 16384, 1 << 20];
+/** The turn of other work before each batch of callByCall: about the run's other cases' turn at 1 and 16 KiB. */
+const PROFILE_GAP_MS = 35;
 /** A plain loop's all-calls figure: its bytes over its time, bytes per ns. */
 const rateOf = (size: number, ns: number[]) => size / mean(ns);
 
@@ -241,8 +244,12 @@ interface PlainAfter {
   /** The plain loop, then the same again: the second over the first is the reference's own A/A. */
   first: number;
   again: number;
-  /** After them, the plain loop in the run's batches (runShape), back to back and each after a turn of `gapMs`; absent without the run's cycles. */
-  shaped?: { batches: number; turns: number; gapMs: number };
+  /**
+   * After them, the plain loop in the run's batches (runShape): back to back, each after a turn
+   * of `gapMs`, and each after the turn and SETTLE_CALLS untimed calls, as the engine samples an
+   * asynchronous case; absent without the run's cycles.
+   */
+  shaped?: { batches: number; turns: number; settled: number; gapMs: number };
 }
 
 /**
@@ -270,7 +277,8 @@ async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Ma
         // About 3 s of turns (at least 10 samples), and as many batches back to back.
         const samples = Math.max(10, Math.min(300, Math.round(3000 / (gapMs + batchMs))));
         const batches = await plain({ iterations, samples, gapMs: 0 });
-        shaped = { batches, turns: await plain({ iterations, samples, gapMs }), gapMs };
+        const turns = await plain({ iterations, samples, gapMs });
+        shaped = { batches, turns, settled: await plain({ iterations, samples, gapMs, settle: SETTLE_CALLS }), gapMs };
       }
       out.set(size, { first, again, shaped });
     }
@@ -306,6 +314,7 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
     const batches: number[] = [];
     const turns: number[] = [];
     const oursOverTurns: number[] = [];
+    const settledTurns: number[] = [];
     const gaps: number[] = [];
     docs.forEach((d, k) => {
       const c = webCase(d, size);
@@ -317,13 +326,14 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
       // Over the reference timed just before them.
       batches.push(plain.shaped.batches / plain.again);
       turns.push(plain.shaped.turns / plain.again);
+      settledTurns.push(plain.shaped.settled / plain.again);
       oursOverTurns.push(c.totalBytesPerSecond / 1e9 / plain.shaped.turns);
       gaps.push(plain.shaped.gapMs);
     });
     judged.push(`    ${formatSize(size).padStart(7)}: ${describe(againstRepeatability(ours, again))}`);
     if (turns.length)
       shaped.push(
-        `    ${formatSize(size).padStart(7)}: the run's batches back to back ${range(batches)}; each after the other cases' turn (median ${median(gaps).toFixed(1)} ms) ${range(turns)}, ${describe(againstRepeatability(turns, again))}; ours over the latter ${range(oursOverTurns)}`,
+        `    ${formatSize(size).padStart(7)}: the run's batches back to back ${range(batches)}; each after the other cases' turn (median ${median(gaps).toFixed(1)} ms) ${range(turns)}, ${describe(againstRepeatability(turns, again))}; ours over the latter ${range(oursOverTurns)}; each after the turn and ${SETTLE_CALLS} untimed call ${range(settledTurns)}, ${describe(againstRepeatability(settledTurns, again))}`,
       );
     return `${formatSize(size)} median ${range(ours)}`;
   });
@@ -337,6 +347,7 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
     page = await openHarness(browser);
     const sideBySide: string[] = [];
     const itself: string[] = [];
+    const byCall: string[] = [];
     for (const size of sizes) {
       const pairs: number[] = [];
       for (let k = 0; k < PAIRS; k++) {
@@ -350,14 +361,30 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
       sideBySide.push(`${formatSize(size)} ${pairs.length ? `${median(pairs).toFixed(3)} (${pairs.map((x) => x.toFixed(3)).join(', ')})` : 'not measured'}`);
       const [first, second] = [await bareLoop(page, 'webcrypto', 'aes-128-gcm', size), await bareLoop(page, 'webcrypto', 'aes-128-gcm', size)];
       itself.push(`${formatSize(size)} ${(rateOf(size, second) / rateOf(size, first)).toFixed(3)}`);
+      byCall.push(`${formatSize(size)} ${await callByCall(page, size)}`);
     }
     if (PAIRS > 0) console.log(`  the same, side by side (the engine with that case alone, then the plain loop, ${PAIRS} pairs): ${sideBySide.join('; ')}`);
     console.log(`  the plain loop against itself, measured twice in a row: ${itself.join('; ')}`);
+    console.log(
+      `  the plain loop call by call, µs, each batch after ${PROFILE_GAP_MS} ms of other work (first call, second, third and fourth, the rest): ${byCall.join('; ')}`,
+    );
   } catch (e) {
     console.log(`  Web Crypto AES-128-GCM against a plain loop side by side: not measured — ${(e as Error).message.split('\n')[0]}`);
   } finally {
     await page?.close();
   }
+}
+
+/**
+ * What a Web Crypto call costs by its place after a turn of other work: the plain loop's
+ * batches of 24 calls, each call timed on its own, each batch after PROFILE_GAP_MS of
+ * synchronous work, 40 batches; the mean µs of the first call, the second, the third and fourth,
+ * and the rest. The first call waits for the crypto thread to wake (measure.ts SETTLE_CALLS).
+ */
+async function callByCall(page: BrowserPage, size: number): Promise<string> {
+  const at = await bareLoop(page, 'webcrypto', 'aes-128-gcm', size, { iterations: 24, samples: 40, gapMs: PROFILE_GAP_MS, profile: true });
+  const us = (xs: number[]) => (mean(xs) / 1000).toFixed(0);
+  return `${us(at.slice(0, 1))} / ${us(at.slice(1, 2))} / ${us(at.slice(2, 4))} / ${us(at.slice(4))}`;
 }
 
 /** The engine's all-calls figure (bytes/s) for Web Crypto AES-128-GCM at `size`, measured alone: SEARCH's run with only that case. */

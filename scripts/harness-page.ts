@@ -34,14 +34,15 @@ export async function openHarness(name: BrowserName, files?: ReadonlyMap<string,
  * A bare loop of one case in a fresh worker of the page (bare.worker.ts): ns per operation of
  * each of 30 batches after 300 ms of warm-up, a batch being the engine's sample shape (≥ 20 ms
  * of work: 3 MiB of WASM AES-GCM, 10 of ChaCha20-Poly1305, 12 of Web Crypto). `shape` times it
- * in other batches instead, `samples` of `iterations` calls, each after `gapMs` of other work.
+ * in other batches instead, `samples` of `iterations` calls, each after `gapMs` of other work
+ * (and `settle` untimed calls; `profile` answers each call's place's mean instead).
  */
 export function bareLoop(
   page: BrowserPage,
   kind: BareSpec['kind'],
   algorithm: string,
   sizeBytes: number,
-  shape?: Pick<BareSpec, 'iterations' | 'samples' | 'gapMs'>,
+  shape?: Pick<BareSpec, 'iterations' | 'samples' | 'gapMs' | 'settle' | 'profile'>,
 ): Promise<number[]> {
   const atOneMiB = kind === 'wasm' ? (algorithm === 'aes-128-gcm' ? 3 : 10) : 12;
   const spec: BareSpec = {

@@ -13,6 +13,10 @@ export interface BareSpec {
   warmupMs: number;
   /** Other work between samples (ms of synchronous spinning, as other cases' turns in a run): the event loop and the crypto thread wait meanwhile. */
   gapMs?: number;
+  /** Untimed calls before each timed batch, after the gap (measure.ts SETTLE_CALLS). */
+  settle?: number;
+  /** Time each call of a batch on its own: the answer is then each position's mean ns over the samples, not a figure per sample. */
+  profile?: boolean;
 }
 
 async function bare(spec: BareSpec): Promise<number[]> {
@@ -33,13 +37,25 @@ async function bare(spec: BareSpec): Promise<number[]> {
   const t0 = performance.now();
   while (performance.now() - t0 < spec.warmupMs) await run(spec.iterations);
   const out: number[] = [];
+  const byPosition = new Array<number>(spec.iterations).fill(0);
   for (let i = 0; i < spec.samples; i++) {
-    const t = performance.now();
-    await run(spec.iterations);
-    out.push(((performance.now() - t) * 1e6) / spec.iterations);
+    if (spec.settle) await run(spec.settle);
+    if (spec.profile) {
+      let t = performance.now();
+      for (let k = 0; k < spec.iterations; k++) {
+        await run(1);
+        const u = performance.now();
+        byPosition[k]! += ((u - t) * 1e6) / spec.samples;
+        t = u;
+      }
+    } else {
+      const t = performance.now();
+      await run(spec.iterations);
+      out.push(((performance.now() - t) * 1e6) / spec.iterations);
+    }
     if (spec.gapMs) for (const end = performance.now() + spec.gapMs; performance.now() < end;);
   }
-  return out;
+  return spec.profile ? byPosition : out;
 }
 
 self.onmessage = async (e: MessageEvent<BareSpec>) => {

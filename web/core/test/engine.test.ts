@@ -348,11 +348,40 @@ describe('timing core', () => {
     const yieldNow = async () => void ((t += 0.2 + owed), (owed = 0));
     const o = { samples: 6, minSampleMs: 2, timerResolutionMs: 0.005, now: () => t, warmupMinMs: 0, warmupMaxMs: 0, iterations: 2000 };
     const [asyncCase, syncCase] = await measureInterleaved([mk(true), mk(false)], { ...o, yieldNow });
-    for (const s of [...asyncCase!.samples, ...syncCase!.samples]) expect(s).toBeCloseTo(1000, 6); // 2 ms / 2000 calls each
+    for (const s of syncCase!.samples) expect(s).toBeCloseTo(1000, 6); // 2 ms / 2000 calls
+    // The async case's sample pays what its own untimed settling call left (SETTLE_CALLS), as each
+    // call of a caller's loop pays what the call before it left; never what the sync case left.
+    for (const s of asyncCase!.samples) expect(s).toBeCloseTo(1250, 6);
     // Without the turn, the leftovers land in whichever sample comes next: the order would move the figures.
     owed = 0;
     const [a2, s2] = await measureInterleaved([mk(true), mk(false)], o);
     expect(Math.max(...a2!.samples, ...s2!.samples)).toBeCloseTo(1250, 6);
+  });
+
+  it("an asynchronous case is sampled after one untimed call: the first call after the other cases' turn, which waits for the crypto thread to wake, is not timed", async () => {
+    // Web Crypto's shape: 10 µs a call, but the first call after another case ran takes 0.5 ms more.
+    let t = 0;
+    let last = -1;
+    const calls: string[] = [];
+    const mk = (k: number, async: boolean) => ({
+      run: (n: number) => {
+        calls.push(`${k}:${n}`);
+        t += (k !== last && async ? 0.5 : 0) + n * (async ? 0.01 : 0.001);
+        last = k;
+        return async ? Promise.resolve() : undefined;
+      },
+      stateBytes: null,
+      dispose() {},
+    });
+    const o = { samples: 5, minSampleMs: 2, timerResolutionMs: 0.005, now: () => t, warmupMinMs: 0, warmupMaxMs: 0, iterations: 200 };
+    const [asyncCase, syncCase] = await measureInterleaved([mk(0, true), mk(1, false)], o);
+    for (const s of asyncCase!.samples) expect(s).toBeCloseTo(10_000, 6); // 2 ms / 200 calls, no wake-up in it
+    for (const s of syncCase!.samples) expect(s).toBeCloseTo(1000, 6);
+    // Each of the async case's samples came right after one call of it; the sync case never settles.
+    const sampled = calls.slice(-15);
+    expect(sampled.filter((c) => c === '0:1')).toHaveLength(5);
+    expect(sampled.filter((c) => c === '1:1')).toHaveLength(0);
+    sampled.forEach((c, j) => c === '0:200' && expect(sampled[j - 1]).toBe('0:1'));
   });
 
   it('code already warm in this worker is calibrated, or run once at its known batch size, and then sampled: no warm-up on top', async () => {
