@@ -55,12 +55,12 @@ export const ASYNC_MIN_CALLS = 8;
 
 /**
  * Untimed calls before each sample of an asynchronous case: the first call after the other
- * cases' turn waits for the crypto thread to wake. Timed call by call after a 35 ms turn of
- * other work (`profile` in web/app/harness/bare.worker.ts), Web Crypto's AES-128-GCM at 1 and
- * 16 KiB took 120–860 µs more on the first call than on the fifth and later ones (11–90 µs), in
- * Chromium, Firefox and WebKit alike, and the second call paid much less. On a quick run's 2 ms
- * batch that was most of what the engine's in-run figure lost against a plain await loop; a
- * caller's loop pays it once.
+ * cases' turn waits for the crypto thread to wake. Timed call by call after 35 ms of other work
+ * (bench:verdict, docs/measured/verdict.md), Web Crypto's AES-128-GCM at 1 and 16 KiB took
+ * 95–390 µs more on the first call than on the fifth and later ones in Chromium, Firefox and
+ * WebKit, and the second call up to 50 µs more: 5–19 % of a quick run's 2 ms batch. A caller's loop
+ * pays it once. With this call, Firefox's in-run figures at 1 and 16 KiB went from 0.79 and 0.85
+ * of a plain await loop to 0.96 (methodology.md, "Web Crypto in a run: taking turns").
  */
 export const SETTLE_CALLS = 1;
 
