@@ -241,6 +241,11 @@ function runShape(doc: ResultDocument, size: number): { iterations: number; gapM
 
 /** The plain loop's figures after one run at one size, bytes per ns (plainAfter). */
 interface PlainAfter {
+  /**
+   * The first plain loop of the size in that browser, timed but not the reference (SETTLE_LOOPS):
+   * in fresh Chromium it read 0.87-0.91 of the loops after it at 1 and 16 KiB.
+   */
+  settle: number;
   /** The plain loop, then the same again: the second over the first is the reference's own A/A. */
   first: number;
   again: number;
@@ -254,7 +259,11 @@ interface PlainAfter {
 
 /**
  * The plain await loop (web/app/harness/bare.worker.ts) at each of 1 KiB, 16 KiB and 1 MiB the
- * run measured, in a fresh browser of the same engine right after the run, twice; then the
+ * run measured, in a fresh browser of the same engine right after the run: once to settle
+ * (a fresh worker of every loop, but the first loop of a size in that browser read low in
+ * Chromium: four loops in a row, six fresh browsers, the later three over the first 1.15, 1.15,
+ * 1.00 at 1 KiB and 1.10, 1.06, 1.15 at 16 KiB, so the reference and its A/A both read from the
+ * first and each run's figure read 1.13-1.15 of it), then twice as the reference; then the
  * same loop in the run's shape (runShape): its batches back to back, then each batch after as
  * long a turn of other work as the run's other cases took. Bytes per ns by size.
  * A run's figure held against a loop timed seconds after it, not minutes: this machine's level
@@ -269,6 +278,7 @@ async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Ma
     page = await openHarness(browser);
     for (const size of sizes) {
       const plain = (shape?: Parameters<typeof bareLoop>[4]) => bareLoop(page!, 'webcrypto', 'aes-128-gcm', size, shape).then((ns) => rateOf(size, ns));
+      const settle = await plain();
       const [first, again] = [await plain(), await plain()];
       const shape = runShape(doc, size);
       let shaped: PlainAfter['shaped'];
@@ -280,7 +290,7 @@ async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Ma
         const turns = await plain({ iterations, samples, gapMs });
         shaped = { batches, turns, settled: await plain({ iterations, samples, gapMs, settle: SETTLE_CALLS }), gapMs };
       }
-      out.set(size, { first, again, shaped });
+      out.set(size, { settle, first, again, shaped });
     }
   } catch (e) {
     process.stderr.write(`${browser}: the plain loop after the run was not timed — ${(e as Error).message.split('\n')[0]}\n`);
@@ -307,10 +317,12 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
   if (!sizes.length) return console.log('  Web Crypto AES-128-GCM against a plain loop: not measured at 1 KiB, 16 KiB or 1 MiB');
   const range = (xs: number[]) => (xs.length ? `${median(xs).toFixed(3)} (${Math.min(...xs).toFixed(3)}–${Math.max(...xs).toFixed(3)})` : 'not measured');
   const judged: string[] = [];
+  const settles: string[] = [];
   const shaped: string[] = [];
   const perRun = sizes.map((size) => {
     const ours: number[] = [];
     const again: number[] = [];
+    const settle: number[] = [];
     const batches: number[] = [];
     const turns: number[] = [];
     const oursOverTurns: number[] = [];
@@ -322,6 +334,7 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
       if (!c?.totalBytesPerSecond || !plain) return;
       ours.push(c.totalBytesPerSecond / 1e9 / plain.first);
       again.push(plain.again / plain.first);
+      settle.push(plain.settle / plain.first);
       if (!plain.shaped) return;
       // Over the reference timed just before them.
       batches.push(plain.shaped.batches / plain.again);
@@ -331,6 +344,7 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
       gaps.push(plain.shaped.gapMs);
     });
     judged.push(`    ${formatSize(size).padStart(7)}: ${describe(againstRepeatability(ours, again))}`);
+    settles.push(`${formatSize(size)} ${range(settle)}, ${describe(againstRepeatability(settle, again))}`);
     if (turns.length)
       shaped.push(
         `    ${formatSize(size).padStart(7)}: the run's batches back to back ${range(batches)}; each after the other cases' turn (median ${median(gaps).toFixed(1)} ms) ${range(turns)}, ${describe(againstRepeatability(turns, again))}; ours over the latter ${range(oursOverTurns)}; each after the turn and ${SETTLE_CALLS} untimed call ${range(settledTurns)}, ${describe(againstRepeatability(settledTurns, again))}`,
@@ -340,6 +354,8 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
   console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run: ${perRun.join('; ')}`);
   // The repeatability standard (scripts/repeatability.ts): held against how well the plain loop repeats itself in the same runs.
   console.log(`  the same against the plain loop's repeatability (timed twice after each run):\n${judged.join('\n')}`);
+  // The loop before the reference, held to the same standard: a reference that read from it would carry its order.
+  console.log(`  the plain loop's first timing of each size in that browser (a settle, not the reference), over the reference: ${settles.join('; ')}`);
   // The run's shape: is a case's shortfall in a run what the same plain loop meets when other work takes turns with it?
   if (shaped.length) console.log(`  the plain await loop in the run's shape, over the plain loop timed just before it:\n${shaped.join('\n')}`);
   let page: BrowserPage | undefined;

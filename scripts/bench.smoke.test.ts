@@ -95,6 +95,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /AES-128-GCM \/ AES-256-GCM time at 1 MiB/,
       /Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run: 1 MiB median \d\.\d{3} \(/,
       /the same against the plain loop's repeatability \(timed twice after each run\):\n\s+1 MiB: ref A\/A ±[\d.]+ %; bias [\d.]+× \(unresolved within [\d.]+–[\d.]+×\), spread [\d.]+ % \(limit [\d.]+ %\): (within repeatability|NOT within)/,
+      /the plain loop's first timing of each size in that browser \(a settle, not the reference\), over the reference: 1 MiB \d\.\d{3} \([\d.–]+\), ref A\/A ±/,
       /the plain await loop in the run's shape, over the plain loop timed just before it:\n\s+1 MiB: the run's batches back to back \d\.\d{3} \([\d.–]+\); each after the other cases' turn \(median (?!0\.0 ms)[\d.]+ ms\) \d\.\d{3} \([\d.–]+\), (ref A\/A|too few).*; ours over the latter \d\.\d{3} \([\d.–]+\); each after the turn and 1 untimed call \d\.\d{3} \(/,
       /the same, side by side \(the engine with that case alone, then the plain loop, 2 pairs\): 1 MiB \d\.\d{3} \(\d\.\d{3}, \d\.\d{3}\)/,
       /the plain loop against itself, measured twice in a row: 1 MiB \d\.\d{3}/,
