@@ -37,6 +37,18 @@ group('the repeatability standard', () => {
     expect(describe(j)).toContain('spread wider');
   });
 
+  it('a reference whose second timing reads steadily above its first is said to lean, beside the finding', () => {
+    // The first plain loop of a size low, as in fresh Chromium (bench:verdict): again / first 1.10–1.16.
+    const leaning = [1.12, 1.1, 1.16, 1.13, 1.11];
+    const j = againstRepeatability([1.13, 1.12, 1.15, 1.14, 1.12], leaning)!;
+    expect(j.refLeans).toBe(true);
+    expect(describe(j)).toMatch(/; the reference's A\/A itself leans 1\.12\d× \(resolved: the reference has an order\)$/);
+    // A reference centred on 1 does not lean, and its words end at the finding.
+    const centred = againstRepeatability([1, 1, 1, 1, 1], refAgain)!;
+    expect(centred.refLeans).toBe(false);
+    expect(describe(centred)).toMatch(/within repeatability$/);
+  });
+
   it('one run cannot be judged', () => {
     expect(againstRepeatability([1], [1])).toBeNull();
     expect(describe(null)).toContain('too few runs');

@@ -13,6 +13,11 @@
  *     such differences.
  * Both are on log ratios (a bias of −0.05 is 0.951×); the words give the bias and its band as
  * ratios, the spreads as log SDs in per cent. The quantiles come from jStat.
+ * The standard takes the reference's A/A to centre on 1: its second timing no faster or slower
+ * than its first but for noise. Where the A/A's own mean is resolved by its spread (the same t
+ * bound), the reference has an order of its own (in bench:verdict the first plain loop of a size
+ * in a fresh Chromium read 0.87–0.91 of the loops after it), and the words say so beside the
+ * finding: a bias against such a reference is partly the reference's.
  * @module
  */
 import jstat from 'jstat';
@@ -34,6 +39,9 @@ export interface Judged {
   /** The widest spread not shown wider than the reference's over these runs. */
   spreadLimit: number;
   within: boolean;
+  /** Mean of log(reference again / reference): the reference's own lean, and whether its spread resolves it. */
+  refBias: number;
+  refLeans: boolean;
 }
 
 /** `ours` and `refAgain`: per run, ours / reference and reference again / reference (ratios, not logs). */
@@ -46,7 +54,18 @@ export function againstRepeatability(ours: readonly number[], refAgain: readonly
   const biasLimit = (jStat.studentt.inv(0.975, n - 1) * refSd) / Math.sqrt(n);
   const spreadLimit = refSd * Math.sqrt(jStat.centralF.inv(0.95, n - 1, n - 1));
   const [bias, spread] = [mean(a), sd(a)];
-  return { n, refSd, bias, sd: spread, biasLimit, spreadLimit, within: Math.abs(bias) <= biasLimit && spread <= spreadLimit };
+  const refBias = mean(b);
+  return {
+    n,
+    refSd,
+    bias,
+    sd: spread,
+    biasLimit,
+    spreadLimit,
+    within: Math.abs(bias) <= biasLimit && spread <= spreadLimit,
+    refBias,
+    refLeans: Math.abs(refBias) > biasLimit,
+  };
 }
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
@@ -56,5 +75,6 @@ export function describe(j: Judged | null): string {
   if (!j) return 'too few runs to judge (2 or more)';
   const why = [Math.abs(j.bias) > j.biasLimit ? 'bias resolved' : '', j.sd > j.spreadLimit ? 'spread wider' : ''].filter(Boolean).join(', ');
   const band = `${Math.exp(-j.biasLimit).toFixed(3)}–${Math.exp(j.biasLimit).toFixed(3)}×`;
-  return `ref A/A ±${pct(j.refSd)}; bias ${Math.exp(j.bias).toFixed(3)}× (unresolved within ${band}), spread ${pct(j.sd)} (limit ${pct(j.spreadLimit)}): ${j.within ? 'within repeatability' : `NOT within (${why})`}`;
+  const leans = j.refLeans ? `; the reference's A/A itself leans ${Math.exp(j.refBias).toFixed(3)}× (resolved: the reference has an order)` : '';
+  return `ref A/A ±${pct(j.refSd)}; bias ${Math.exp(j.bias).toFixed(3)}× (unresolved within ${band}), spread ${pct(j.sd)} (limit ${pct(j.spreadLimit)}): ${j.within ? 'within repeatability' : `NOT within (${why})`}${leans}`;
 }
