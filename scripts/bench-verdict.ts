@@ -241,10 +241,7 @@ function runShape(doc: ResultDocument, size: number): { iterations: number; gapM
 
 /** The plain loop's figures after one run at one size, bytes per ns (plainAfter). */
 interface PlainAfter {
-  /**
-   * The first plain loop of the size in that browser, timed but not the reference (SETTLE_LOOPS):
-   * in fresh Chromium it read 0.87-0.91 of the loops after it at 1 and 16 KiB.
-   */
+  /** The first plain loop of the size in that browser, timed but not the reference (plainAfter says why). */
   settle: number;
   /** The plain loop, then the same again: the second over the first is the reference's own A/A. */
   first: number;

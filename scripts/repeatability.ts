@@ -15,8 +15,8 @@
  * ratios, the spreads as log SDs in per cent. The quantiles come from jStat.
  * The standard takes the reference's A/A to centre on 1: its second timing no faster or slower
  * than its first but for noise. Where the A/A's own mean is resolved by its spread (the same t
- * bound), the reference has an order of its own (in bench:verdict the first plain loop of a size
- * in a fresh Chromium read 0.87–0.91 of the loops after it), and the words say so beside the
+ * bound), the reference has an order of its own (bench-verdict.ts plainAfter: the first plain loop
+ * of a size in fresh Chromium read low), and the words say so beside the
  * finding: a bias against such a reference is partly the reference's.
  * @module
  */
