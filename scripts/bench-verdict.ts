@@ -249,9 +249,10 @@ interface PlainAfter {
   /**
    * After them, the plain loop in the run's batches (runShape): back to back, each after a turn
    * of `gapMs`, and each after the turn and SETTLE_CALLS untimed calls, as the engine samples an
-   * asynchronous case; absent without the run's cycles.
+   * asynchronous case, and the last as that but with the turn spent encrypting as the run's other
+   * cases do (bare.worker.ts gapWork 'wasm'); absent without the run's cycles.
    */
-  shaped?: { batches: number; turns: number; settled: number; gapMs: number };
+  shaped?: { batches: number; turns: number; settled: number; wasmTurns: number; gapMs: number };
 }
 
 /**
@@ -285,7 +286,9 @@ async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Ma
         const samples = Math.max(10, Math.min(300, Math.round(3000 / (gapMs + batchMs))));
         const batches = await plain({ iterations, samples, gapMs: 0 });
         const turns = await plain({ iterations, samples, gapMs });
-        shaped = { batches, turns, settled: await plain({ iterations, samples, gapMs, settle: SETTLE_CALLS }), gapMs };
+        const settled = await plain({ iterations, samples, gapMs, settle: SETTLE_CALLS });
+        const wasmTurns = await plain({ iterations, samples, gapMs, gapWork: 'wasm', settle: SETTLE_CALLS });
+        shaped = { batches, turns, settled, wasmTurns, gapMs };
       }
       out.set(size, { settle, first, again, shaped });
     }
@@ -324,6 +327,7 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
     const turns: number[] = [];
     const oursOverTurns: number[] = [];
     const settledTurns: number[] = [];
+    const wasmTurns: number[] = [];
     const gaps: number[] = [];
     docs.forEach((d, k) => {
       const c = webCase(d, size);
@@ -337,6 +341,7 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
       batches.push(plain.shaped.batches / plain.again);
       turns.push(plain.shaped.turns / plain.again);
       settledTurns.push(plain.shaped.settled / plain.again);
+      wasmTurns.push(plain.shaped.wasmTurns / plain.again);
       oursOverTurns.push(c.totalBytesPerSecond / 1e9 / plain.shaped.turns);
       gaps.push(plain.shaped.gapMs);
     });
@@ -344,7 +349,7 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
     settles.push(`${formatSize(size)} ${range(settle)}, ${describe(againstRepeatability(settle, again))}`);
     if (turns.length)
       shaped.push(
-        `    ${formatSize(size).padStart(7)}: the run's batches back to back ${range(batches)}; each after the other cases' turn (median ${median(gaps).toFixed(1)} ms) ${range(turns)}, ${describe(againstRepeatability(turns, again))}; ours over the latter ${range(oursOverTurns)}; each after the turn and ${SETTLE_CALLS} untimed call ${range(settledTurns)}, ${describe(againstRepeatability(settledTurns, again))}`,
+        `    ${formatSize(size).padStart(7)}: the run's batches back to back ${range(batches)}; each after the other cases' turn (median ${median(gaps).toFixed(1)} ms) ${range(turns)}, ${describe(againstRepeatability(turns, again))}; ours over the latter ${range(oursOverTurns)}; each after the turn and ${SETTLE_CALLS} untimed call ${range(settledTurns)}, ${describe(againstRepeatability(settledTurns, again))}; the same with the turn spent encrypting in WebAssembly ${range(wasmTurns)}, ${describe(againstRepeatability(wasmTurns, again))}`,
       );
     return `${formatSize(size)} median ${range(ours)}`;
   });

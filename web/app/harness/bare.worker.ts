@@ -13,6 +13,12 @@ export interface BareSpec {
   warmupMs: number;
   /** Other work between samples (ms of synchronous spinning, as other cases' turns in a run): the event loop and the crypto thread wait meanwhile. */
   gapMs?: number;
+  /**
+   * What fills the gap: 'spin' (the default) reads the clock, touching no memory; 'wasm' encrypts
+   * `sizeBytes` with the WASM cores' AES-128-GCM (simd128) call after call, as a run's other
+   * cases do between a case's samples, with their buffers and their traffic through the caches.
+   */
+  gapWork?: 'spin' | 'wasm';
   /** Untimed calls before each timed batch, after the gap (measure.ts SETTLE_CALLS). */
   settle?: number;
   /** Time each call of a batch on its own: the answer is then each position's mean ns over the samples, not a figure per sample. */
@@ -21,8 +27,9 @@ export interface BareSpec {
 
 async function bare(spec: BareSpec): Promise<number[]> {
   let run: (n: number) => unknown;
+  await initSimd();
+  const other = spec.gapWork === 'wasm' ? new simd.Bench('aes-128-gcm', 'encrypt', spec.sizeBytes, 0) : undefined;
   if (spec.kind === 'wasm') {
-    await initSimd();
     const bench = new simd.Bench(spec.algorithm, 'encrypt', spec.sizeBytes, 0);
     run = (n) => bench.run(n);
   } else {
@@ -53,7 +60,7 @@ async function bare(spec: BareSpec): Promise<number[]> {
       await run(spec.iterations);
       out.push(((performance.now() - t) * 1e6) / spec.iterations);
     }
-    if (spec.gapMs) for (const end = performance.now() + spec.gapMs; performance.now() < end;);
+    if (spec.gapMs) for (const end = performance.now() + spec.gapMs; performance.now() < end;) other?.run(1);
   }
   return spec.profile ? byPosition : out;
 }
