@@ -11,7 +11,7 @@ export interface BareSpec {
   iterations: number;
   samples: number;
   warmupMs: number;
-  /** Other work between samples (ms of synchronous spinning, as other cases' turns in a run): the event loop and the crypto thread wait meanwhile. */
+  /** Other work between samples (ms of synchronous work, `gapWork`, as other cases' turns in a run): the event loop and the crypto thread wait meanwhile. */
   gapMs?: number;
   /**
    * What fills the gap: 'spin' (the default) reads the clock, touching no memory; 'wasm' encrypts
@@ -27,7 +27,8 @@ export interface BareSpec {
 
 async function bare(spec: BareSpec): Promise<number[]> {
   let run: (n: number) => unknown;
-  await initSimd();
+  // The cores load only where they run: a Web Crypto loop's worker holds no WebAssembly module otherwise.
+  if (spec.kind === 'wasm' || spec.gapWork === 'wasm') await initSimd();
   const other = spec.gapWork === 'wasm' ? new simd.Bench('aes-128-gcm', 'encrypt', spec.sizeBytes, 0) : undefined;
   if (spec.kind === 'wasm') {
     const bench = new simd.Bench(spec.algorithm, 'encrypt', spec.sizeBytes, 0);
