@@ -37,8 +37,9 @@ export default defineConfig({
     target: 'es2022',
     chunkSizeWarningLimit: 800,
     // Test vectors are fetched, and the CSP's connect-src refuses data: URLs: never inline them;
-    // nor the timing loops contract.ts imports a fresh copy of per code path (script-src 'self').
-    assetsInlineLimit: (file: string) => (file.endsWith('.json') || file.endsWith('/implementations/loop.js') ? false : undefined),
+    // nor the timing loops contract.ts (and bench:modules' plain loop) import a fresh copy of per code path (script-src 'self').
+    assetsInlineLimit: (file: string) =>
+      file.endsWith('.json') || file.endsWith('/implementations/loop.js') || file.endsWith('/harness/plain-batch.mjs') ? false : undefined,
     // harness.html serves `npm run bench:harness` (engine vs bare loops); it shares the chunks.
     rollupOptions: { input: { main: 'web/app/index.html', harness: 'web/app/harness.html' } },
   },

@@ -118,7 +118,7 @@ function addRatios(
   s: Subject,
   size: number,
   [before, after]: [PlainFigures, PlainFigures],
-  plainInterleaved: PlainFigures,
+  [plainInterleaved, interleavedAgain]: [PlainFigures, PlainFigures],
   engineAlone: ResultDocument,
 ) {
   const k = loopKey(s, size);
@@ -136,6 +136,7 @@ function addRatios(
     loop: [],
     interleaved: [],
     vsInterleaved: [],
+    interleavedAA: [],
     sideBySide: [],
     plainAA: [],
     allVsBefore: [],
@@ -147,6 +148,7 @@ function addRatios(
   r.loop.push(alone);
   r.interleaved.push(interleaved / alone);
   r.vsInterleaved.push(c.totalBytesPerSecond! / interleaved);
+  r.interleavedAA.push(interleavedAgain.bytesPerSecond[k]! / interleaved);
   r.sideBySide.push(solo.totalBytesPerSecond! / alone);
   r.plainAA.push(after.bytesPerSecond[k]! / before.bytesPerSecond[k]!);
   // For the repeatability standard: ours over the same reference the A/A divides by (the plain loop before).
@@ -196,8 +198,9 @@ for (let run = 0; run < RUNS; run++) {
     maxReruns: 2,
     implementations: [...new Set(SUBJECTS.map((s) => (s.module === 'noble' ? 'noble' : s.module)))] as never,
   });
-  // The same subjects and sizes taking turns as the engine's samples do (its sample length).
-  const interleaved = await plainLoop(SUBJECTS, doc.params.minSampleMs);
+  // The same subjects and sizes taking turns as the engine's samples do (its sample length),
+  // twice: the second is that reference's own A/A.
+  const interleaved = [await plainLoop(SUBJECTS, doc.params.minSampleMs), await plainLoop(SUBJECTS, doc.params.minSampleMs)] as [PlainFigures, PlainFigures];
   for (const s of SUBJECTS) {
     // Side by side: the engine with this subject alone between two runs of the plain loop alone,
     // so that a slow minute falls on both sides.
@@ -225,6 +228,7 @@ type RatioRow = {
   loop: number[];
   interleaved: number[];
   vsInterleaved: number[];
+  interleavedAA: number[];
   sideBySide: number[];
   plainAA: number[];
   allVsBefore: number[];
@@ -245,17 +249,24 @@ function printTable(rows: Ratios) {
   // The repeatability standard (scripts/repeatability.ts): each cell's figures over the runs,
   // against how well the plain loop repeats itself (after / before) in the same runs.
   console.log('\nagainst the reference’s repeatability (the plain loop after / before, over the runs; docs/methodology.md):');
-  const tally = { run: 0, alone: 0, cells: 0 };
+  // And the engine's run against the plain loop taking turns as the run's cases do, by that
+  // loop's own A/A (timed twice after the run): what is left when the turns are on both sides.
+  const tally = { run: 0, alone: 0, turns: 0, cells: 0 };
   for (const [k, r] of rows) {
     const [name, alg, size] = k.split('|');
     const [run, alone] = [againstRepeatability(r.allVsBefore, r.plainAA), againstRepeatability(r.aloneVsBefore, r.plainAA)];
+    const turns = againstRepeatability(r.vsInterleaved, r.interleavedAA);
     tally.cells++;
     if (run?.within) tally.run++;
     if (alone?.within) tally.alone++;
+    if (turns?.within) tally.turns++;
     console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  in the run: ${describe(run)}`);
     console.log(`${''.padEnd(54)}alone:      ${describe(alone)}`);
+    console.log(`${''.padEnd(54)}the run over the loop taking turns: ${describe(turns)}`);
   }
-  console.log(`within repeatability: the engine's run ${tally.run} of ${tally.cells} cells; the engine alone ${tally.alone} of ${tally.cells}`);
+  console.log(
+    `within repeatability: the engine's run ${tally.run} of ${tally.cells} cells; the engine alone ${tally.alone} of ${tally.cells}; the run over the loop taking turns ${tally.turns} of ${tally.cells}`,
+  );
 }
 
 const gc = process.execArgv.includes('--single-threaded-gc') ? 'GC on the main thread only (--single-threaded-gc)' : 'concurrent GC';
@@ -264,7 +275,9 @@ console.log(
 );
 console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it);');
 console.log("  all calls: every call's bytes over their time, on both sides; median: the engine's median sample over the plain loop's median stretch");
-console.log("interleaved = the plain loop with every case taking turns in batches as long as the engine's samples, / the plain loop alone");
+console.log(
+  "interleaved = the plain loop with every case taking turns in batches as long as the engine's samples, each case its own batch loop (the first of two such loops after the run), / the plain loop alone",
+);
 console.log(
   "alone, side by side = the engine with that module alone / the plain loop alone just before and just after it, averaged (all calls): the engine's own loop",
 );
@@ -328,7 +341,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       const doc = (await settled(page, `window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
       version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
       // As in Node: every case taking turns in one worker, then each subject alone in a worker of its own.
-      const interleaved = await plain(SUBJECTS, doc.params.minSampleMs);
+      const interleaved = [await plain(SUBJECTS, doc.params.minSampleMs), await plain(SUBJECTS, doc.params.minSampleMs)] as [PlainFigures, PlainFigures];
       for (const s of SUBJECTS) {
         // Noble alone is the built-in alone; a module of yours alone is its module with no built-in beside it.
         const solo = new URLSearchParams(search);

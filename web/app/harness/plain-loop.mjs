@@ -40,8 +40,9 @@ function loop(call, forMs) {
  * "all calls" figure is); `medianStretch` the median of its stretches. Without `interleaveMs`
  * each case runs alone, one after the other: a third of a stretch to warm up, then `reps`
  * stretches of `ms`. With it every case takes turns, one batch of about `interleaveMs` at a time
- * in a shuffled order, for `ms` × `reps` in all — how the engine samples — and has no stretches
- * of its own (`medianStretch` is then its bytes over its time too).
+ * in a shuffled order, for `ms` a case in all (each case's turns add up to about one stretch) —
+ * how the engine samples — and has no stretches of its own (`medianStretch` is then its bytes
+ * over its time too).
  */
 export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, load) {
   const cases = [];
@@ -49,7 +50,8 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, loa
     const encrypt = await encryptOf(s, load);
     for (const size of sizes) {
       const [key, nonce, aad, pt] = [fill(keyBytes(s.algorithm), 1), fill(12, 2), new Uint8Array(0), fill(size, 4)];
-      cases.push({ key: `${s.name}|${s.algorithm}|${size}`, size, call: () => encrypt(key, nonce, aad, pt), batch: 1, calls: 0, ms: 0 });
+      const inputs = [key, nonce, aad, pt];
+      cases.push({ key: `${s.name}|${s.algorithm}|${size}`, size, encrypt, inputs, call: () => encrypt(key, nonce, aad, pt), batch: 1, calls: 0, ms: 0 });
     }
   }
   const bytesPerSecond = {};
@@ -70,14 +72,19 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, loa
     }
     return { bytesPerSecond, medianStretch, sink };
   }
-  // Warm every case, then size its batch to about interleaveMs.
-  for (const c of cases) {
-    loop(c.call, ms / 3);
-    const [n, t] = loop(c.call, interleaveMs);
+  // Warm every case, then size its batch to about interleaveMs; each case's batches run in its own
+  // instance of plain-batch.mjs (its own call site), as the engine's loops do.
+  const batchUrl = new URL('./plain-batch.mjs', import.meta.url).href;
+  for (const [i, c] of cases.entries()) {
+    c.batchLoop = (await import(/* @vite-ignore */ `${batchUrl}?case=${i}`)).batch;
+    // Warmed through its own batch loop: loop()'s every call here is one call of the case's.
+    const one = () => [c.batchLoop(c.encrypt, c.inputs, 1)];
+    loop(one, ms / 3);
+    const [n, t] = loop(one, interleaveMs);
     c.batch = Math.max(1, Math.round((n * interleaveMs) / t));
   }
   const order = cases.map((_, i) => i);
-  for (const end = performance.now() + ms * reps; performance.now() < end;) {
+  for (const end = performance.now() + ms * cases.length; performance.now() < end;) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
@@ -85,7 +92,7 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, loa
     for (const i of order) {
       const c = cases[i];
       const t0 = performance.now();
-      for (let k = 0; k < c.batch; k++) sink ^= c.call()[0];
+      sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
       c.ms += performance.now() - t0;
       c.calls += c.batch;
     }
