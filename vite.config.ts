@@ -36,10 +36,10 @@ export default defineConfig({
     emptyOutDir: true,
     target: 'es2022',
     chunkSizeWarningLimit: 800,
-    // Test vectors are fetched, and the CSP's connect-src refuses data: URLs: never inline them;
-    // nor the timing loops contract.ts (and bench:modules' plain loop) import a fresh copy of per code path (script-src 'self').
-    assetsInlineLimit: (file: string) =>
-      file.endsWith('.json') || file.endsWith('/implementations/loop.js') || file.endsWith('/harness/plain-batch.mjs') ? false : undefined,
+    // Never inlined as data: URLs, which the CSP refuses: test vectors, fetched (connect-src), and
+    // scripts imported by URL, such as the timing loops contract.ts and bench:modules' plain loop
+    // import a fresh copy of per code path (script-src 'self').
+    assetsInlineLimit: (file: string) => (/\.(json|m?js)$/.test(file) ? false : undefined),
     // harness.html serves `npm run bench:harness` (engine vs bare loops); it shares the chunks.
     rollupOptions: { input: { main: 'web/app/index.html', harness: 'web/app/harness.html' } },
   },

@@ -103,6 +103,8 @@ function averaged(runs: PlainFigures[]): PlainFigures {
     Object.fromEntries(Object.keys(pick(runs[0]!)).map((k) => [k, mean(runs.map((r) => pick(r)[k]!))]));
   return { bytesPerSecond: avg((r) => r.bytesPerSecond), medianStretch: avg((r) => r.medianStretch) };
 }
+/** A reference and its own A/A: the same loop timed twice in a row. */
+const twice = async (one: () => Promise<PlainFigures>): Promise<[PlainFigures, PlainFigures]> => [await one(), await one()];
 const loopKey = (s: Pick<Subject, 'name' | 'algorithm'>, size: number) => `${s.name}|${s.algorithm}|${size}`;
 
 /**
@@ -200,7 +202,7 @@ for (let run = 0; run < RUNS; run++) {
   });
   // The same subjects and sizes taking turns as the engine's samples do (its sample length),
   // twice: the second is that reference's own A/A.
-  const interleaved = [await plainLoop(SUBJECTS, doc.params.minSampleMs), await plainLoop(SUBJECTS, doc.params.minSampleMs)] as [PlainFigures, PlainFigures];
+  const interleaved = await twice(() => plainLoop(SUBJECTS, doc.params.minSampleMs));
   for (const s of SUBJECTS) {
     // Side by side: the engine with this subject alone between two runs of the plain loop alone,
     // so that a slow minute falls on both sides.
@@ -341,7 +343,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       const doc = (await settled(page, `window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
       version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
       // As in Node: every case taking turns in one worker, then each subject alone in a worker of its own.
-      const interleaved = [await plain(SUBJECTS, doc.params.minSampleMs), await plain(SUBJECTS, doc.params.minSampleMs)] as [PlainFigures, PlainFigures];
+      const interleaved = await twice(() => plain(SUBJECTS, doc.params.minSampleMs));
       for (const s of SUBJECTS) {
         // Noble alone is the built-in alone; a module of yours alone is its module with no built-in beside it.
         const solo = new URLSearchParams(search);
