@@ -37,6 +37,7 @@ import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs'
 import { buildEngine } from './build-engine.mjs';
 import { recordPage } from './measured.ts';
 import { againstRepeatability, describe } from './repeatability.ts';
+import { SETTLE_MS } from '../web/core/worker/measure.ts';
 
 recordPage('modules', {
   title: 'Is the engine fair to JavaScript?',
@@ -68,15 +69,20 @@ const SUBJECTS = [
 ].filter((s) => !process.env.ONLY || process.env.ONLY.split(',').includes(s.name));
 
 type Subject = (typeof SUBJECTS)[number];
-/** The plain loop's figures (bytes/s) by `name|algorithm|size`: alone, or interleaved with batches of `interleaveMs`. */
-const plainLoop = (subjects: Subject[], interleaveMs?: number) =>
+/** A plain loop's shape beyond alone or taking turns (plain-loop.mjs): settled turns, or pauses alone. */
+type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'pauseMs' | 'reps'>>;
+/** Each case alone, pausing after every 2 ms batch as long as the run's samples last (two stretches a case). */
+const pausedShape = (doc: ResultDocument): Shape => ({ pauseMs: doc.params.minSampleMs, reps: 2 });
+/** The plain loop's figures (bytes/s) by `name|algorithm|size`: alone, or interleaved with batches of `interleaveMs`; `shape` settles its turns or pauses it alone. */
+const plainLoop = (subjects: Subject[], interleaveMs?: number, shape: Shape = {}) =>
   new Promise<PlainFigures>((resolve, reject) => {
     const workerData: PlainSpec = {
       subjects: subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })),
       sizes: SIZES,
       ms: LOOP_MS,
-      reps: 5,
       interleaveMs,
+      ...shape,
+      reps: shape.reps ?? 5,
     };
     // As the engine's workers start (web/core/node.ts packageWorker): without this script's tsx hooks.
     const w = new Worker(new URL('./plain-loop.worker.mjs', import.meta.url), { workerData, execArgv: [] });
@@ -122,6 +128,8 @@ function addRatios(
   [before, after]: [PlainFigures, PlainFigures],
   [plainInterleaved, interleavedAgain]: [PlainFigures, PlainFigures],
   engineAlone: ResultDocument,
+  settledTurns: PlainFigures,
+  paused: PlainFigures,
 ) {
   const k = loopKey(s, size);
   const plainAlone = averaged([before, after]);
@@ -143,6 +151,8 @@ function addRatios(
     plainAA: [],
     allVsBefore: [],
     aloneVsBefore: [],
+    settled: [],
+    paused: [],
   };
   r.median.push(c.bytesPerSecond / plainAlone.medianStretch[k]!);
   r.all.push(c.totalBytesPerSecond! / alone);
@@ -156,6 +166,8 @@ function addRatios(
   // For the repeatability standard: ours over the same reference the A/A divides by (the plain loop before).
   r.allVsBefore.push(c.totalBytesPerSecond! / before.bytesPerSecond[k]!);
   r.aloneVsBefore.push(solo.totalBytesPerSecond! / before.bytesPerSecond[k]!);
+  r.settled.push(settledTurns.bytesPerSecond[k]! / alone);
+  r.paused.push(paused.bytesPerSecond[k]! / alone);
   rows.set(k, r);
 }
 
@@ -203,13 +215,16 @@ for (let run = 0; run < RUNS; run++) {
   // The same subjects and sizes taking turns as the engine's samples do (its sample length),
   // twice: the second is that reference's own A/A.
   const interleaved = await twice(() => plainLoop(SUBJECTS, doc.params.minSampleMs));
+  // The same turns, each after a turn of its own as the engine takes it; and each case alone, pausing as long as a sample after each 2 ms.
+  const settledTurns = await plainLoop(SUBJECTS, doc.params.minSampleMs, { settleMs: SETTLE_MS });
   for (const s of SUBJECTS) {
     // Side by side: the engine with this subject alone between two runs of the plain loop alone,
     // so that a slow minute falls on both sides.
     const soloRun = () => runBenchmark({ ...soloOptions(s), implementations: [s.module === 'noble' ? 'noble' : s.module] as never, modulesAlone: true });
     const [engineAlone, ...plainAlone] = await sandwiched(soloRun, () => acrossWorkers(() => plainLoop([s])));
+    const paused = await plainLoop([s], undefined, pausedShape(doc));
     for (const size of SIZES) {
-      addRatios(ratios, doc, s, size, plainAlone, interleaved, engineAlone);
+      addRatios(ratios, doc, s, size, plainAlone, interleaved, engineAlone, settledTurns, paused);
     }
     if (s.module !== 'noble') continue;
     const harness = await nobleHarness(s);
@@ -235,17 +250,21 @@ type RatioRow = {
   plainAA: number[];
   allVsBefore: number[];
   aloneVsBefore: number[];
+  /** The plain loop taking turns, each turn first running its case untimed for SETTLE_MS (the engine's turn of its own), over the loop alone. */
+  settled: number[];
+  /** The plain loop alone in 2 ms batches with as long a pause after each, over the loop alone. */
+  paused: number[];
 };
 type Ratios = Map<string, RatioRow>;
 const f = (xs: number[]) => (xs.length ? `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]` : '–');
 function printTable(rows: Ratios) {
   console.log(
-    `${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  ${'engine/interleaved'.padStart(18)}  ${'alone, side by side'.padStart(19)}  plain after/before`,
+    `${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  ${'engine/interleaved'.padStart(18)}  ${'alone, side by side'.padStart(19)}  ${'plain after/before'.padStart(18)}  ${'settled turns/alone'.padStart(19)}  paused/alone`,
   );
   for (const [k, r] of rows) {
     const [name, alg, size] = k.split('|');
     console.log(
-      `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved).padStart(18)}  ${f(r.sideBySide).padStart(19)}  ${f(r.plainAA)}`,
+      `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved).padStart(18)}  ${f(r.sideBySide).padStart(19)}  ${f(r.plainAA).padStart(18)}  ${f(r.settled).padStart(19)}  ${f(r.paused)}`,
     );
   }
   // The repeatability standard (scripts/repeatability.ts): each cell's figures over the runs,
@@ -283,7 +302,13 @@ console.log(
 console.log(
   "alone, side by side = the engine with that module alone / the plain loop alone just before and just after it, averaged (all calls): the engine's own loop",
 );
-console.log("plain after/before = the plain loop alone just after the engine's run / just before it: how far the reference moves from itself\n");
+console.log("plain after/before = the plain loop alone just after the engine's run / just before it: how far the reference moves from itself");
+console.log(
+  `settled turns = the plain loop taking turns as above, each turn first running its case untimed for ${SETTLE_MS} ms (at most four batches: the engine's turn of its own, measure.ts SETTLE_MS), / the plain loop alone`,
+);
+console.log(
+  'paused = the plain loop with each case alone, pausing (reading the clock) as long as a sample after every 2 ms of calls, / the plain loop alone\n',
+);
 printTable(ratios);
 
 console.log(
@@ -332,10 +357,10 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       module: [...urlOf.values()].join(','),
     }).toString();
     const inPage = (s: Subject) => ({ name: s.name, module: urlOf.get(s.module) ?? 'noble', algorithm: s.algorithm });
-    const plain = async (subjects: Subject[], interleaveMs?: number) =>
+    const plain = async (subjects: Subject[], interleaveMs?: number, shape: Shape = {}) =>
       (await settled(
         page!,
-        `window.harness.plain(${JSON.stringify({ subjects: subjects.map(inPage), sizes: SIZES, ms: LOOP_MS, reps: 5, interleaveMs })})`,
+        `window.harness.plain(${JSON.stringify({ subjects: subjects.map(inPage), sizes: SIZES, ms: LOOP_MS, interleaveMs, ...shape, reps: shape.reps ?? 5 })})`,
       )) as PlainFigures;
     const rows: Ratios = new Map();
     let version = '';
@@ -344,6 +369,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
       // As in Node: every case taking turns in one worker, then each subject alone in a worker of its own.
       const interleaved = await twice(() => plain(SUBJECTS, doc.params.minSampleMs));
+      const settledTurns = await plain(SUBJECTS, doc.params.minSampleMs, { settleMs: SETTLE_MS });
       for (const s of SUBJECTS) {
         // Noble alone is the built-in alone; a module of yours alone is its module with no built-in beside it.
         const solo = new URLSearchParams(search);
@@ -352,7 +378,8 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
         else (solo.set('module', urlOf.get(s.module)!), solo.delete('implementations'), solo.set('alone', '1'));
         const soloRun = async () => (await settled(page!, `window.harness.engine(${JSON.stringify(solo.toString())})`)) as ResultDocument;
         const [engineAlone, ...plainAlone] = await sandwiched(soloRun, () => acrossWorkers(() => plain([s])));
-        for (const size of SIZES) addRatios(rows, doc, s, size, plainAlone, interleaved, engineAlone);
+        const paused = await plain([s], undefined, pausedShape(doc));
+        for (const size of SIZES) addRatios(rows, doc, s, size, plainAlone, interleaved, engineAlone, settledTurns, paused);
       }
     }
     console.log(

@@ -121,7 +121,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /bench:modules — Node/,
       /noble\s+aes-128-gcm\s+64 B\s+[\d.]+\s+[\d.]+\s+[\d.]+ \[/,
       /stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B/,
-      /bench:modules — Chrom\S+ [\d.]+ \(chromium\)[^\n]*\n[\s\S]*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+\s+[\d.]+(\s+[\d.]+ \[[\d.]+–[\d.]+\]){6}/,
+      /bench:modules — Chrom\S+ [\d.]+ \(chromium\)[^\n]*\n[\s\S]*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+\s+[\d.]+(\s+[\d.]+ \[[\d.]+–[\d.]+\]){8}/,
       /noble\s+aes-128-gcm\s+64 B\s+in the run: too few runs to judge/,
       /within repeatability: the engine's run 0 of \d+ cells; the engine alone 0 of \d+; the run over the loop taking turns 0 of \d+/,
       /noble\s+aes-128-gcm\s+64 B\s+in the run: too few runs[^\n]*\n[^\n]*alone: [^\n]*\n\s+the run over the loop taking turns: too few runs/,

@@ -21,6 +21,8 @@ async function encryptOf({ module, algorithm }, load) {
 }
 
 let sink = 0;
+/** The batch of the loop alone with pauses (`pauseMs`): as long as a quick run's sample. */
+const PAUSED_BATCH_MS = 2;
 /** Calls `call` for at least `forMs`, eight at a time: [calls, ms]. */
 function loop(call, forMs) {
   let n = 0;
@@ -42,9 +44,12 @@ function loop(call, forMs) {
  * stretches of `ms`. With it every case takes turns, one batch of about `interleaveMs` at a time
  * in a shuffled order, for `ms` a case in all (each case's turns add up to about one stretch) —
  * how the engine samples — and has no stretches of its own (`medianStretch` is then its bytes
- * over its time too).
+ * over its time too). With `settleMs` too, each turn first runs the case's own batch untimed for
+ * that long (at most four batches), as the engine's turn of its own does (measure.ts SETTLE_MS).
+ * With `pauseMs` and no `interleaveMs`, each case runs alone but in batches of about 2 ms, each
+ * followed by that long reading the clock: no other case runs, yet the thread stops encrypting.
  */
-export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, load) {
+export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs, settleMs, pauseMs }, load) {
   const cases = [];
   for (const s of subjects) {
     const encrypt = await encryptOf(s, load);
@@ -56,6 +61,19 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, loa
   }
   const bytesPerSecond = {};
   const medianStretch = {};
+  if (!interleaveMs && pauseMs) {
+    for (const c of cases) {
+      loop(c.call, ms / 3);
+      for (const end = performance.now() + ms * reps; performance.now() < end;) {
+        const [n, t] = loop(c.call, PAUSED_BATCH_MS);
+        c.calls += n;
+        c.ms += t;
+        for (const t1 = performance.now(); performance.now() - t1 < pauseMs;);
+      }
+      bytesPerSecond[c.key] = medianStretch[c.key] = (c.calls * c.size) / (c.ms / 1000);
+    }
+    return { bytesPerSecond, medianStretch, sink };
+  }
   if (!interleaveMs) {
     for (const c of cases) {
       loop(c.call, ms / 3);
@@ -84,13 +102,16 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs }, loa
     c.batch = Math.max(1, Math.round((n * interleaveMs) / t));
   }
   const order = cases.map((_, i) => i);
-  for (const end = performance.now() + ms * cases.length; performance.now() < end;) {
+  // Settling turns last longer than their timed batch: the loop runs as much longer, so each case's timed batches still add up to about one stretch.
+  const span = settleMs ? 1 + Math.min(4, Math.ceil(settleMs / interleaveMs)) : 1;
+  for (const end = performance.now() + ms * cases.length * span; performance.now() < end;) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
     }
     for (const i of order) {
       const c = cases[i];
+      if (settleMs) for (let k = 0, t = performance.now(); k < 4 && performance.now() - t < settleMs; k++) sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
       const t0 = performance.now();
       sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
       c.ms += performance.now() - t0;

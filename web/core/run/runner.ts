@@ -7,10 +7,10 @@
  * neighbours spread evenly, and what is unresolved is measured again.
  * @module
  */
-import { ALGORITHM_IDS, isBuiltInImplementation, needsWasm } from '../tables/algorithms.ts';
+import { ALGORITHM_IDS, isBuiltInImplementation, needsWasm, settles } from '../tables/algorithms.ts';
 import type { Environment, ResultDocument, RunParams, Validation } from '../schema.ts';
 import { EXECUTION_LABELS } from '../execution.ts';
-import { sampleTargetMs } from '../worker/measure.ts';
+import { sampleTargetMs, settleBatches } from '../worker/measure.ts';
 import { CYCLES_PER_ROUND, median } from '../stats.ts';
 import { isAaTwin, nextExtraRound, wantsOvertime } from './stop-rule.ts';
 import type { PlannedCase, WorkerApi } from '../worker/api.ts';
@@ -164,9 +164,12 @@ async function firstRounds(s: RunSession, measured: PlannedCase[]): Promise<Firs
  */
 async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstRounds): Promise<void> {
   const { params, samples } = s;
+  // A sample's time, and a settling case's turn of its own before it (measure.ts settleBatches).
+  const settling = new Set(params.ab ? [] : measured.filter((c) => settles(c.implementation)).map((c) => c.key));
   const sampleMsOf = (key: string) => {
     const m = samples.finished(key);
-    return Math.max(sampleTargetMs(params.minSampleMs, s.environment!.timerResolutionMs), m ? (median(m.samples) * m.iterations) / 1e6 : 0);
+    const ms = Math.max(sampleTargetMs(params.minSampleMs, s.environment!.timerResolutionMs), m ? (median(m.samples) * m.iterations) / 1e6 : 0);
+    return settling.has(key) ? ms * (1 + settleBatches(ms)) : ms;
   };
   const firstSamplesMs = measured.reduce((a, c) => a + params.rounds * params.samplesPerRound * sampleMsOf(c.key), 0);
   let overheadMs = (1.25 * Math.max(0, first.measureMs - firstSamplesMs)) / Math.max(1, measured.length * params.rounds);

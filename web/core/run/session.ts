@@ -219,6 +219,8 @@ export class RunSession {
       iterations: this.samples.iterations,
       groupBytes: GROUP_PAYLOADS * this.platform.payloadLimitBytes,
       warmOnce: true,
+      // An A/B's two sides take turns alike, and its budget buys samples, not settling (measure.ts SETTLE_MS).
+      settle: !this.params.ab,
     };
     this.samples.absorb(await this.guard(remote.measure(cases, measureOptions)), rerun);
     const measureMs = this.now() - t1;

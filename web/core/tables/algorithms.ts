@@ -317,6 +317,13 @@ export function variantNamed(c: { implementation: ImplementationRef; variant: st
 /** Whether an implementation runs WebAssembly (and so cannot run where it is off). */
 export const needsWasm = (impl: ImplementationRef): boolean => IMPLEMENTATIONS.some((i) => i.id === impl && 'needsWasm' in i);
 
+/**
+ * Whether a case of this implementation takes a turn of its own before each sample (measure.ts
+ * SETTLE_MS): every one whose calls are not WebAssembly's (noble, node:crypto, a module of
+ * yours). Web Crypto's calls answer later, and settle with one untimed call instead (SETTLE_CALLS).
+ */
+export const settles = (impl: ImplementationRef): boolean => !needsWasm(impl);
+
 /** An implementation's label: the table's, or for a module of yours the label it declared. */
 export function implementationLabel(impl: ImplementationRef, modules: readonly { id: string; label: string }[] = []): string {
   return IMPLEMENTATION_BY_ID.get(impl)?.label ?? modules.find((m) => m.id === impl)?.label ?? impl;

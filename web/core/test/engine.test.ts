@@ -9,7 +9,8 @@ import { nodeCrypto } from '../implementations/node-crypto/backend.ts';
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { webcrypto } from '../implementations/webcrypto/backend.ts';
 import type { Backend } from '../implementations/shared.ts';
-import { calibrate, measureCase, measureInterleaved, sharedBatches, timerResolutionMs } from '../worker/measure.ts';
+import { calibrate, measureCase, measureInterleaved, settleBatches, sharedBatches, timerResolutionMs } from '../worker/measure.ts';
+import { settles } from '../tables/algorithms.ts';
 import { pairedRatio } from '../stats.ts';
 import { validateBackends } from '../implementations/validate.ts';
 import { ALGORITHM_IDS } from '../tables/algorithms.ts';
@@ -382,6 +383,55 @@ describe('timing core', () => {
     expect(sampled.filter((c) => c === '0:1')).toHaveLength(5);
     expect(sampled.filter((c) => c === '1:1')).toHaveLength(0);
     sampled.forEach((c, j) => c === '0:200' && expect(sampled[j - 1]).toBe('0:1'));
+  });
+
+  it('a synchronous case that settles takes a turn of its own before each sample: its own batch, untimed and back to back with the sample, for SETTLE_MS; one that does not is timed right after the others', async () => {
+    // A JavaScript case's shape in a run (Node, noble's AES-GCM at 1 KiB): after another case's
+    // turn, its calls cost 1.5× for its first 4 ms of running, then 1 µs.
+    let t = 0;
+    let last = -1;
+    let slowFor = 0;
+    const log: string[] = [];
+    const mk = (k: number) => ({
+      run: (n: number) => {
+        log.push(`${k}:${n}`);
+        if (k !== last) slowFor = 4;
+        last = k;
+        for (let i = 0; i < n; i++) {
+          const cost = slowFor > 0 ? 0.0015 : 0.001;
+          t += cost;
+          slowFor -= cost;
+        }
+      },
+      stateBytes: null,
+      dispose() {},
+    });
+    const yieldNow = async () => void log.push('yield');
+    const o = { samples: 5, minSampleMs: 2, timerResolutionMs: 0.005, now: () => t, warmupMinMs: 0, warmupMaxMs: 0, iterations: 2000, yieldNow };
+    const [settled, plain] = await measureInterleaved([mk(0), mk(1), mk(2)], { ...o, settleFor: (i) => i === 0 });
+    for (const s of settled!.samples) expect(s).toBeCloseTo(1000, 6); // as its loop runs on
+    // The switch's cost, timed (three cases: none follows itself from one cycle to the next).
+    expect(plain!.samples.filter((s) => Math.abs(s - 1500) < 1e-6).length).toBeGreaterThanOrEqual(4);
+    // Sampling: each of the settling case's samples is its 5th batch in a row (4 untimed, SETTLE_MS
+    // of 2 ms batches), with no turn of the event loop among them; the other case's, its 1st.
+    const sampling = log.slice(log.indexOf('yield'));
+    const runs = sampling
+      .join(' ')
+      .split(' yield')
+      .map((r) => r.trim())
+      .filter(Boolean);
+    expect(runs.filter((r) => r.startsWith('0:'))).toEqual(Array(5).fill('0:2000 0:2000 0:2000 0:2000 0:2000'));
+    expect(runs.filter((r) => r.startsWith('1:'))).toEqual(Array(5).fill('1:2000'));
+    // How many batches a turn holds, for the stop rule's costs: SETTLE_MS of them, at most four, at least one.
+    expect([settleBatches(2), settleBatches(5), settleBatches(20), settleBatches(0.5)]).toEqual([4, 2, 1, 4]);
+    // Which cases settle: every one whose calls are not WebAssembly's.
+    expect([settles('noble'), settles('node-crypto'), settles('my-module' as never), settles('rustcrypto-wasm'), settles('libsodium')]).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('code already warm in this worker is calibrated, or run once at its known batch size, and then sampled: no warm-up on top', async () => {

@@ -64,6 +64,24 @@ export const ASYNC_MIN_CALLS = 8;
  */
 export const SETTLE_CALLS = 1;
 
+/**
+ * A turn of its own: before each sample of a synchronous case that settles (`settleFor`; api.ts
+ * gives it to every case whose code is not WebAssembly's: noble, node:crypto, modules of yours),
+ * its own batch runs untimed, back to back with the sample, until SETTLE_MS have passed or
+ * SETTLE_MAX_BATCHES batches have run. A caller's loop of one case runs on and on; a run's case
+ * takes turns with the others of its group, and JavaScript timed right after such a switch runs
+ * slower for a few milliseconds (noble's AES-GCM at 1 KiB in Node: a plain loop taking turns in
+ * 2 ms batches read 0.82 of the loop alone, and 0.97 with 8 ms of its own calls before each).
+ * bench:modules, three runs each side by side, noble in the run over the plain loop alone:
+ * AES-GCM 64 B / 1 KiB / 1 MiB from 0.82 / 0.85 / 0.94 to 0.93 / 0.89 / 0.97 in Chromium and from
+ * 0.92 / 0.81 / 0.93 to 0.93 / 0.92 / 0.96 in Node (docs/methodology.md, "A turn of its own").
+ */
+export const SETTLE_MS = 8;
+export const SETTLE_MAX_BATCHES = 4;
+
+/** How many untimed batches a settling case runs before a sample of `sampleMs` (as measureInterleaved does): for the stop rule's costs. */
+export const settleBatches = (sampleMs: number): number => Math.max(1, Math.min(SETTLE_MAX_BATCHES, Math.ceil(SETTLE_MS / Math.max(sampleMs, 1e-3))));
+
 export interface MeasureOptions {
   samples: number;
   /** A sample lasts at least max(minSampleMs, 100 × timer resolution). */
@@ -352,6 +370,8 @@ export async function measureInterleaved(
     probe?: () => number;
     /** Which cases are twins (sharedBatches): the same label, the same work per call (api.ts: the algorithm, within a group of one operation, size and AAD). */
     twinOf?: (i: number) => string;
+    /** Which synchronous cases take a turn of their own before each sample (SETTLE_MS). */
+    settleFor?: (i: number) => boolean;
   },
 ): Promise<MeasuredInterleaved[]> {
   const now = o.now ?? (() => performance.now());
@@ -403,6 +423,8 @@ export async function measureInterleaved(
       if (o.waitUntilVisible) await o.waitUntilVisible();
       // An asynchronous case wakes its crypto thread with an untimed call (SETTLE_CALLS).
       if (answersLater.has(cases[i]!)) await cases[i]!.run(SETTLE_CALLS);
+      // A synchronous one runs its own batch untimed first, with no turn between it and the sample (SETTLE_MS).
+      else if (o.settleFor?.(i)) for (let k = 0, t = now(); k < SETTLE_MAX_BATCHES && now() - t < SETTLE_MS; k++) void cases[i]!.run(batch[i]!);
       // Every sample starts after an untimed turn of the event loop (above): what the case before
       // left behind runs there, not in this one's time.
       const [t0, dt, isAsync] = await timed(cases[i]!, batch[i]!, now);
