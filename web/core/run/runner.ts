@@ -7,7 +7,7 @@
  * neighbours spread evenly, and what is unresolved is measured again.
  * @module
  */
-import { ALGORITHM_IDS, isBuiltInImplementation, needsWasm, settles } from '../tables/algorithms.ts';
+import { ALGORITHM_IDS, isBuiltInImplementation, needsWasm } from '../tables/algorithms.ts';
 import type { Environment, ResultDocument, RunParams, Validation } from '../schema.ts';
 import { EXECUTION_LABELS } from '../execution.ts';
 import { sampleTargetMs, settleBatches } from '../worker/measure.ts';
@@ -165,7 +165,7 @@ async function firstRounds(s: RunSession, measured: PlannedCase[]): Promise<Firs
 async function extraRounds(s: RunSession, measured: PlannedCase[], first: FirstRounds): Promise<void> {
   const { params, samples } = s;
   // A sample's time, and a settling case's turn of its own before it (measure.ts settleBatches).
-  const settling = new Set(params.ab ? [] : measured.filter((c) => settles(c.implementation)).map((c) => c.key));
+  const settling = new Set(measured.filter((c) => s.settles(c)).map((c) => c.key));
   const sampleMsOf = (key: string) => {
     const m = samples.finished(key);
     const ms = Math.max(sampleTargetMs(params.minSampleMs, s.environment!.timerResolutionMs), m ? (median(m.samples) * m.iterations) / 1e6 : 0);

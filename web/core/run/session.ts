@@ -11,7 +11,7 @@ import { caseResolved, isAaTwin, mostExtraRounds } from './stop-rule.ts';
 import type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, WorkerApi, WorkerEvent } from '../worker/api.ts';
 import { type Remote, type WorkerHandle, connect } from '../worker/rpc.ts';
 import type { WorkerFacts } from '../platform/env.ts';
-import { type ImplementationId, isDense } from '../tables/algorithms.ts';
+import { type ImplementationId, isDense, settles } from '../tables/algorithms.ts';
 import { RunSamples } from './samples.ts';
 import { type PassHistory, remainingMs } from './estimate.ts';
 import { assembleDocument, toCaseResult } from './document.ts';
@@ -209,6 +209,15 @@ export class RunSession {
    * interference record the run's. Returns how long the fresh worker took to start, and then
    * to measure.
    */
+  /**
+   * Whether a case takes a turn of its own before each sample (measure.ts SETTLE_MS): one whose
+   * calls are not WebAssembly's (tables settles), except in an A/B, whose two sides take turns
+   * alike and whose budget buys samples, not settling.
+   */
+  settles(c: PlannedCase): boolean {
+    return !this.params.ab && settles(c.implementation);
+  }
+
   async measure(cases: PlannedCase[], options: PassOptions, rerun: boolean): Promise<{ startMs: number; measureMs: number }> {
     const t0 = this.now();
     const { remote } = await this.freshWorker();
@@ -219,8 +228,7 @@ export class RunSession {
       iterations: this.samples.iterations,
       groupBytes: GROUP_PAYLOADS * this.platform.payloadLimitBytes,
       warmOnce: true,
-      // An A/B's two sides take turns alike, and its budget buys samples, not settling (measure.ts SETTLE_MS).
-      settle: !this.params.ab,
+      settling: cases.filter((c) => this.settles(c)).map((c) => c.key),
     };
     this.samples.absorb(await this.guard(remote.measure(cases, measureOptions)), rerun);
     const measureMs = this.now() - t1;

@@ -3,7 +3,8 @@
 // cycles, re-runs of unstable cases only, cancel keeping what finished, and the ETA.
 import { MessageChannel } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import type { Environment, ResultDocument, Validation } from '../schema.ts';
+import type { Environment, ResultDocument, RunParams, Validation } from '../schema.ts';
+import { RunSession } from '../run/session.ts';
 import { presetParams } from '../params.ts';
 import { type Available, type WorkerHandle, aaTwin, planCases, roundOrder, startRun, toCaseResult } from '../run/runner.ts';
 import type { PlannedCase } from '../worker/api.ts';
@@ -104,7 +105,15 @@ const baseNs = (c: PlannedCase, webcrypto = 2.5) =>
 
 /** A worker that answers the real RPC with synthetic samples: `spread(key)` sets each case's noise. */
 function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: number; onMeasure?: (n: number) => void; webcrypto?: number } = {}) {
-  const calls: { worker: number; method: string; keys?: string[]; firstCycle?: number; warmOnce?: boolean; estimateClock?: boolean }[] = [];
+  const calls: {
+    worker: number;
+    method: string;
+    keys?: string[];
+    firstCycle?: number;
+    warmOnce?: boolean;
+    estimateClock?: boolean;
+    settling?: readonly string[];
+  }[] = [];
   let made = 0;
   const createWorker = (): WorkerHandle => {
     const worker = ++made;
@@ -123,8 +132,8 @@ function fakeWorkers(o: { spread?: (key: string) => number; measureDelayMs?: num
         ),
         execution: async () => ({ mode: 'standard', wasm: 'compiled', jsOptimizer: true, jsOverlap: 3.8, wasmOverlap: 3.8, jsNsPerStep: 1, wasmNsPerStep: 1 }),
         validate: async () => [],
-        measure: async (cases: PlannedCase[], m: { samples: number; firstCycle?: number; warmOnce?: boolean }) => {
-          calls.push({ worker, method: 'measure', keys: cases.map((c) => c.key), firstCycle: m.firstCycle, warmOnce: m.warmOnce });
+        measure: async (cases: PlannedCase[], m: { samples: number; firstCycle?: number; warmOnce?: boolean; settling?: readonly string[] }) => {
+          calls.push({ worker, method: 'measure', keys: cases.map((c) => c.key), firstCycle: m.firstCycle, warmOnce: m.warmOnce, settling: m.settling });
           o.onMeasure?.(calls.filter((c) => c.method === 'measure').length);
           if (o.measureDelayMs) await new Promise((r) => setTimeout(r, o.measureDelayMs));
           const out = cases.map((c) => ({
@@ -200,6 +209,22 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(partials.slice(n - 1).every((p) => p.awaiting.length === 0)).toBe(true);
     // And the finished document holds the same samples as the last live view.
     expect(doc.cases.map((c) => c.samples.length)).toEqual(partials.at(-1)!.samples);
+  });
+
+  it('names to each measuring worker the cases that take a turn of their own: those whose calls are not WebAssembly, none in an A/B', async () => {
+    const f = fakeWorkers();
+    await startRun(params({ rounds: 1, maxReruns: 0 }), { createWorker: f.createWorker, environment, payloadLimitBytes: 1 << 20 }).done;
+    const pass = f.calls.find((c) => c.method === 'measure')!;
+    expect(pass.settling!.length).toBeGreaterThan(0);
+    expect(pass.settling).toEqual(pass.keys!.filter((k) => k.includes('webcrypto')));
+    const ab = new RunSession({ ...params(), ab: { base: 'a', head: 'b', margin: 0.05 } } as RunParams, {
+      createWorker: f.createWorker,
+      environment,
+      payloadLimitBytes: 1 << 20,
+    });
+    expect(ab.settles({ key: 'k', implementation: 'noble', variant: 'js', algorithm: 'aes-128-gcm', operation: 'encrypt', sizeBytes: 64, aadBytes: 0 })).toBe(
+      false,
+    );
   });
 
   it('live results: a payload size shows the moment its last case is in, however long the throttle (the live verdict waits for whole sizes)', async () => {

@@ -6,7 +6,7 @@
  * page's visibility did to the samples (visibility.ts).
  * @module
  */
-import { type AlgorithmId, type ImplementationId, settles } from '../tables/algorithms.ts';
+import type { AlgorithmId, ImplementationId } from '../tables/algorithms.ts';
 import { probeExecution, wasmLoops } from '../execution.ts';
 import { gateBackend } from '../implementations/gate.ts';
 import { type CoresBackend, wasmFeatures } from '../implementations/cores.ts';
@@ -129,8 +129,8 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
         firstCycle?: number;
         groupBytes?: number;
         warmOnce?: boolean;
-        /** Cases whose code is not the WASM cores take a turn of their own before each sample (measure.ts SETTLE_MS); an A/B does not. */
-        settle?: boolean;
+        /** The keys of the cases that take a turn of their own before each sample (measure.ts SETTLE_MS; RunSession.settles). */
+        settling?: readonly string[];
       },
     ) {
       const out: MeasuredCase[] = [];
@@ -166,7 +166,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
             firstCycle,
             // A group is one operation, size and AAD (comparisonGroups): its twins are its cases of one algorithm.
             twinOf: (i) => group[i]!.algorithm,
-            settleFor: (i) => Boolean(o.settle) && settles(group[i]!.implementation),
+            settleFor: (i) => o.settling?.includes(group[i]!.key) ?? false,
             probe: probe?.run,
             yieldNow,
             wasHidden: visibility.wasHidden,

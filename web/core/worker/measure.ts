@@ -80,7 +80,7 @@ export const SETTLE_MS = 8;
 export const SETTLE_MAX_BATCHES = 4;
 
 /** How many untimed batches a settling case runs before a sample of `sampleMs` (as measureInterleaved does): for the stop rule's costs. */
-export const settleBatches = (sampleMs: number): number => Math.max(1, Math.min(SETTLE_MAX_BATCHES, Math.ceil(SETTLE_MS / Math.max(sampleMs, 1e-3))));
+export const settleBatches = (sampleMs: number): number => Math.min(SETTLE_MAX_BATCHES, Math.ceil(SETTLE_MS / Math.max(sampleMs, 1e-3)));
 
 export interface MeasureOptions {
   samples: number;
@@ -411,6 +411,7 @@ export async function measureInterleaved(
   const probeMs: number[] = [];
   // Each case as many samples as asked of it: a case that has them leaves the cycles, the others go on.
   const wants = cases.map((_, i) => Math.max(1, o.samplesFor?.(i) ?? o.samples));
+  const settling = cases.map((_, i) => o.settleFor?.(i) ?? false);
   for (let cycle = 0; ; cycle++) {
     const active = wants.flatMap((w, i) => (out[i]!.samples.length < w ? [i] : []));
     if (active.length === 0) break;
@@ -424,7 +425,7 @@ export async function measureInterleaved(
       // An asynchronous case wakes its crypto thread with an untimed call (SETTLE_CALLS).
       if (answersLater.has(cases[i]!)) await cases[i]!.run(SETTLE_CALLS);
       // A synchronous one runs its own batch untimed first, with no turn between it and the sample (SETTLE_MS).
-      else if (o.settleFor?.(i)) for (let k = 0, t = now(); k < SETTLE_MAX_BATCHES && now() - t < SETTLE_MS; k++) void cases[i]!.run(batch[i]!);
+      else if (settling[i]) for (let k = 0, t = now(); k < SETTLE_MAX_BATCHES && now() - t < SETTLE_MS; k++) void cases[i]!.run(batch[i]!);
       // Every sample starts after an untimed turn of the event loop (above): what the case before
       // left behind runs there, not in this one's time.
       const [t0, dt, isAsync] = await timed(cases[i]!, batch[i]!, now);
