@@ -65,8 +65,9 @@ export const ASYNC_MIN_CALLS = 8;
 export const SETTLE_CALLS = 1;
 
 /**
- * A turn of its own: before each sample of a synchronous case that settles (`settleFor`; api.ts
- * gives it to every case whose code is not WebAssembly's: noble, node:crypto, modules of yours),
+ * A turn of its own: before each sample of a synchronous case that settles (`settleFor`;
+ * RunSession.settles: every case whose code is not WebAssembly's, noble, node:crypto, modules of
+ * yours, except in an A/B),
  * its own batch runs untimed, back to back with the sample, until SETTLE_MS have passed or
  * SETTLE_MAX_BATCHES batches have run. A caller's loop of one case runs on and on; a run's case
  * takes turns with the others of its group, and JavaScript timed right after such a switch runs
