@@ -24,7 +24,7 @@ import { decide } from '../web/core/decision.ts';
 import { ratioOf } from '../web/core/report/ratio.ts';
 import { type ShownClaim, verdict } from '../web/core/report/verdict.ts';
 import { mean, median } from '../web/core/stats.ts';
-import { bareLoop, inTurn, openHarness, settled } from './harness-page.ts';
+import { bareLoop, openHarness, settled } from './harness-page.ts';
 import { SETTLE_CALLS } from '../web/core/worker/measure.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
 import { recordPage } from './measured.ts';
@@ -309,6 +309,9 @@ async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Ma
  *  - side by side: PAIRS times (default 3), the engine measuring that one case alone (SEARCH with
  *    only it) and the plain loop one right after the other in one page, the order swapped every
  *    pair; the median of the pairs' ratios: the engine's own loop, without the run's neighbours;
+ *  - in the same pairs, the plain loop in the engine's shape (engineShaped): the engine's batch,
+ *    each after a turn of the event loop and an untimed call, and the same batches back to back,
+ *    over the plain loop; and the engine over the former: what the engine's shape does to any loop;
  *  - the plain loop twice in a row, the second over the first: how far it moves from itself is
  *    the floor under any comparison with it.
  */
@@ -366,22 +369,45 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
     const sideBySide: string[] = [];
     const itself: string[] = [];
     const byCall: string[] = [];
+    const engineShape: string[] = [];
+    const listed = (xs: number[]) => (xs.length ? `${median(xs).toFixed(3)} (${xs.map((x) => x.toFixed(3)).join(', ')})` : 'not measured');
     for (const size of sizes) {
       const pairs: number[] = [];
+      // The engine's own shape written plainly (engineShaped): its batch from a first, untimed
+      // engine run of the case alone, which also warms the page as the pairs' first member.
+      const batch = PAIRS > 0 ? (await engineAlone(page, size))?.iterations : undefined;
+      const shapes = { turned: [] as number[], backToBack: [] as number[], engineOverTurned: [] as number[] };
       for (let k = 0; k < PAIRS; k++) {
-        const [alone, plain] = await inTurn(
-          k % 2 === 0,
-          () => engineAlone(page!, size),
-          async () => rateOf(size, await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size)),
-        );
-        if (alone) pairs.push(alone / 1e9 / plain);
+        const plainLoop = async () => rateOf(size, await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size));
+        const shaped = async (turn: boolean) =>
+          batch ? rateOf(size, await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size, engineShaped(size, batch, turn))) : undefined;
+        // Four loops a pair, each pair in the next rotation of their order.
+        const steps = [() => engineAlone(page!, size).then((m) => m?.rate), plainLoop, () => shaped(true), () => shaped(false)];
+        const got: (number | undefined)[] = [];
+        for (let j = 0; j < steps.length; j++) {
+          const at = (j + k) % steps.length;
+          got[at] = await steps[at]!();
+        }
+        const [alone, plain, turned, backToBack] = got;
+        if (alone) pairs.push(alone / 1e9 / plain!);
+        if (turned) shapes.turned.push(turned / plain!);
+        if (backToBack) shapes.backToBack.push(backToBack / plain!);
+        if (alone && turned) shapes.engineOverTurned.push(alone / 1e9 / turned);
       }
-      sideBySide.push(`${formatSize(size)} ${pairs.length ? `${median(pairs).toFixed(3)} (${pairs.map((x) => x.toFixed(3)).join(', ')})` : 'not measured'}`);
+      sideBySide.push(`${formatSize(size)} ${listed(pairs)}`);
+      if (batch)
+        engineShape.push(
+          `${formatSize(size)} (${batch} calls): each after a turn ${listed(shapes.turned)}, back to back ${listed(shapes.backToBack)}; the engine over the former ${listed(shapes.engineOverTurned)}`,
+        );
       const [first, second] = [await bareLoop(page, 'webcrypto', 'aes-128-gcm', size), await bareLoop(page, 'webcrypto', 'aes-128-gcm', size)];
       itself.push(`${formatSize(size)} ${(rateOf(size, second) / rateOf(size, first)).toFixed(3)}`);
       byCall.push(`${formatSize(size)} ${await callByCall(page, size)}`);
     }
     if (PAIRS > 0) console.log(`  the same, side by side (the engine with that case alone, then the plain loop, ${PAIRS} pairs): ${sideBySide.join('; ')}`);
+    if (engineShape.length)
+      console.log(
+        `  the plain loop in the engine's shape, in the same pairs, over the plain loop (the engine's batch, each after a turn of the event loop and ${SETTLE_CALLS} untimed call, or back to back):\n${engineShape.map((l) => `    ${l}`).join('\n')}`,
+      );
     console.log(`  the plain loop against itself, measured twice in a row: ${itself.join('; ')}`);
     console.log(
       `  the plain loop call by call, µs, each batch after ${PROFILE_GAP_MS} ms of other work (first call, second, third and fourth, the rest): ${byCall.join('; ')}`,
@@ -405,8 +431,21 @@ async function callByCall(page: BrowserPage, size: number): Promise<string> {
   return `${us(at.slice(0, 1))} / ${us(at.slice(1, 2))} / ${us(at.slice(2, 4))} / ${us(at.slice(4))}`;
 }
 
-/** The engine's all-calls figure (bytes/s) for Web Crypto AES-128-GCM at `size`, measured alone: SEARCH's run with only that case. */
-async function engineAlone(page: BrowserPage, size: number): Promise<number | undefined> {
+/**
+ * The plain loop in the engine's shape: the engine's batch of `iterations` calls, as many calls in
+ * all as the plain loop makes (at least 10 batches), each batch after a turn of the event loop and
+ * SETTLE_CALLS untimed calls, as the engine samples an asynchronous case (measure.ts); or, with
+ * `turn` false, the same batches back to back. Which of the engine's differences from the plain
+ * loop (its short batches, the turn before each) moves the figure, without the engine's code.
+ */
+function engineShaped(size: number, iterations: number, turn: boolean) {
+  const plainCalls = 30 * Math.max(1, Math.round((12 * (1 << 20)) / size));
+  const samples = Math.max(10, Math.round(plainCalls / iterations));
+  return turn ? { iterations, samples, turn, settle: SETTLE_CALLS } : { iterations, samples };
+}
+
+/** The engine's all-calls figure (bytes/s) for Web Crypto AES-128-GCM at `size`, measured alone (SEARCH's run with only that case), and its batch. */
+async function engineAlone(page: BrowserPage, size: number): Promise<{ rate: number; iterations: number } | undefined> {
   const q = new URLSearchParams(SEARCH);
   for (const [k, v] of Object.entries({
     implementations: 'webcrypto',
@@ -418,7 +457,8 @@ async function engineAlone(page: BrowserPage, size: number): Promise<number | un
   }))
     q.set(k, v);
   const doc = (await settled(page, `window.harness.engine(${JSON.stringify(q.toString())})`)) as ResultDocument;
-  return webCase(doc, size)?.totalBytesPerSecond;
+  const c = webCase(doc, size);
+  return c?.totalBytesPerSecond ? { rate: c.totalBytesPerSecond, iterations: c.iterationsPerSample } : undefined;
 }
 console.log(
   '\ntargets: every claim identical in ≥ 9 of 10 runs (Chromium, Firefox), ≥ 8 of 10 (WebKit); ≤ 10 % flagged; AES-128 time ≤ AES-256 time × 1.05 at 1 MiB',

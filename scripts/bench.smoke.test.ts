@@ -98,6 +98,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /the plain loop's first timing of each size in that browser \(a settle, not the reference\), over the reference: 1 MiB \d\.\d{3} \([\d.–]+\), ref A\/A ±/,
       /the plain await loop in the run's shape, over the plain loop timed just before it:\n\s+1 MiB: the run's batches back to back \d\.\d{3} \([\d.–]+\); each after the other cases' turn \(median (?!0\.0 ms)[\d.]+ ms\) \d\.\d{3} \([\d.–]+\), (ref A\/A|too few).*; ours over the latter \d\.\d{3} \([\d.–]+\); each after the turn and 1 untimed call \d\.\d{3} \(.*; the same with the turn spent encrypting in WebAssembly \d\.\d{3} \(/,
       /the same, side by side \(the engine with that case alone, then the plain loop, 2 pairs\): 1 MiB \d\.\d{3} \(\d\.\d{3}, \d\.\d{3}\)/,
+      /the plain loop in the engine's shape, in the same pairs, over the plain loop \(the engine's batch, each after a turn of the event loop and 1 untimed call, or back to back\):\n\s+1 MiB \(\d+ calls\): each after a turn \d\.\d{3} \(\d\.\d{3}, \d\.\d{3}\), back to back \d\.\d{3} \(.*\); the engine over the former \d\.\d{3} \(/,
       /the plain loop against itself, measured twice in a row: 1 MiB \d\.\d{3}/,
       /the plain loop call by call, µs, each batch after 35 ms of other work \(first call, second, third and fourth, the rest\): 1 MiB \d+ \/ \d+ \/ \d+ \/ \d+/,
     ],

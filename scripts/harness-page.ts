@@ -42,7 +42,7 @@ export function bareLoop(
   kind: BareSpec['kind'],
   algorithm: string,
   sizeBytes: number,
-  shape?: Pick<BareSpec, 'iterations' | 'samples' | 'gapMs' | 'gapWork' | 'settle' | 'profile'>,
+  shape?: Pick<BareSpec, 'iterations' | 'samples' | 'gapMs' | 'gapWork' | 'settle' | 'turn' | 'profile'>,
 ): Promise<number[]> {
   const atOneMiB = kind === 'wasm' ? (algorithm === 'aes-128-gcm' ? 3 : 10) : 12;
   const spec: BareSpec = {

@@ -21,6 +21,8 @@ export interface BareSpec {
   gapWork?: 'spin' | 'wasm';
   /** Untimed calls before each timed batch, after the gap (measure.ts SETTLE_CALLS). */
   settle?: number;
+  /** A turn of the event loop before each timed batch (and its untimed calls), as the engine yields before every sample (worker/api.ts makeYield: a MessageChannel message). */
+  turn?: boolean;
   /** Time each call of a batch on its own: the answer is then each position's mean ns over the samples, not a figure per sample. */
   profile?: boolean;
 }
@@ -46,7 +48,14 @@ async function bare(spec: BareSpec): Promise<number[]> {
   while (performance.now() - t0 < spec.warmupMs) await run(spec.iterations);
   const out: number[] = [];
   const byPosition = new Array<number>(spec.iterations).fill(0);
+  const channel = new MessageChannel();
+  const turn = () =>
+    new Promise<void>((resolve) => {
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(0);
+    });
   for (let i = 0; i < spec.samples; i++) {
+    if (spec.turn) await turn();
     if (spec.settle) await run(spec.settle);
     if (spec.profile) {
       let t = performance.now();
@@ -63,6 +72,7 @@ async function bare(spec: BareSpec): Promise<number[]> {
     }
     if (spec.gapMs) for (const end = performance.now() + spec.gapMs; performance.now() < end;) other?.run(1);
   }
+  channel.port1.close();
   return spec.profile ? byPosition : out;
 }
 
