@@ -37,7 +37,7 @@ import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs'
 import { buildEngine } from './build-engine.mjs';
 import { recordPage } from './measured.ts';
 import { againstRepeatability, describe } from './repeatability.ts';
-import { SETTLE_MS } from '../web/core/worker/measure.ts';
+import { SETTLE_MAX_BATCHES, SETTLE_MS } from '../web/core/worker/measure.ts';
 
 recordPage('modules', {
   title: 'Is the engine fair to JavaScript?',
@@ -70,9 +70,11 @@ const SUBJECTS = [
 
 type Subject = (typeof SUBJECTS)[number];
 /** A plain loop's shape beyond alone or taking turns (plain-loop.mjs): settled turns, or pauses alone. */
-type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'pauseMs' | 'reps'>>;
+type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'settleMaxBatches' | 'pauseMs' | 'reps'>>;
 /** Each case alone, pausing after every 2 ms batch as long as the run's samples last (two stretches a case). */
 const pausedShape = (doc: ResultDocument): Shape => ({ pauseMs: doc.params.minSampleMs, reps: 2 });
+/** The engine's turn of its own, in the plain loop's turns (measure.ts). */
+const settledShape: Shape = { settleMs: SETTLE_MS, settleMaxBatches: SETTLE_MAX_BATCHES };
 /** The plain loop's figures (bytes/s) by `name|algorithm|size`: alone, or interleaved with batches of `interleaveMs`; `shape` settles its turns or pauses it alone. */
 const plainLoop = (subjects: Subject[], interleaveMs?: number, shape: Shape = {}) =>
   new Promise<PlainFigures>((resolve, reject) => {
@@ -216,7 +218,7 @@ for (let run = 0; run < RUNS; run++) {
   // twice: the second is that reference's own A/A.
   const interleaved = await twice(() => plainLoop(SUBJECTS, doc.params.minSampleMs));
   // The same turns, each after a turn of its own as the engine takes it; and each case alone, pausing as long as a sample after each 2 ms.
-  const settledTurns = await plainLoop(SUBJECTS, doc.params.minSampleMs, { settleMs: SETTLE_MS });
+  const settledTurns = await plainLoop(SUBJECTS, doc.params.minSampleMs, settledShape);
   for (const s of SUBJECTS) {
     // Side by side: the engine with this subject alone between two runs of the plain loop alone,
     // so that a slow minute falls on both sides.
@@ -304,7 +306,7 @@ console.log(
 );
 console.log("plain after/before = the plain loop alone just after the engine's run / just before it: how far the reference moves from itself");
 console.log(
-  `settled turns = the plain loop taking turns as above, each turn first running its case untimed for ${SETTLE_MS} ms (at most four batches: the engine's turn of its own, measure.ts SETTLE_MS), / the plain loop alone`,
+  `settled turns = the plain loop taking turns as above, each turn first running its case untimed for ${SETTLE_MS} ms (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own, measure.ts SETTLE_MS), / the plain loop alone`,
 );
 console.log(
   'paused = the plain loop with each case alone, pausing (reading the clock) as long as a sample after every 2 ms of calls, / the plain loop alone\n',
@@ -369,7 +371,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
       // As in Node: every case taking turns in one worker, then each subject alone in a worker of its own.
       const interleaved = await twice(() => plain(SUBJECTS, doc.params.minSampleMs));
-      const settledTurns = await plain(SUBJECTS, doc.params.minSampleMs, { settleMs: SETTLE_MS });
+      const settledTurns = await plain(SUBJECTS, doc.params.minSampleMs, settledShape);
       for (const s of SUBJECTS) {
         // Noble alone is the built-in alone; a module of yours alone is its module with no built-in beside it.
         const solo = new URLSearchParams(search);

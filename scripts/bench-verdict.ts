@@ -24,7 +24,7 @@ import { decide } from '../web/core/decision.ts';
 import { ratioOf } from '../web/core/report/ratio.ts';
 import { type ShownClaim, verdict } from '../web/core/report/verdict.ts';
 import { mean, median } from '../web/core/stats.ts';
-import { bareLoop, openHarness, settled } from './harness-page.ts';
+import { bareBatches, bareLoop, inRotation, openHarness, settled } from './harness-page.ts';
 import { SETTLE_CALLS } from '../web/core/worker/measure.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
 import { recordPage } from './measured.ts';
@@ -382,13 +382,12 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
         const shaped = async (turn: boolean) =>
           batch ? rateOf(size, await bareLoop(page!, 'webcrypto', 'aes-128-gcm', size, engineShaped(size, batch, turn))) : undefined;
         // Four loops a pair, each pair in the next rotation of their order.
-        const steps = [() => engineAlone(page!, size).then((m) => m?.rate), plainLoop, () => shaped(true), () => shaped(false)];
-        const got: (number | undefined)[] = [];
-        for (let j = 0; j < steps.length; j++) {
-          const at = (j + k) % steps.length;
-          got[at] = await steps[at]!();
-        }
-        const [alone, plain, turned, backToBack] = got;
+        const [alone, plain, turned, backToBack] = await inRotation<number | undefined>(k, [
+          () => engineAlone(page!, size).then((m) => m?.rate),
+          plainLoop,
+          () => shaped(true),
+          () => shaped(false),
+        ]);
         if (alone) pairs.push(alone / 1e9 / plain!);
         if (turned) shapes.turned.push(turned / plain!);
         if (backToBack) shapes.backToBack.push(backToBack / plain!);
@@ -439,8 +438,8 @@ async function callByCall(page: BrowserPage, size: number): Promise<string> {
  * loop (its short batches, the turn before each) moves the figure, without the engine's code.
  */
 function engineShaped(size: number, iterations: number, turn: boolean) {
-  const plainCalls = 30 * Math.max(1, Math.round((12 * (1 << 20)) / size));
-  const samples = Math.max(10, Math.round(plainCalls / iterations));
+  const plain = bareBatches('webcrypto', 'aes-128-gcm', size);
+  const samples = Math.max(10, Math.round((plain.samples * plain.iterations) / iterations));
   return turn ? { iterations, samples, turn, settle: SETTLE_CALLS } : { iterations, samples };
 }
 

@@ -30,6 +30,12 @@ export async function openHarness(name: BrowserName, files?: ReadonlyMap<string,
   return opened;
 }
 
+/** The bare loop's own batches (bareLoop without a `shape`): 30 of ≥ 20 ms of work each. */
+export function bareBatches(kind: BareSpec['kind'], algorithm: string, sizeBytes: number): { iterations: number; samples: number } {
+  const atOneMiB = kind === 'wasm' ? (algorithm === 'aes-128-gcm' ? 3 : 10) : 12;
+  return { iterations: Math.max(1, Math.round((atOneMiB * (1 << 20)) / sizeBytes)), samples: 30 };
+}
+
 /**
  * A bare loop of one case in a fresh worker of the page (bare.worker.ts): ns per operation of
  * each of 30 batches after 300 ms of warm-up, a batch being the engine's sample shape (≥ 20 ms
@@ -44,31 +50,22 @@ export function bareLoop(
   sizeBytes: number,
   shape?: Pick<BareSpec, 'iterations' | 'samples' | 'gapMs' | 'gapWork' | 'settle' | 'turn' | 'profile'>,
 ): Promise<number[]> {
-  const atOneMiB = kind === 'wasm' ? (algorithm === 'aes-128-gcm' ? 3 : 10) : 12;
-  const spec: BareSpec = {
-    kind,
-    algorithm,
-    sizeBytes,
-    iterations: Math.max(1, Math.round((atOneMiB * (1 << 20)) / sizeBytes)),
-    samples: 30,
-    warmupMs: 300,
-    ...shape,
-  };
+  const spec: BareSpec = { kind, algorithm, sizeBytes, ...bareBatches(kind, algorithm, sizeBytes), warmupMs: 300, ...shape };
   return settled(page, `window.harness.bare(${JSON.stringify(spec)})`) as Promise<number[]>;
 }
 
 /**
- * The engine's figure and a plain loop's, one right after the other (the engine first when
- * `engineFirst`): a bench swaps the order from pair to pair, so that neither always runs on the
- * warmer or the quieter side of the pair.
+ * Loops measured one after the other, each round `k` starting one further along their order
+ * (k = 0: as given), so that none always runs on the warmer or the quieter side: their results,
+ * in the order given.
  */
-export async function inTurn<E, P>(engineFirst: boolean, engine: () => Promise<E>, plain: () => Promise<P>): Promise<[E, P]> {
-  if (engineFirst) {
-    const e = await engine();
-    return [e, await plain()];
+export async function inRotation<T>(k: number, steps: readonly (() => Promise<T>)[]): Promise<T[]> {
+  const got: T[] = [];
+  for (let j = 0; j < steps.length; j++) {
+    const at = (j + k) % steps.length;
+    got[at] = await steps[at]!();
   }
-  const p = await plain();
-  return [await engine(), p];
+  return got;
 }
 
 /**

@@ -3,6 +3,7 @@
  * module; just the cores (or crypto.subtle), performance.now() and a fixed batch.
  */
 import initSimd, * as simd from '../../core/wasm/simd128/cores.js';
+import { makeYield } from '../../core/worker/yield.ts';
 
 export interface BareSpec {
   kind: 'wasm' | 'webcrypto';
@@ -21,7 +22,7 @@ export interface BareSpec {
   gapWork?: 'spin' | 'wasm';
   /** Untimed calls before each timed batch, after the gap (measure.ts SETTLE_CALLS). */
   settle?: number;
-  /** A turn of the event loop before each timed batch (and its untimed calls), as the engine yields before every sample (worker/api.ts makeYield: a MessageChannel message). */
+  /** A turn of the event loop before each timed batch (and its untimed calls): the engine's own, before every sample (worker/yield.ts makeYield). */
   turn?: boolean;
   /** Time each call of a batch on its own: the answer is then each position's mean ns over the samples, not a figure per sample. */
   profile?: boolean;
@@ -48,14 +49,9 @@ async function bare(spec: BareSpec): Promise<number[]> {
   while (performance.now() - t0 < spec.warmupMs) await run(spec.iterations);
   const out: number[] = [];
   const byPosition = new Array<number>(spec.iterations).fill(0);
-  const channel = new MessageChannel();
-  const turn = () =>
-    new Promise<void>((resolve) => {
-      channel.port1.onmessage = () => resolve();
-      channel.port2.postMessage(0);
-    });
+  const turn = spec.turn ? makeYield() : undefined;
   for (let i = 0; i < spec.samples; i++) {
-    if (spec.turn) await turn();
+    if (turn) await turn();
     if (spec.settle) await run(spec.settle);
     if (spec.profile) {
       let t = performance.now();
@@ -72,7 +68,6 @@ async function bare(spec: BareSpec): Promise<number[]> {
     }
     if (spec.gapMs) for (const end = performance.now() + spec.gapMs; performance.now() < end;) other?.run(1);
   }
-  channel.port1.close();
   return spec.profile ? byPosition : out;
 }
 

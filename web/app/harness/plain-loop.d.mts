@@ -11,8 +11,10 @@ export interface PlainSpec {
   reps: number;
   /** Cases take turns in batches of about this long, ms; absent: each runs alone. */
   interleaveMs?: number;
-  /** With `interleaveMs`: each turn first runs its case's batch untimed for this long, ms (at most four batches; measure.ts SETTLE_MS). */
+  /** With `interleaveMs`: each turn first runs its case's batch untimed for this long, ms (measure.ts SETTLE_MS)… */
   settleMs?: number;
+  /** … and at most this many batches (measure.ts SETTLE_MAX_BATCHES): given with `settleMs`. */
+  settleMaxBatches?: number;
   /** Without `interleaveMs`: each case alone in batches of about 2 ms, each followed by this long reading the clock, ms. */
   pauseMs?: number;
 }

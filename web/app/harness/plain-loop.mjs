@@ -23,8 +23,6 @@ async function encryptOf({ module, algorithm }, load) {
 let sink = 0;
 /** The batch of the loop alone with pauses (`pauseMs`): as long as a quick run's sample. */
 const PAUSED_BATCH_MS = 2;
-/** A settling turn runs at most this many batches before its timed one, as the engine's (measure.ts SETTLE_MAX_BATCHES). */
-const SETTLE_MAX_BATCHES = 4;
 /** Calls `call` for at least `forMs`, eight at a time: [calls, ms]. */
 function loop(call, forMs) {
   let n = 0;
@@ -47,11 +45,11 @@ function loop(call, forMs) {
  * in a shuffled order, for `ms` a case in all (each case's turns add up to about one stretch) —
  * how the engine samples — and has no stretches of its own (`medianStretch` is then its bytes
  * over its time too). With `settleMs` too, each turn first runs the case's own batch untimed for
- * that long (at most four batches), as the engine's turn of its own does (measure.ts SETTLE_MS).
+ * that long (at most `settleMaxBatches` batches), as the engine's turn of its own does (measure.ts SETTLE_MS).
  * With `pauseMs` and no `interleaveMs`, each case runs alone but in batches of about 2 ms, each
  * followed by that long reading the clock: no other case runs, yet the thread stops encrypting.
  */
-export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs, settleMs, pauseMs }, load) {
+export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches, pauseMs }, load) {
   const cases = [];
   for (const s of subjects) {
     const encrypt = await encryptOf(s, load);
@@ -105,7 +103,7 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs, settl
   }
   const order = cases.map((_, i) => i);
   // Settling turns last longer than their timed batch: the loop runs as much longer, so each case's timed batches still add up to about one stretch.
-  const span = settleMs ? 1 + Math.min(SETTLE_MAX_BATCHES, Math.ceil(settleMs / interleaveMs)) : 1;
+  const span = settleMs ? 1 + Math.min(settleMaxBatches, Math.ceil(settleMs / interleaveMs)) : 1;
   for (const end = performance.now() + ms * cases.length * span; performance.now() < end;) {
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
@@ -114,8 +112,7 @@ export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs, settl
     for (const i of order) {
       const c = cases[i];
       if (settleMs)
-        for (let k = 0, t = performance.now(); k < SETTLE_MAX_BATCHES && performance.now() - t < settleMs; k++)
-          sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
+        for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
       const t0 = performance.now();
       sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
       c.ms += performance.now() - t0;

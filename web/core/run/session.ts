@@ -205,11 +205,6 @@ export class RunSession {
   }
 
   /**
-   * One worker's pass over `cases`, in that order: its samples join the run's, and its
-   * interference record the run's. Returns how long the fresh worker took to start, and then
-   * to measure.
-   */
-  /**
    * Whether a case takes a turn of its own before each sample (measure.ts SETTLE_MS): one whose
    * calls are not WebAssembly's (tables settles), except in an A/B, whose two sides take turns
    * alike and whose budget buys samples, not settling.
@@ -218,6 +213,11 @@ export class RunSession {
     return !this.params.ab && settles(c.implementation);
   }
 
+  /**
+   * One worker's pass over `cases`, in that order: its samples join the run's, and its
+   * interference record the run's. Returns how long the fresh worker took to start, and then
+   * to measure.
+   */
   async measure(cases: PlannedCase[], options: PassOptions, rerun: boolean): Promise<{ startMs: number; measureMs: number }> {
     const t0 = this.now();
     const { remote } = await this.freshWorker();

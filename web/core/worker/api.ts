@@ -7,6 +7,7 @@
  * @module
  */
 import type { AlgorithmId, ImplementationId } from '../tables/algorithms.ts';
+import { makeYield } from './yield.ts';
 import { probeExecution, wasmLoops } from '../execution.ts';
 import { gateBackend } from '../implementations/gate.ts';
 import { type CoresBackend, wasmFeatures } from '../implementations/cores.ts';
@@ -25,18 +26,6 @@ import { type Interception, interceptWebAssembly } from './intercept.ts';
 export type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
 export { comparisonGroups, outgrowsArena } from './groups.ts';
 export { caseKey } from '../schema.ts';
-
-/** A macrotask yield through a MessageChannel: lets queued messages in without a 4 ms clamp. */
-function makeYield(): () => Promise<void> {
-  const channel = new MessageChannel();
-  const waiting: (() => void)[] = [];
-  channel.port1.onmessage = () => waiting.shift()?.();
-  return () =>
-    new Promise<void>((resolve) => {
-      waiting.push(resolve);
-      channel.port2.postMessage(0);
-    });
-}
 
 /** The probe lasts 50 timer steps (0.25 ms in Chromium, 1 ms in Firefox and WebKit): a step is then 2 % of it, and a cycle of samples is tens of times longer. */
 function probeOn(cores: CoresBackend, resolution: number) {
