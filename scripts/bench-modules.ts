@@ -22,7 +22,8 @@
  *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
  * For noble, in Node, also against noble's own benchmark harness (@paulmillr/jsbt, HARNESS_S
  * seconds a size, scripts/jsbt.worker.mjs): the engine's figure over the harness's, in the run
- * and alone.
+ * and alone. And once, in Node, the plain loop alone with a caller's heap beside it (LIVE_MB of
+ * small live objects, see withLiveHeap): what a module's garbage costs outside an empty worker.
  */
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -70,14 +71,14 @@ const SUBJECTS = [
 
 type Subject = (typeof SUBJECTS)[number];
 /** A plain loop's shape beyond alone or taking turns (plain-loop.mjs): settled turns, or pauses alone. */
-type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'settleMaxBatches' | 'pauseMs' | 'reps'>>;
+type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'settleMaxBatches' | 'pauseMs' | 'reps' | 'liveMB'>>;
 /** Each case alone, pausing after every 2 ms batch as long as the run's samples last (two stretches a case). */
 const pausedShape = (doc: ResultDocument): Shape => ({ pauseMs: doc.params.minSampleMs, reps: 2 });
 /** The engine's turn of its own, in the plain loop's turns (measure.ts). */
 const settledShape: Shape = { settleMs: SETTLE_MS, settleMaxBatches: SETTLE_MAX_BATCHES };
 /** The plain loop's figures (bytes/s) by `name|algorithm|size`: alone, or interleaved with batches of `interleaveMs`; `shape` settles its turns or pauses it alone. */
 const plainLoop = (subjects: Subject[], interleaveMs?: number, shape: Shape = {}) =>
-  new Promise<PlainFigures>((resolve, reject) => {
+  new Promise<PlainFigures & { held?: number }>((resolve, reject) => {
     const workerData: PlainSpec = {
       subjects: subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })),
       sizes: SIZES,
@@ -91,6 +92,34 @@ const plainLoop = (subjects: Subject[], interleaveMs?: number, shape: Shape = {}
     w.once('message', (m: PlainFigures) => (resolve(m), void w.terminate()));
     w.once('error', reject);
   });
+/**
+ * A caller's heap beside the loop (LIVE_MB, MiB, default 8,32; 'none' skips): each subject
+ * alone, in a fresh worker holding that much of small live objects, over the same loop holding
+ * none, in LIVE_ROTATIONS rotations of that order. Every full collection marks what is live, so
+ * a module that makes garbage fast (asmcrypto.js: a 64 KiB heap and a new asm.js instance per
+ * call) costs more in an application's heap than in the empty worker the plain loop runs in.
+ */
+const LIVE_MB = process.env.LIVE_MB === 'none' ? [] : (process.env.LIVE_MB ?? '8,32').split(',').map(Number);
+const LIVE_ROTATIONS = Number(process.env.LIVE_ROTATIONS ?? 2);
+async function withLiveHeap(): Promise<Map<string, Map<number, number[]>>> {
+  const out = new Map<string, Map<number, number[]>>();
+  const heaps = [0, ...LIVE_MB];
+  for (let r = 0; r < LIVE_ROTATIONS; r++)
+    for (const s of SUBJECTS) {
+      const figures = new Map<number, PlainFigures>();
+      for (let j = 0; j < heaps.length; j++) {
+        const mb = heaps[(j + r) % heaps.length]!;
+        figures.set(mb, await plainLoop([s], undefined, { liveMB: mb, reps: 3 }));
+      }
+      for (const size of SIZES) {
+        const k = loopKey(s, size);
+        const row = out.get(k) ?? new Map<number, number[]>();
+        for (const mb of LIVE_MB) row.set(mb, [...(row.get(mb) ?? []), figures.get(mb)!.bytesPerSecond[k]! / figures.get(0)!.bytesPerSecond[k]!]);
+        out.set(k, row);
+      }
+    }
+  return out;
+}
 /**
  * The plain loop alone in PLAIN_WORKERS fresh workers (default 2, before the engine's run and
  * again after it, so four in all), its figures averaged (each
@@ -327,6 +356,18 @@ if (medians.length)
   console.log(
     `  cells whose run median is ≥ 0.95 of the harness: ${medians.filter((x) => x >= 0.95).length} of ${medians.length}; median of the cells ${median(medians).toFixed(2)}`,
   );
+
+if (LIVE_MB.length) {
+  const live = await withLiveHeap();
+  console.log(
+    `\nthe plain loop alone with a caller's heap beside it (${LIVE_MB.join(' and ')} MiB of small live objects, each an object, an array and a string; plain-loop.mjs liveMB), / the same loop with none; median [range] of ${LIVE_ROTATIONS} rotations in fresh workers:`,
+  );
+  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${LIVE_MB.map((mb) => `${`${mb} MiB`.padStart(17)}`).join('  ')}`);
+  for (const [k, r] of live) {
+    const [name, alg, size] = k.split('|');
+    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}${LIVE_MB.map((mb) => f(r.get(mb)!).padStart(17)).join('  ')}`);
+  }
+}
 
 /**
  * The same in a browser (BROWSERS, default chromium; 'none' skips): the engine's run in the

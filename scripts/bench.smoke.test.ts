@@ -117,7 +117,16 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
     ],
   },
   'bench:modules': {
-    env: { RUNS: '1', SIZES: '64', LOOP_MS: '50', HARNESS_S: '0.1', ONLY: 'noble,stablelib-chacha20poly1305', BROWSERS: 'chromium' },
+    env: {
+      RUNS: '1',
+      SIZES: '64',
+      LOOP_MS: '50',
+      HARNESS_S: '0.1',
+      ONLY: 'noble,stablelib-chacha20poly1305',
+      BROWSERS: 'chromium',
+      LIVE_MB: '4',
+      LIVE_ROTATIONS: '1',
+    },
     prints: [
       /bench:modules — Node/,
       /noble\s+aes-128-gcm\s+64 B\s+[\d.]+\s+[\d.]+\s+[\d.]+ \[/,
@@ -128,6 +137,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /noble\s+aes-128-gcm\s+64 B\s+in the run: too few runs[^\n]*\n[^\n]*alone: [^\n]*\n\s+the run over the loop taking turns: too few runs/,
       /noble\s+chacha20-poly1305\s+64 B\s+in the run\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+alone\s+[\d.]+ \[/,
       /cells whose run median is ≥ 0\.95 of the harness: \d of 2/,
+      /the plain loop alone with a caller's heap beside it \(4 MiB of small live objects[^\n]*\n[^\n]*4 MiB\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+ \[[\d.]+–[\d.]+\]/,
     ],
   },
   'bench:ab': {

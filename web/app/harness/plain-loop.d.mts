@@ -17,6 +17,8 @@ export interface PlainSpec {
   settleMaxBatches?: number;
   /** Without `interleaveMs`: each case alone in batches of about 2 ms, each followed by this long reading the clock, ms. */
   pauseMs?: number;
+  /** About this many MiB of small live objects held beside the loop, as an application's heap holds them. */
+  liveMB?: number;
 }
 
 /** By `name|algorithm|size`, bytes per second: every call's bytes over their time, and the median stretch's. */
@@ -25,4 +27,7 @@ export interface PlainFigures {
   medianStretch: Record<string, number>;
 }
 
-export function plainLoop(spec: PlainSpec, load: (module: string) => Promise<CustomImplementation>): Promise<PlainFigures & { sink: number }>;
+export function plainLoop(
+  spec: PlainSpec,
+  load: (module: string) => Promise<CustomImplementation>,
+): Promise<PlainFigures & { sink: number; /** With `liveMB`: how many live objects were held. */ held?: number }>;

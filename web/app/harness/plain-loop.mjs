@@ -21,6 +21,17 @@ async function encryptOf({ module, algorithm }, load) {
 }
 
 let sink = 0;
+/**
+ * About `mb` MiB of small live objects (an object, an array and a string each, as an
+ * application's state is made of), held while the loop runs: every full collection marks them.
+ * 140 bytes each with its slot in the array: in Node, 8 MiB asked read 8.35 MiB more heap after
+ * a full collection (`node --expose-gc`, heapUsed).
+ */
+function liveHeap(mb) {
+  const held = [];
+  for (let i = 0; i < (mb * 2 ** 20) / 140; i++) held.push({ n: i, pair: [i, i + 1], tag: `k${i % 4096}` });
+  return held;
+}
 /** The batch of the loop alone with pauses (`pauseMs`): as long as a quick run's sample. */
 const PAUSED_BATCH_MS = 2;
 /** Calls `call` for at least `forMs`, eight at a time: [calls, ms]. */
@@ -48,8 +59,15 @@ function loop(call, forMs) {
  * that long (at most `settleMaxBatches` batches), as the engine's turn of its own does (measure.ts SETTLE_MS).
  * With `pauseMs` and no `interleaveMs`, each case runs alone but in batches of about 2 ms, each
  * followed by that long reading the clock: no other case runs, yet the thread stops encrypting.
+ * With `liveMB`, about that much of live objects is held beside whichever loop runs (`held` of them).
  */
-export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches, pauseMs }, load) {
+export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches, pauseMs, liveMB }, load) {
+  const live = liveMB ? liveHeap(liveMB) : undefined;
+  const figures = await loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches, pauseMs }, load);
+  return live ? { ...figures, held: live.length } : figures;
+}
+
+async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches, pauseMs }, load) {
   const cases = [];
   for (const s of subjects) {
     const encrypt = await encryptOf(s, load);

@@ -25,4 +25,31 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     for (const via of instances) expect(via).toEqual([expect.stringMatching(/^plain-batch\.mjs\?case=\d+$/)]);
     expect(new Set(instances.map((v) => v[0])).size).toBe(4);
   });
+
+  it('holds the live objects asked for beside the loop (liveMB), and times the loop all the same', async () => {
+    const impl = {
+      id: 'copy',
+      label: 'copy',
+      algorithms: ['aes-128-gcm'] as const,
+      decrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, sealed: Uint8Array) => sealed.subarray(0, sealed.length - 16),
+      encrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, pt: Uint8Array) => new Uint8Array(pt.length + 16),
+    };
+    const spec = { subjects: [{ name: 'copy', module: 'copy.mjs', algorithm: 'aes-128-gcm' }], sizes: [64], ms: 5, reps: 1 };
+    const without = await plainLoop(spec, async () => impl);
+    expect(without.held).toBeUndefined();
+    // A collector to call: V8 exposes gc() in contexts made after the flag is set.
+    (await import('node:v8')).setFlagsFromString('--expose-gc');
+    const gc = (await import('node:vm')).runInNewContext('gc') as () => void;
+    const used = () => (gc(), process.memoryUsage().heapUsed);
+    const before = used();
+    let during = 0;
+    // Read the heap from inside the loop: the objects are held while it runs.
+    const probe = { ...impl, encrypt: (...a: Parameters<typeof impl.encrypt>) => ((during ||= used()), impl.encrypt(...a)) };
+    const held = await plainLoop({ ...spec, liveMB: 4 }, async () => probe);
+    expect(held.held).toBe(Math.ceil((4 * 2 ** 20) / 140));
+    expect(held.bytesPerSecond['copy|aes-128-gcm|64']).toBeGreaterThan(0);
+    // What is live while the loop runs: the 4 MiB asked for, give or take.
+    expect((during - before) / 2 ** 20).toBeGreaterThan(3.2);
+    expect((during - before) / 2 ** 20).toBeLessThan(6);
+  });
 });
