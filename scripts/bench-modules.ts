@@ -78,7 +78,7 @@ const pausedShape = (doc: ResultDocument): Shape => ({ pauseMs: doc.params.minSa
 const settledShape: Shape = { settleMs: SETTLE_MS, settleMaxBatches: SETTLE_MAX_BATCHES };
 /** The plain loop's figures (bytes/s) by `name|algorithm|size`: alone, or interleaved with batches of `interleaveMs`; `shape` settles its turns or pauses it alone. */
 const plainLoop = (subjects: Subject[], interleaveMs?: number, shape: Shape = {}) =>
-  new Promise<PlainFigures & { held?: number }>((resolve, reject) => {
+  new Promise<PlainFigures>((resolve, reject) => {
     const workerData: PlainSpec = {
       subjects: subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })),
       sizes: SIZES,

@@ -13,7 +13,7 @@ export interface PlainSpec {
   interleaveMs?: number;
   /** With `interleaveMs`: each turn first runs its case's batch untimed for this long, ms (measure.ts SETTLE_MS)… */
   settleMs?: number;
-  /** … and at most this many batches (measure.ts SETTLE_MAX_BATCHES): given with `settleMs`. */
+  /** … and at most this many batches (measure.ts SETTLE_MAX_BATCHES); absent: as many as fit in `settleMs`. */
   settleMaxBatches?: number;
   /** Without `interleaveMs`: each case alone in batches of about 2 ms, each followed by this long reading the clock, ms. */
   pauseMs?: number;
@@ -27,7 +27,4 @@ export interface PlainFigures {
   medianStretch: Record<string, number>;
 }
 
-export function plainLoop(
-  spec: PlainSpec,
-  load: (module: string) => Promise<CustomImplementation>,
-): Promise<PlainFigures & { sink: number; /** With `liveMB`: how many live objects were held. */ held?: number }>;
+export function plainLoop(spec: PlainSpec, load: (module: string) => Promise<CustomImplementation>): Promise<PlainFigures & { sink: number }>;

@@ -56,18 +56,19 @@ function loop(call, forMs) {
  * in a shuffled order, for `ms` a case in all (each case's turns add up to about one stretch) —
  * how the engine samples — and has no stretches of its own (`medianStretch` is then its bytes
  * over its time too). With `settleMs` too, each turn first runs the case's own batch untimed for
- * that long (at most `settleMaxBatches` batches), as the engine's turn of its own does (measure.ts SETTLE_MS).
+ * that long (and at most `settleMaxBatches` batches, if given), as the engine's turn of its own does (measure.ts SETTLE_MS).
  * With `pauseMs` and no `interleaveMs`, each case runs alone but in batches of about 2 ms, each
  * followed by that long reading the clock: no other case runs, yet the thread stops encrypting.
- * With `liveMB`, about that much of live objects is held beside whichever loop runs (`held` of them).
+ * With `liveMB`, about that much of live objects is held beside whichever loop runs.
  */
-export async function plainLoop({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches, pauseMs, liveMB }, load) {
-  const live = liveMB ? liveHeap(liveMB) : undefined;
-  const figures = await loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches, pauseMs }, load);
-  return live ? { ...figures, held: live.length } : figures;
+export async function plainLoop(spec, load) {
+  const live = spec.liveMB ? liveHeap(spec.liveMB) : [];
+  const figures = await loops(spec, load);
+  // Read after the loops, so that the objects stay live while they run.
+  return { ...figures, sink: figures.sink ^ live.length };
 }
 
-async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches, pauseMs }, load) {
+async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches = Infinity, pauseMs }, load) {
   const cases = [];
   for (const s of subjects) {
     const encrypt = await encryptOf(s, load);
