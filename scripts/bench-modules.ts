@@ -37,7 +37,7 @@ import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs'
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
 import { recordPage } from './measured.ts';
-import { againstRepeatability, describe } from './repeatability.ts';
+import { againstRepeatability, describe, type JudgedCell, tallyCells } from './repeatability.ts';
 import { SETTLE_MAX_BATCHES, SETTLE_MS } from '../web/core/worker/measure.ts';
 
 recordPage('modules', {
@@ -303,25 +303,17 @@ function printTable(rows: Ratios) {
   console.log('\nagainst the reference’s repeatability (the plain loop after / before, over the runs; docs/methodology.md):');
   // And the engine's run against the plain loop taking turns as the run's cases do, by that
   // loop's own A/A (timed twice after the run): what is left when the turns are on both sides.
-  const tally = { run: 0, alone: 0, turns: 0, cells: 0, notRun: 0, notRunTurns: 0 };
+  const cells: JudgedCell[] = [];
   for (const [k, r] of rows) {
     const [name, alg, size] = k.split('|');
     const [run, alone] = [againstRepeatability(r.allVsBefore, r.plainAA), againstRepeatability(r.aloneVsBefore, r.plainAA)];
     const turns = againstRepeatability(r.vsInterleaved, r.interleavedAA);
-    tally.cells++;
-    if (run?.within) tally.run++;
-    if (alone?.within) tally.alone++;
-    if (turns?.within) tally.turns++;
-    // A cell the run misses against the loop alone but meets against the loop taking turns:
-    // what it lacks is what taking turns costs any loop, not the engine's own.
-    if (run && !run.within) {
-      tally.notRun++;
-      if (turns?.within) tally.notRunTurns++;
-    }
+    cells.push({ run, alone, turns });
     console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  in the run: ${describe(run)}`);
     console.log(`${''.padEnd(54)}alone:      ${describe(alone)}`);
     console.log(`${''.padEnd(54)}the run over the loop taking turns: ${describe(turns)}`);
   }
+  const tally = tallyCells(cells);
   console.log(
     `within repeatability: the engine's run ${tally.run} of ${tally.cells} cells; the engine alone ${tally.alone} of ${tally.cells}; the run over the loop taking turns ${tally.turns} of ${tally.cells}`,
   );

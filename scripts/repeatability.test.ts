@@ -1,7 +1,7 @@
 // The repeatability standard (scripts/repeatability.ts): a figure is judged against how well its
 // reference repeats itself, not against a fixed band.
 import { describe as group, expect, it } from 'vitest';
-import { againstRepeatability, describe } from './repeatability.ts';
+import { againstRepeatability, describe, tallyCells } from './repeatability.ts';
 
 const refAgain = [1.02, 0.99, 1.01, 0.98, 1.0];
 
@@ -52,5 +52,17 @@ group('the repeatability standard', () => {
   it('one run cannot be judged', () => {
     expect(againstRepeatability([1], [1])).toBeNull();
     expect(describe(null)).toContain('too few runs');
+  });
+
+  it('bench:modules’ tally: the cells each reading has within, and the run’s misses that the loop taking turns explains', () => {
+    const within = againstRepeatability([0.99, 1.02, 1.0, 0.98, 1.01], refAgain);
+    const low = againstRepeatability([0.95, 0.97, 0.96, 0.94, 0.98], refAgain);
+    const t = tallyCells([
+      { run: within, alone: within, turns: within },
+      { run: low, alone: within, turns: within }, // missed alone, met against the turns
+      { run: low, alone: low, turns: low }, // missed both
+      { run: null, alone: null, turns: within }, // too few runs: neither within nor missed
+    ]);
+    expect(t).toEqual({ cells: 4, run: 1, alone: 2, turns: 3, notRun: 2, notRunTurns: 1 });
   });
 });

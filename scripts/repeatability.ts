@@ -68,6 +68,30 @@ export function againstRepeatability(ours: readonly number[], refAgain: readonly
   };
 }
 
+/** One cell of bench:modules judged three ways: the run and the engine alone against the loop alone, the run against the loop taking turns. */
+export interface JudgedCell {
+  run: Judged | null;
+  alone: Judged | null;
+  turns: Judged | null;
+}
+
+/**
+ * How many cells each reading has within, and of the cells whose run misses the loop alone, how
+ * many meet the loop taking turns: what those lack is what taking turns costs any loop.
+ */
+export function tallyCells(cells: readonly JudgedCell[]) {
+  const within = (pick: (c: JudgedCell) => Judged | null) => cells.filter((c) => pick(c)?.within).length;
+  const missed = cells.filter((c) => c.run && !c.run.within);
+  return {
+    cells: cells.length,
+    run: within((c) => c.run),
+    alone: within((c) => c.alone),
+    turns: within((c) => c.turns),
+    notRun: missed.length,
+    notRunTurns: missed.filter((c) => c.turns?.within).length,
+  };
+}
+
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 
 /** One cell in words: the reference's repeatability, our bias and spread against their limits, and the finding. */
