@@ -138,7 +138,8 @@ async function acrossWorkers(one: () => Promise<PlainFigures>): Promise<PlainFig
 function averaged(runs: PlainFigures[]): PlainFigures {
   const avg = (pick: (r: PlainFigures) => Record<string, number>) =>
     Object.fromEntries(Object.keys(pick(runs[0]!)).map((k) => [k, mean(runs.map((r) => pick(r)[k]!))]));
-  return { bytesPerSecond: avg((r) => r.bytesPerSecond), medianStretch: avg((r) => r.medianStretch) };
+  const collectorShare = runs.every((r) => r.collectorShare) ? avg((r) => r.collectorShare!) : undefined;
+  return { bytesPerSecond: avg((r) => r.bytesPerSecond), medianStretch: avg((r) => r.medianStretch), ...(collectorShare && { collectorShare }) };
 }
 /** A reference and its own A/A: the same loop timed twice in a row. */
 const twice = async (one: () => Promise<PlainFigures>): Promise<[PlainFigures, PlainFigures]> => [await one(), await one()];
@@ -184,6 +185,9 @@ function addRatios(
     aloneVsBefore: [],
     settled: [],
     paused: [],
+    collectorAlone: [],
+    collectorTurns: [],
+    turnsWithoutCollector: [],
   };
   r.median.push(c.bytesPerSecond / plainAlone.medianStretch[k]!);
   r.all.push(c.totalBytesPerSecond! / alone);
@@ -199,6 +203,13 @@ function addRatios(
   r.aloneVsBefore.push(solo.totalBytesPerSecond! / before.bytesPerSecond[k]!);
   r.settled.push(settledTurns.bytesPerSecond[k]! / alone);
   r.paused.push(paused.bytesPerSecond[k]! / alone);
+  const [shareAlone, shareTurns] = [plainAlone.collectorShare?.[k], plainInterleaved.collectorShare?.[k]];
+  if (shareAlone !== undefined && shareTurns !== undefined) {
+    r.collectorAlone.push(shareAlone);
+    r.collectorTurns.push(shareTurns);
+    // Bytes over the time the collector left each loop: what the turns cost besides its pauses.
+    r.turnsWithoutCollector.push(interleaved / (1 - shareTurns) / (alone / (1 - shareAlone)));
+  }
   rows.set(k, r);
 }
 
@@ -285,6 +296,11 @@ type RatioRow = {
   settled: number[];
   /** The plain loop alone in 2 ms batches with as long a pause after each, over the loop alone. */
   paused: number[];
+  /** Node only: the share of the plain loop's timed time the collector's pauses took, alone and taking turns (perf_hooks gc entries). */
+  collectorAlone: number[];
+  collectorTurns: number[];
+  /** Node only: the loop taking turns over the loop alone, each over the time the collector's pauses left it. */
+  turnsWithoutCollector: number[];
 };
 type Ratios = Map<string, RatioRow>;
 const f = (xs: number[]) => (xs.length ? `${median(xs).toFixed(2)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]` : '–');
@@ -319,6 +335,35 @@ function printTable(rows: Ratios) {
   );
   console.log(
     `of the ${tally.notRun} cells whose run is not within against the loop alone, ${tally.notRunTurns} are within against the loop taking turns (the turns' cost, which the plain loop pays too)`,
+  );
+  printCollector(rows);
+}
+
+/**
+ * Node only: how much of what the turns cost the plain loop is the collector's pauses. The
+ * pauses are perf_hooks' gc entries inside each timed window of the loop (plain-loop.worker.mjs);
+ * a pause another case's garbage caused lands in whichever case is timed.
+ */
+function printCollector(rows: Ratios) {
+  const measured = [...rows].filter(([, r]) => r.collectorTurns.length);
+  if (!measured.length) return;
+  const pct = (xs: number[]) => `${(median(xs) * 100).toFixed(1)} %`;
+  console.log(
+    "\nthe collector's pauses in the plain loop's timed time (perf_hooks gc entries), alone and taking turns, and the loop taking turns over the loop alone with the pauses left out of both (medians [range] over the runs):",
+  );
+  console.log(
+    `${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'alone'.padStart(8)}  ${'turns'.padStart(8)}  ${'turns/alone'.padStart(17)}  ${'without the pauses'.padStart(18)}`,
+  );
+  for (const [k, r] of measured) {
+    const [name, alg, size] = k.split('|');
+    console.log(
+      `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${pct(r.collectorAlone).padStart(8)}  ${pct(r.collectorTurns).padStart(8)}  ${f(r.interleaved).padStart(17)}  ${f(r.turnsWithoutCollector).padStart(18)}`,
+    );
+  }
+  const low = measured.filter(([, r]) => median(r.interleaved) < 0.95);
+  const explained = low.filter(([, r]) => median(r.turnsWithoutCollector) >= 0.95);
+  console.log(
+    `of the ${low.length} cells whose loop taking turns reads below 0.95 of the loop alone, ${explained.length} read 0.95 or more with the collector's pauses left out (the turns' cost there is the collector's)`,
   );
 }
 

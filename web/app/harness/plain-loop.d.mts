@@ -25,6 +25,13 @@ export interface PlainSpec {
 export interface PlainFigures {
   bytesPerSecond: Record<string, number>;
   medianStretch: Record<string, number>;
+  /** Where the home can tell (Node): the share of each case's timed time the collector's pauses took. */
+  collectorShare?: Record<string, number>;
 }
 
-export function plainLoop(spec: PlainSpec, load: (module: string) => Promise<CustomImplementation>): Promise<PlainFigures & { sink: number }>;
+/** `pausedWithin`: ms of the collector's pauses inside the given [start, end] windows (performance.now()), where the home can tell. */
+export function plainLoop(
+  spec: PlainSpec,
+  load: (module: string) => Promise<CustomImplementation>,
+  pausedWithin?: (windows: [number, number][]) => Promise<number>,
+): Promise<PlainFigures & { sink: number }>;

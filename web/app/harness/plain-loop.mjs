@@ -44,7 +44,7 @@ function loop(call, forMs) {
     n += 8;
     t = performance.now();
   }
-  return [n, t - t0];
+  return [n, t - t0, t0];
 }
 
 /**
@@ -60,12 +60,18 @@ function loop(call, forMs) {
  * With `pauseMs` and no `interleaveMs`, each case runs alone but in batches of about 2 ms, each
  * followed by that long reading the clock: no other case runs, yet the thread stops encrypting.
  * With `liveMB`, about that much of live objects is held beside whichever loop runs.
+ * `windows` holds each case's timed spans ([start, end], performance.now()).
  */
-export async function plainLoop(spec, load) {
+export async function plainLoop(spec, load, pausedWithin) {
   const live = spec.liveMB ? liveHeap(spec.liveMB) : [];
-  const figures = await loops(spec, load);
+  const { windows, ...figures } = await loops(spec, load);
+  // Where the home can tell (Node: perf_hooks' gc entries, plain-loop.worker.mjs), the share of
+  // each case's timed time the collector's pauses took.
+  const collectorShare = pausedWithin
+    ? Object.fromEntries(await Promise.all(Object.entries(windows).map(async ([k, w]) => [k, (await pausedWithin(w)) / w.reduce((t, [a, b]) => t + b - a, 0)])))
+    : undefined;
   // Read after the loops, so that the objects stay live while they run.
-  return { ...figures, sink: figures.sink ^ live.length };
+  return { ...figures, ...(collectorShare && { collectorShare }), sink: figures.sink ^ live.length };
 }
 
 async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches = Infinity, pauseMs }, load) {
@@ -75,39 +81,52 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
     for (const size of sizes) {
       const [key, nonce, aad, pt] = [fill(keyBytes(s.algorithm), 1), fill(12, 2), new Uint8Array(0), fill(size, 4)];
       const inputs = [key, nonce, aad, pt];
-      cases.push({ key: `${s.name}|${s.algorithm}|${size}`, size, encrypt, inputs, call: () => encrypt(key, nonce, aad, pt), batch: 1, calls: 0, ms: 0 });
+      cases.push({
+        key: `${s.name}|${s.algorithm}|${size}`,
+        size,
+        encrypt,
+        inputs,
+        call: () => encrypt(key, nonce, aad, pt),
+        batch: 1,
+        calls: 0,
+        ms: 0,
+        windows: [],
+      });
     }
   }
   const bytesPerSecond = {};
   const medianStretch = {};
+  const windowsOf = () => Object.fromEntries(cases.map((c) => [c.key, c.windows]));
   if (!interleaveMs && pauseMs) {
     for (const c of cases) {
       loop(c.call, ms / 3);
       for (const end = performance.now() + ms * reps; performance.now() < end;) {
-        const [n, t] = loop(c.call, PAUSED_BATCH_MS);
+        const [n, t, t0] = loop(c.call, PAUSED_BATCH_MS);
         c.calls += n;
         c.ms += t;
+        c.windows.push([t0, t0 + t]);
         for (const t1 = performance.now(); performance.now() - t1 < pauseMs;);
       }
       bytesPerSecond[c.key] = medianStretch[c.key] = (c.calls * c.size) / (c.ms / 1000);
     }
-    return { bytesPerSecond, medianStretch, sink };
+    return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };
   }
   if (!interleaveMs) {
     for (const c of cases) {
       loop(c.call, ms / 3);
       const rates = [];
       for (let r = 0; r < reps; r++) {
-        const [n, t] = loop(c.call, ms);
+        const [n, t, t0] = loop(c.call, ms);
         rates.push((n * c.size) / (t / 1000));
         c.calls += n;
         c.ms += t;
+        c.windows.push([t0, t0 + t]);
       }
       rates.sort((a, b) => a - b);
       bytesPerSecond[c.key] = (c.calls * c.size) / (c.ms / 1000);
       medianStretch[c.key] = rates[rates.length >> 1];
     }
-    return { bytesPerSecond, medianStretch, sink };
+    return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };
   }
   // Warm every case, then size its batch to about interleaveMs; each case's batches run in its own
   // instance of plain-batch.mjs (its own call site), as the engine's loops do.
@@ -134,10 +153,12 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
         for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
       const t0 = performance.now();
       sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
-      c.ms += performance.now() - t0;
+      const t1 = performance.now();
+      c.ms += t1 - t0;
       c.calls += c.batch;
+      c.windows.push([t0, t1]);
     }
   }
   for (const c of cases) bytesPerSecond[c.key] = medianStretch[c.key] = (c.calls * c.size) / (c.ms / 1000);
-  return { bytesPerSecond, medianStretch, sink };
+  return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };
 }

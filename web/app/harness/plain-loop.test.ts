@@ -55,4 +55,39 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     expect(held.mb).toBeLessThan(6);
     expect(held.rate).toBeGreaterThan(0);
   });
+
+  it("hands the collector's probe each case's timed windows, and gives the share of their time it reports", async () => {
+    const impl = {
+      id: 'copy',
+      label: 'copy',
+      algorithms: ['aes-128-gcm'] as const,
+      decrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, sealed: Uint8Array) => sealed.subarray(0, sealed.length - 16),
+      encrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, pt: Uint8Array) => new Uint8Array(pt.length + 16),
+    };
+    const subjects = [{ name: 'copy', module: 'copy.mjs', algorithm: 'aes-128-gcm' }];
+    for (const shape of [{ reps: 3 }, { reps: 1, interleaveMs: 1 }, { reps: 2, pauseMs: 1 }]) {
+      const seen: [number, number][][] = [];
+      const started = performance.now();
+      const figures = await plainLoop(
+        { subjects, sizes: [64, 1024], ms: 6, ...shape },
+        async () => impl,
+        async (w) => {
+          seen.push(w);
+          return w.reduce((t, [a, b]) => t + b - a, 0) / 4;
+        },
+      );
+      const ended = performance.now();
+      expect(seen, JSON.stringify(shape)).toHaveLength(2);
+      expect(figures.collectorShare, JSON.stringify(shape)).toEqual({ 'copy|aes-128-gcm|64': 0.25, 'copy|aes-128-gcm|1024': 0.25 });
+      // Every window is a span of the loop, and no two overlap, within a case or across cases.
+      const all = seen.flat().sort((x, y) => x[0] - y[0]);
+      for (const [a, b] of all) expect(a >= started && b <= ended && b > a).toBe(true);
+      for (let i = 1; i < all.length; i++) expect(all[i]![0]).toBeGreaterThanOrEqual(all[i - 1]![1]);
+      // Alone, each of a case's stretches is a window of at least `ms`.
+      if (!('interleaveMs' in shape) && !('pauseMs' in shape)) for (const w of seen) expect(w.map(([a, b]) => b - a >= 6)).toEqual([true, true, true]);
+    }
+    // Without a probe there is no share: a browser's worker cannot tell.
+    const none = await plainLoop({ subjects, sizes: [64], ms: 3, reps: 1 }, async () => impl);
+    expect(none.collectorShare).toBeUndefined();
+  });
 });
