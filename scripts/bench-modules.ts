@@ -13,8 +13,9 @@
  * once after the engine's run of that module alone, see sandwiched), and every case
  * taking turns in batches as long as the engine's samples ("interleaved"), which is how the
  * engine samples. Engine / interleaved isolates the engine's own loop; interleaved / alone is
- * what taking turns in one JavaScript heap does to a module's figure (garbage collection
- * started by one case and paid by the next, see docs/implementations.md). The engine timed is
+ * what taking turns in one thread does to a module's figure: what its neighbours leave it (the
+ * neighbours' table, pair by pair, see withNeighbours; in Node also the collector's pauses in
+ * the loop's timed time, which explain little of it). The engine timed is
  * the compiled one the package ships (built into target/bench-engine/ first, a few seconds).
  * Then the same in each of BROWSERS (default chromium; 'none' skips): the engine's run in the
  * harness page against a plain loop in a browser worker (web/app/harness/plain.worker.ts).
@@ -22,8 +23,10 @@
  *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
  * For noble, in Node, also against noble's own benchmark harness (@paulmillr/jsbt, HARNESS_S
  * seconds a size, scripts/jsbt.worker.mjs): the engine's figure over the harness's, in the run
- * and alone. And once, in Node, the plain loop alone with a caller's heap beside it (LIVE_MB of
- * small live objects, see withLiveHeap): what a module's garbage costs outside an empty worker.
+ * and alone. And once, in Node, each case taking turns with one neighbour at a time
+ * (NEIGHBOUR_SIZES, see withNeighbours), and the plain loop alone with a caller's heap beside it
+ * (LIVE_MB of small live objects, see withLiveHeap): what a module's garbage costs outside an
+ * empty worker.
  */
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -71,7 +74,7 @@ const SUBJECTS = [
 
 type Subject = (typeof SUBJECTS)[number];
 /** A plain loop's shape beyond alone or taking turns (plain-loop.mjs): settled turns, or pauses alone. */
-type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'settleMaxBatches' | 'pauseMs' | 'reps' | 'liveMB'>>;
+type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'settleMaxBatches' | 'pauseMs' | 'reps' | 'liveMB' | 'sizes'>>;
 /** Each case alone, pausing after every 2 ms batch as long as the run's samples last (two stretches a case). */
 const pausedShape = (doc: ResultDocument): Shape => ({ pauseMs: doc.params.minSampleMs, reps: 2 });
 /** The engine's turn of its own, in the plain loop's turns (measure.ts). */
@@ -118,6 +121,40 @@ async function withLiveHeap(): Promise<Map<string, Map<number, number[]>>> {
         out.set(k, row);
       }
     }
+  return out;
+}
+/**
+ * The neighbours (NEIGHBOUR_SIZES, default 64,1k; 'none' skips): each subject's case taking
+ * turns with one other subject's case of the same size, two cases in a fresh worker, in batches
+ * as long as the engine's samples, over the case alone in a fresh worker; and taking turns with
+ * no neighbour (its batches back to back), which is what the turns cost by themselves.
+ * NEIGHBOUR_ROTATIONS rotations, each in a rotated order. By `loopKey`, per neighbour's label
+ * ('' for none): [the ratio, the same with the collector's pauses left out of both sides].
+ */
+const NEIGHBOUR_SIZES = process.env.NEIGHBOUR_SIZES === 'none' ? [] : (process.env.NEIGHBOUR_SIZES ?? '64,1k').split(',').map((x) => parseSize(x));
+const NEIGHBOUR_ROTATIONS = Number(process.env.NEIGHBOUR_ROTATIONS ?? 3);
+const subjectLabel = (s: Subject) => (s.name === 'noble' ? `noble ${s.algorithm.split('-')[0]}` : s.name.split('-')[0]!);
+async function withNeighbours(sampleMs: number): Promise<Map<string, Map<string, [number[], number[]]>>> {
+  const out = new Map<string, Map<string, [number[], number[]]>>();
+  const withoutPauses = (f: PlainFigures, k: string) => f.bytesPerSecond[k]! / (1 - (f.collectorShare?.[k] ?? 0));
+  for (let r = 0; r < NEIGHBOUR_ROTATIONS; r++)
+    for (const size of NEIGHBOUR_SIZES)
+      for (const s of SUBJECTS) {
+        const k = loopKey(s, size);
+        const others = [undefined, ...SUBJECTS.filter((o) => o !== s)];
+        const order = [...others.slice(r % others.length), ...others.slice(0, r % others.length)];
+        const alone = await plainLoop([s], undefined, { sizes: [size], reps: 3 });
+        const row = out.get(k) ?? new Map<string, [number[], number[]]>();
+        for (const o of order) {
+          const turns = await plainLoop(o ? [s, o] : [s], sampleMs, { sizes: [size] });
+          const label = o ? subjectLabel(o) : '';
+          const [ratios, without] = row.get(label) ?? [[], []];
+          ratios.push(turns.bytesPerSecond[k]! / alone.bytesPerSecond[k]!);
+          without.push(withoutPauses(turns, k) / withoutPauses(alone, k));
+          row.set(label, [ratios, without]);
+        }
+        out.set(k, row);
+      }
   return out;
 }
 /**
@@ -243,6 +280,8 @@ const overHarness = new Map<string, { run: number[]; alone: number[] }>();
 
 const ratios: Ratios = new Map();
 const started = performance.now();
+/** The engine's sample length in this run (its quick preset's), for the neighbours' batches. */
+let sampleMs = 2;
 for (let run = 0; run < RUNS; run++) {
   // The engine: every subject in one run, interleaved as any run is.
   const doc = await runBenchmark({
@@ -254,6 +293,7 @@ for (let run = 0; run < RUNS; run++) {
     maxReruns: 2,
     implementations: [...new Set(SUBJECTS.map((s) => (s.module === 'noble' ? 'noble' : s.module)))] as never,
   });
+  sampleMs = doc.params.minSampleMs;
   // The same subjects and sizes taking turns as the engine's samples do (its sample length),
   // twice: the second is that reference's own A/A.
   const interleaved = await twice(() => plainLoop(SUBJECTS, doc.params.minSampleMs));
@@ -402,6 +442,28 @@ if (medians.length)
   console.log(
     `  cells whose run median is ≥ 0.95 of the harness: ${medians.filter((x) => x >= 0.95).length} of ${medians.length}; median of the cells ${median(medians).toFixed(2)}`,
   );
+
+if (NEIGHBOUR_SIZES.length) {
+  const table = await withNeighbours(sampleMs);
+  const labels = SUBJECTS.map(subjectLabel);
+  console.log(
+    `\nthe neighbours: the plain loop of each case taking turns in ${sampleMs} ms batches with one other case of its size (columns), two cases in a fresh worker, / the case alone in a fresh worker; "none": its batches back to back with no neighbour. Median of ${NEIGHBOUR_ROTATIONS} rotations, and in brackets the same with the collector's pauses (perf_hooks gc entries) left out of both:`,
+  );
+  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${['none', ...labels].map((l) => l.padStart(16)).join('')}`);
+  for (const [k, row] of table) {
+    const [name, alg, size] = k.split('|');
+    const cell = (label: string) => {
+      const got = row.get(label);
+      return got ? `${median(got[0]).toFixed(2)} (${median(got[1]).toFixed(2)})` : '–';
+    };
+    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}${['', ...labels].map((l) => cell(l).padStart(16)).join('')}`);
+  }
+  const pairs = [...table.values()].flatMap((row) => [...row].filter(([l]) => l).map(([, [r]]) => median(r)));
+  const alone = [...table.values()].map((row) => median(row.get('')![0]));
+  console.log(
+    `  with no neighbour ${Math.min(...alone).toFixed(2)}–${Math.max(...alone).toFixed(2)}; with one, ${pairs.filter((x) => x < 0.9).length} of ${pairs.length} pairs below 0.90 and ${pairs.filter((x) => x > 1.1).length} above 1.10 (${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)})`,
+  );
+}
 
 if (LIVE_MB.length) {
   const live = await withLiveHeap();

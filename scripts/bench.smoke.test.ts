@@ -126,6 +126,8 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       BROWSERS: 'chromium',
       LIVE_MB: '4',
       LIVE_ROTATIONS: '1',
+      NEIGHBOUR_SIZES: '64',
+      NEIGHBOUR_ROTATIONS: '1',
     },
     prints: [
       /bench:modules — Node/,
@@ -141,6 +143,9 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       // Node's plain loops measure the collector's pauses in their timed time; the browser's cannot.
       /the collector's pauses in the plain loop's timed time[^\n]*\n[^\n]*\n(?:[^\n]*\n)*noble\s+aes-128-gcm\s+64 B\s+\d+\.\d %\s+\d+\.\d %\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+[\d.]+ \[[\d.]+–[\d.]+\]/,
       /of the \d cells whose loop taking turns reads below 0\.95 of the loop alone, \d read 0\.95 or more with the collector's pauses left out/,
+      // Each case with no neighbour and with each other one, never with itself.
+      /the neighbours: [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \([\d.]+\)){3}\s+–\n/,
+      /with no neighbour [\d.]+–[\d.]+; with one, \d of 6 pairs below 0\.90 and \d above 1\.10/,
       /the plain loop alone with a caller's heap beside it \(4 MiB of small live objects[^\n]*\n[^\n]*4 MiB\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+ \[[\d.]+–[\d.]+\]/,
     ],
   },
