@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { plainLoop } from './plain-loop.mjs';
 
+/** A module whose encrypt only makes its output: the loop's shape, not a cipher, is under test. */
+const copy = {
+  id: 'copy',
+  label: 'copy',
+  algorithms: ['aes-128-gcm'] as const,
+  decrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, sealed: Uint8Array) => sealed.subarray(0, sealed.length - 16),
+  encrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, pt: Uint8Array) => new Uint8Array(pt.length + 16),
+};
+
 describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
   it('runs each case through its own instance of plain-batch.mjs, and no two cases through the same', async () => {
     /** Per case (algorithm and size), the instances of plain-batch.mjs its calls came through, from the stack. */
@@ -27,13 +36,7 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
   });
 
   it('holds the live objects asked for beside the loop (liveMB), and times the loop all the same', async () => {
-    const impl = {
-      id: 'copy',
-      label: 'copy',
-      algorithms: ['aes-128-gcm'] as const,
-      decrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, sealed: Uint8Array) => sealed.subarray(0, sealed.length - 16),
-      encrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, pt: Uint8Array) => new Uint8Array(pt.length + 16),
-    };
+    const impl = copy;
     const spec = { subjects: [{ name: 'copy', module: 'copy.mjs', algorithm: 'aes-128-gcm' }], sizes: [64], ms: 5, reps: 1 };
     // A collector to call: V8 exposes gc() in contexts made after the flag is set.
     (await import('node:v8')).setFlagsFromString('--expose-gc');
@@ -57,13 +60,7 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
   });
 
   it("hands the collector's probe each case's timed windows, and gives the share of their time it reports", async () => {
-    const impl = {
-      id: 'copy',
-      label: 'copy',
-      algorithms: ['aes-128-gcm'] as const,
-      decrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, sealed: Uint8Array) => sealed.subarray(0, sealed.length - 16),
-      encrypt: (_a: string, _k: Uint8Array, _n: Uint8Array, _aad: Uint8Array, pt: Uint8Array) => new Uint8Array(pt.length + 16),
-    };
+    const impl = copy;
     const subjects = [{ name: 'copy', module: 'copy.mjs', algorithm: 'aes-128-gcm' }];
     for (const shape of [{ reps: 3 }, { reps: 1, interleaveMs: 1 }, { reps: 2, pauseMs: 1 }]) {
       const seen: [number, number][][] = [];
