@@ -23,10 +23,10 @@
  *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
  * For noble, in Node, also against noble's own benchmark harness (@paulmillr/jsbt, HARNESS_S
  * seconds a size, scripts/jsbt.worker.mjs): the engine's figure over the harness's, in the run
- * and alone. And once, in Node, each case taking turns with one neighbour at a time
- * (NEIGHBOUR_SIZES, see withNeighbours), and the plain loop alone with a caller's heap beside it
- * (LIVE_MB of small live objects, see withLiveHeap): what a module's garbage costs outside an
- * empty worker.
+ * and alone. And once, in Node and in each browser, each case taking turns with one neighbour
+ * at a time (NEIGHBOUR_SIZES, see withNeighbours), and in Node the plain loop alone with a
+ * caller's heap beside it (LIVE_MB of small live objects, see withLiveHeap): what a module's
+ * garbage costs outside an empty worker. RUNS=0 measures only these.
  */
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -134,8 +134,11 @@ async function withLiveHeap(): Promise<Map<string, Map<number, number[]>>> {
 const NEIGHBOUR_SIZES = process.env.NEIGHBOUR_SIZES === 'none' ? [] : (process.env.NEIGHBOUR_SIZES ?? '64,1k').split(',').map((x) => parseSize(x));
 const NEIGHBOUR_ROTATIONS = Number(process.env.NEIGHBOUR_ROTATIONS ?? 3);
 const subjectLabel = (s: Subject) => (s.name === 'noble' ? `noble ${s.algorithm.split('-')[0]}` : s.name.split('-')[0]!);
-async function withNeighbours(sampleMs: number): Promise<Map<string, Map<string, [number[], number[]]>>> {
-  const out = new Map<string, Map<string, [number[], number[]]>>();
+/** Runs the plain loop of `subjects` in a fresh worker of one home (Node's worker thread, a browser's worker). */
+type PlainIn = (subjects: Subject[], interleaveMs?: number, shape?: Shape) => Promise<PlainFigures>;
+type Neighbours = Map<string, Map<string, [number[], number[]]>>;
+async function withNeighbours(sampleMs: number, plain: PlainIn): Promise<Neighbours> {
+  const out: Neighbours = new Map();
   const withoutPauses = (f: PlainFigures, k: string) => f.bytesPerSecond[k]! / (1 - (f.collectorShare?.[k] ?? 0));
   for (let r = 0; r < NEIGHBOUR_ROTATIONS; r++)
     for (const size of NEIGHBOUR_SIZES)
@@ -143,10 +146,10 @@ async function withNeighbours(sampleMs: number): Promise<Map<string, Map<string,
         const k = loopKey(s, size);
         const others = [undefined, ...SUBJECTS.filter((o) => o !== s)];
         const order = [...others.slice(r % others.length), ...others.slice(0, r % others.length)];
-        const alone = await plainLoop([s], undefined, { sizes: [size], reps: 3 });
+        const alone = await plain([s], undefined, { sizes: [size], reps: 3 });
         const row = out.get(k) ?? new Map<string, [number[], number[]]>();
         for (const o of order) {
-          const turns = await plainLoop(o ? [s, o] : [s], sampleMs, { sizes: [size] });
+          const turns = await plain(o ? [s, o] : [s], sampleMs, { sizes: [size] });
           const label = o ? subjectLabel(o) : '';
           const [ratios, without] = row.get(label) ?? [[], []];
           ratios.push(turns.bytesPerSecond[k]! / alone.bytesPerSecond[k]!);
@@ -156,6 +159,27 @@ async function withNeighbours(sampleMs: number): Promise<Map<string, Map<string,
         out.set(k, row);
       }
   return out;
+}
+/** The neighbours' table; `pauses`: whether the home measured the collector's pauses (Node), shown in brackets. */
+function printNeighbours(table: Neighbours, sampleMs: number, where: string, pauses: boolean) {
+  const labels = SUBJECTS.map(subjectLabel);
+  console.log(
+    `\nthe neighbours (${where}): the plain loop of each case taking turns in ${sampleMs} ms batches with one other case of its size (columns), two cases in a fresh worker, / the case alone in a fresh worker; "none": its batches back to back with no neighbour. Median of ${NEIGHBOUR_ROTATIONS} rotations${pauses ? ", and in brackets the same with the collector's pauses (perf_hooks gc entries) left out of both" : ''}:`,
+  );
+  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${['none', ...labels].map((l) => l.padStart(16)).join('')}`);
+  for (const [k, row] of table) {
+    const [name, alg, size] = k.split('|');
+    const cell = (label: string) => {
+      const got = row.get(label);
+      return got ? `${median(got[0]).toFixed(2)}${pauses ? ` (${median(got[1]).toFixed(2)})` : ''}` : '–';
+    };
+    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}${['', ...labels].map((l) => cell(l).padStart(16)).join('')}`);
+  }
+  const pairs = [...table.values()].flatMap((row) => [...row].filter(([l]) => l).map(([, [r]]) => median(r)));
+  const alone = [...table.values()].map((row) => median(row.get('')![0]));
+  console.log(
+    `  with no neighbour ${Math.min(...alone).toFixed(2)}–${Math.max(...alone).toFixed(2)}; with one, ${pairs.filter((x) => x < 0.9).length} of ${pairs.length} pairs below 0.90 and ${pairs.filter((x) => x > 1.1).length} above 1.10 (${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)})`,
+  );
 }
 /**
  * The plain loop alone in PLAIN_WORKERS fresh workers (default 2, before the engine's run and
@@ -443,27 +467,7 @@ if (medians.length)
     `  cells whose run median is ≥ 0.95 of the harness: ${medians.filter((x) => x >= 0.95).length} of ${medians.length}; median of the cells ${median(medians).toFixed(2)}`,
   );
 
-if (NEIGHBOUR_SIZES.length) {
-  const table = await withNeighbours(sampleMs);
-  const labels = SUBJECTS.map(subjectLabel);
-  console.log(
-    `\nthe neighbours: the plain loop of each case taking turns in ${sampleMs} ms batches with one other case of its size (columns), two cases in a fresh worker, / the case alone in a fresh worker; "none": its batches back to back with no neighbour. Median of ${NEIGHBOUR_ROTATIONS} rotations, and in brackets the same with the collector's pauses (perf_hooks gc entries) left out of both:`,
-  );
-  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${['none', ...labels].map((l) => l.padStart(16)).join('')}`);
-  for (const [k, row] of table) {
-    const [name, alg, size] = k.split('|');
-    const cell = (label: string) => {
-      const got = row.get(label);
-      return got ? `${median(got[0]).toFixed(2)} (${median(got[1]).toFixed(2)})` : '–';
-    };
-    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}${['', ...labels].map((l) => cell(l).padStart(16)).join('')}`);
-  }
-  const pairs = [...table.values()].flatMap((row) => [...row].filter(([l]) => l).map(([, [r]]) => median(r)));
-  const alone = [...table.values()].map((row) => median(row.get('')![0]));
-  console.log(
-    `  with no neighbour ${Math.min(...alone).toFixed(2)}–${Math.max(...alone).toFixed(2)}; with one, ${pairs.filter((x) => x < 0.9).length} of ${pairs.length} pairs below 0.90 and ${pairs.filter((x) => x > 1.1).length} above 1.10 (${Math.min(...pairs).toFixed(2)}–${Math.max(...pairs).toFixed(2)})`,
-  );
-}
+if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(sampleMs, plainLoop), sampleMs, 'Node', true);
 
 if (LIVE_MB.length) {
   const live = await withLiveHeap();
@@ -515,8 +519,10 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       )) as PlainFigures;
     const rows: Ratios = new Map();
     let version = '';
+    let browserSampleMs = sampleMs;
     for (let run = 0; run < RUNS; run++) {
       const doc = (await settled(page, `window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
+      browserSampleMs = doc.params.minSampleMs;
       version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
       // As in Node: every case taking turns in one worker, then each subject alone in a worker of its own.
       const interleaved = await twice(() => plain(SUBJECTS, doc.params.minSampleMs));
@@ -537,6 +543,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       `\nbench:modules — ${version} (${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
     );
     printTable(rows);
+    if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(browserSampleMs, plain), browserSampleMs, name, false);
   } catch (e) {
     console.log(`\n${name}: not measured — ${(e as Error).message.split('\n')[0]}`);
     process.exitCode = 1;

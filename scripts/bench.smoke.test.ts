@@ -144,7 +144,9 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /the collector's pauses in the plain loop's timed time[^\n]*\n[^\n]*\n(?:[^\n]*\n)*noble\s+aes-128-gcm\s+64 B\s+\d+\.\d %\s+\d+\.\d %\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+[\d.]+ \[[\d.]+–[\d.]+\]/,
       /of the \d cells whose loop taking turns reads below 0\.95 of the loop alone, \d read 0\.95 or more with the collector's pauses left out/,
       // Each case with no neighbour and with each other one, never with itself.
-      /the neighbours: [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \([\d.]+\)){3}\s+–\n/,
+      /the neighbours \(Node\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \([\d.]+\)){3}\s+–\n/,
+      // In the browser too, without the pauses a browser's worker cannot see.
+      /the neighbours \(chromium\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+){3}\s+–\n/,
       /with no neighbour [\d.]+–[\d.]+; with one, \d of 6 pairs below 0\.90 and \d above 1\.10/,
       /the plain loop alone with a caller's heap beside it \(4 MiB of small live objects[^\n]*\n[^\n]*4 MiB\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+ \[[\d.]+–[\d.]+\]/,
     ],
