@@ -540,7 +540,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       }
     }
     console.log(
-      `\nbench:modules — ${version} (${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
+      `\nbench:modules — ${version ? `${version} ` : ''}(${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
     );
     printTable(rows);
     if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(browserSampleMs, plain), browserSampleMs, name, false);
