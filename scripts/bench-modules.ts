@@ -435,37 +435,40 @@ const gc = process.execArgv.includes('--single-threaded-gc') ? 'GC on the main t
 console.log(
   `\nbench:modules — Node ${process.versions.node}, ${gc}, ${RUNS} run(s), engine vs a plain loop of the same calls (${((performance.now() - started) / 1000).toFixed(0)} s)`,
 );
-console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it);');
-console.log("  all calls: every call's bytes over their time, on both sides; median: the engine's median sample over the plain loop's median stretch");
-console.log(
-  "interleaved = the plain loop with every case taking turns in batches as long as the engine's samples, each case its own batch loop (the first of two such loops after the run), / the plain loop alone",
-);
-console.log(
-  "alone, side by side = the engine with that module alone / the plain loop alone just before and just after it, averaged (all calls): the engine's own loop",
-);
-console.log("plain after/before = the plain loop alone just after the engine's run / just before it: how far the reference moves from itself");
-console.log(
-  `settled turns = the plain loop taking turns as above, each turn first running its case untimed for ${SETTLE_MS} ms (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own, measure.ts SETTLE_MS), / the plain loop alone`,
-);
-console.log(
-  'paused = the plain loop with each case alone, pausing (reading the clock) as long as a sample after every 2 ms of calls, / the plain loop alone\n',
-);
-printTable(ratios);
+// The engine's tables, when it ran (RUNS=0 measures only the tables below).
+if (RUNS > 0) {
+  console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it);');
+  console.log("  all calls: every call's bytes over their time, on both sides; median: the engine's median sample over the plain loop's median stretch");
+  console.log(
+    "interleaved = the plain loop with every case taking turns in batches as long as the engine's samples, each case its own batch loop (the first of two such loops after the run), / the plain loop alone",
+  );
+  console.log(
+    "alone, side by side = the engine with that module alone / the plain loop alone just before and just after it, averaged (all calls): the engine's own loop",
+  );
+  console.log("plain after/before = the plain loop alone just after the engine's run / just before it: how far the reference moves from itself");
+  console.log(
+    `settled turns = the plain loop taking turns as above, each turn first running its case untimed for ${SETTLE_MS} ms (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own, measure.ts SETTLE_MS), / the plain loop alone`,
+  );
+  console.log(
+    'paused = the plain loop with each case alone, pausing (reading the clock) as long as a sample after every 2 ms of calls, / the plain loop alone\n',
+  );
+  printTable(ratios);
 
-console.log(
-  `\nnoble in Node over its own harness (@paulmillr/jsbt benchmarkRun, ${HARNESS_S} s a size, the same calls, timed right after the engine alone; all calls on both sides; target ≥ 0.95):`,
-);
-for (const [k, h] of overHarness) {
-  const [name, alg, size] = k.split('|');
   console.log(
-    `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  in the run ${f(h.run).padStart(17)}   alone ${f(h.alone).padStart(17)}`,
+    `\nnoble in Node over its own harness (@paulmillr/jsbt benchmarkRun, ${HARNESS_S} s a size, the same calls, timed right after the engine alone; all calls on both sides; target ≥ 0.95):`,
   );
+  for (const [k, h] of overHarness) {
+    const [name, alg, size] = k.split('|');
+    console.log(
+      `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  in the run ${f(h.run).padStart(17)}   alone ${f(h.alone).padStart(17)}`,
+    );
+  }
+  const medians = [...overHarness.values()].map((h) => median(h.run));
+  if (medians.length)
+    console.log(
+      `  cells whose run median is ≥ 0.95 of the harness: ${medians.filter((x) => x >= 0.95).length} of ${medians.length}; median of the cells ${median(medians).toFixed(2)}`,
+    );
 }
-const medians = [...overHarness.values()].map((h) => median(h.run));
-if (medians.length)
-  console.log(
-    `  cells whose run median is ≥ 0.95 of the harness: ${medians.filter((x) => x >= 0.95).length} of ${medians.length}; median of the cells ${median(medians).toFixed(2)}`,
-  );
 
 if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(sampleMs, plainLoop), sampleMs, 'Node', true);
 
@@ -542,7 +545,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
     console.log(
       `\nbench:modules — ${version ? `${version} ` : ''}(${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
     );
-    printTable(rows);
+    if (RUNS > 0) printTable(rows);
     if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(browserSampleMs, plain), browserSampleMs, name, false);
   } catch (e) {
     console.log(`\n${name}: not measured — ${(e as Error).message.split('\n')[0]}`);
