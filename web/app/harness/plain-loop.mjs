@@ -60,15 +60,21 @@ function loop(call, forMs) {
  * With `pauseMs` and no `interleaveMs`, each case runs alone but in batches of about 2 ms, each
  * followed by that long reading the clock: no other case runs, yet the thread stops encrypting.
  * With `liveMB`, about that much of live objects is held beside whichever loop runs.
- * `windows` holds each case's timed spans ([start, end], performance.now()).
+ * `windows` holds each case's timed spans ([start, end], performance.now()); its figure is its
+ * calls' bytes over their time.
  */
+/** The time of timed windows, ms: a case's figure and its collector's share divide by the same. */
+const spanOf = (windows) => windows.reduce((t, [a, b]) => t + b - a, 0);
+/** A case's figure: every timed call's bytes over the time of its windows, in bytes per second. */
+const rateOf = (c) => (c.calls * c.size) / (spanOf(c.windows) / 1000);
+
 export async function plainLoop(spec, load, pausedWithin) {
   const live = spec.liveMB ? liveHeap(spec.liveMB) : [];
   const { windows, ...figures } = await loops(spec, load);
   // Where the home can tell (Node: perf_hooks' gc entries, plain-loop.worker.mjs), the share of
   // each case's timed time the collector's pauses took.
   const collectorShare = pausedWithin
-    ? Object.fromEntries(await Promise.all(Object.entries(windows).map(async ([k, w]) => [k, (await pausedWithin(w)) / w.reduce((t, [a, b]) => t + b - a, 0)])))
+    ? Object.fromEntries(await Promise.all(Object.entries(windows).map(async ([k, w]) => [k, (await pausedWithin(w)) / spanOf(w)])))
     : undefined;
   // Read after the loops, so that the objects stay live while they run.
   return { ...figures, ...(collectorShare && { collectorShare }), sink: figures.sink ^ live.length };
@@ -89,7 +95,6 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
         call: () => encrypt(key, nonce, aad, pt),
         batch: 1,
         calls: 0,
-        ms: 0,
         windows: [],
       });
     }
@@ -103,11 +108,10 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
       for (const end = performance.now() + ms * reps; performance.now() < end;) {
         const [n, t, t0] = loop(c.call, PAUSED_BATCH_MS);
         c.calls += n;
-        c.ms += t;
         c.windows.push([t0, t0 + t]);
         for (const t1 = performance.now(); performance.now() - t1 < pauseMs;);
       }
-      bytesPerSecond[c.key] = medianStretch[c.key] = (c.calls * c.size) / (c.ms / 1000);
+      bytesPerSecond[c.key] = medianStretch[c.key] = rateOf(c);
     }
     return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };
   }
@@ -119,11 +123,10 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
         const [n, t, t0] = loop(c.call, ms);
         rates.push((n * c.size) / (t / 1000));
         c.calls += n;
-        c.ms += t;
         c.windows.push([t0, t0 + t]);
       }
       rates.sort((a, b) => a - b);
-      bytesPerSecond[c.key] = (c.calls * c.size) / (c.ms / 1000);
+      bytesPerSecond[c.key] = rateOf(c);
       medianStretch[c.key] = rates[rates.length >> 1];
     }
     return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };
@@ -154,11 +157,10 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
       const t0 = performance.now();
       sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
       const t1 = performance.now();
-      c.ms += t1 - t0;
       c.calls += c.batch;
       c.windows.push([t0, t1]);
     }
   }
-  for (const c of cases) bytesPerSecond[c.key] = medianStretch[c.key] = (c.calls * c.size) / (c.ms / 1000);
+  for (const c of cases) bytesPerSecond[c.key] = medianStretch[c.key] = rateOf(c);
   return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };
 }

@@ -60,9 +60,18 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
   });
 
   it("hands the collector's probe each case's timed windows, and gives the share of their time it reports", async () => {
-    const impl = copy;
+    /** When each call of each size began: the windows must hold exactly the calls the figure counts. */
+    const calls = new Map<number, number[]>();
+    const impl = {
+      ...copy,
+      encrypt: (...a: Parameters<typeof copy.encrypt>) => (
+        calls.get(a[4].length)?.push(performance.now()) ?? calls.set(a[4].length, [performance.now()]),
+        copy.encrypt(...a)
+      ),
+    };
     const subjects = [{ name: 'copy', module: 'copy.mjs', algorithm: 'aes-128-gcm' }];
     for (const shape of [{ reps: 3 }, { reps: 1, interleaveMs: 1 }, { reps: 2, pauseMs: 1 }]) {
+      calls.clear();
       const seen: [number, number][][] = [];
       const started = performance.now();
       const figures = await plainLoop(
@@ -80,6 +89,13 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
       const all = seen.flat().sort((x, y) => x[0] - y[0]);
       for (const [a, b] of all) expect(a >= started && b <= ended && b > a).toBe(true);
       for (let i = 1; i < all.length; i++) expect(all[i]![0]).toBeGreaterThanOrEqual(all[i - 1]![1]);
+      // The figure is the calls inside the windows over their time: none timed outside them, none left out.
+      for (const [i, size] of [64, 1024].entries()) {
+        const w = seen[i]!;
+        const timed = calls.get(size)!.filter((t) => w.some(([a, b]) => t >= a && t <= b)).length;
+        const span = w.reduce((t, [a, b]) => t + b - a, 0);
+        expect(figures.bytesPerSecond[`copy|aes-128-gcm|${size}`], JSON.stringify(shape)).toBeCloseTo((timed * size) / (span / 1000), 6);
+      }
       // Alone, each of a case's stretches is a window of at least `ms`.
       if (!('interleaveMs' in shape) && !('pauseMs' in shape)) for (const w of seen) expect(w.map(([a, b]) => b - a >= 6)).toEqual([true, true, true]);
     }
