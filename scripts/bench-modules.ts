@@ -129,17 +129,19 @@ async function withLiveHeap(): Promise<Map<string, Map<number, number[]>>> {
  * as long as the engine's samples, over the case alone in a fresh worker; and taking turns with
  * no neighbour (its batches back to back), which is what the turns cost by themselves.
  * NEIGHBOUR_ROTATIONS rotations, each in a rotated order. By `loopKey`, per neighbour's label
- * ('' for none): [the ratio, the same with the collector's pauses left out of both sides].
+ * ('' for none): [the ratio, the same with the collector's pauses left out of both sides, empty
+ * where the home cannot see them].
  */
 const NEIGHBOUR_SIZES = process.env.NEIGHBOUR_SIZES === 'none' ? [] : (process.env.NEIGHBOUR_SIZES ?? '64,1k').split(',').map((x) => parseSize(x));
 const NEIGHBOUR_ROTATIONS = Number(process.env.NEIGHBOUR_ROTATIONS ?? 3);
 const subjectLabel = (s: Subject) => (s.name === 'noble' ? `noble ${s.algorithm.split('-')[0]}` : s.name.split('-')[0]!);
+/** A case's bytes over the time the collector's pauses left its loop; undefined where the home cannot tell (a browser). */
+const beyondPauses = (f: PlainFigures, k: string) => (f.collectorShare ? f.bytesPerSecond[k]! / (1 - f.collectorShare[k]!) : undefined);
 /** Runs the plain loop of `subjects` in a fresh worker of one home (Node's worker thread, a browser's worker). */
 type PlainIn = (subjects: Subject[], interleaveMs?: number, shape?: Shape) => Promise<PlainFigures>;
 type Neighbours = Map<string, Map<string, [number[], number[]]>>;
 async function withNeighbours(sampleMs: number, plain: PlainIn): Promise<Neighbours> {
   const out: Neighbours = new Map();
-  const withoutPauses = (f: PlainFigures, k: string) => f.bytesPerSecond[k]! / (1 - (f.collectorShare?.[k] ?? 0));
   for (let r = 0; r < NEIGHBOUR_ROTATIONS; r++)
     for (const size of NEIGHBOUR_SIZES)
       for (const s of SUBJECTS) {
@@ -153,16 +155,18 @@ async function withNeighbours(sampleMs: number, plain: PlainIn): Promise<Neighbo
           const label = o ? subjectLabel(o) : '';
           const [ratios, without] = row.get(label) ?? [[], []];
           ratios.push(turns.bytesPerSecond[k]! / alone.bytesPerSecond[k]!);
-          without.push(withoutPauses(turns, k) / withoutPauses(alone, k));
+          const [t, a] = [beyondPauses(turns, k), beyondPauses(alone, k)];
+          if (t !== undefined && a !== undefined) without.push(t / a);
           row.set(label, [ratios, without]);
         }
         out.set(k, row);
       }
   return out;
 }
-/** The neighbours' table; `pauses`: whether the home measured the collector's pauses (Node), shown in brackets. */
-function printNeighbours(table: Neighbours, sampleMs: number, where: string, pauses: boolean) {
+/** The neighbours' table, with the collector's pauses left out in brackets where the home measured them (Node). */
+function printNeighbours(table: Neighbours, sampleMs: number, where: string) {
   const labels = SUBJECTS.map(subjectLabel);
+  const pauses = [...table.values()].some((row) => [...row.values()].some(([, without]) => without.length));
   console.log(
     `\nthe neighbours (${where}): the plain loop of each case taking turns in ${sampleMs} ms batches with one other case of its size (columns), two cases in a fresh worker, / the case alone in a fresh worker; "none": its batches back to back with no neighbour. Median of ${NEIGHBOUR_ROTATIONS} rotations${pauses ? ", and in brackets the same with the collector's pauses (perf_hooks gc entries) left out of both" : ''}:`,
   );
@@ -264,12 +268,12 @@ function addRatios(
   r.aloneVsBefore.push(solo.totalBytesPerSecond! / before.bytesPerSecond[k]!);
   r.settled.push(settledTurns.bytesPerSecond[k]! / alone);
   r.paused.push(paused.bytesPerSecond[k]! / alone);
-  const [shareAlone, shareTurns] = [plainAlone.collectorShare?.[k], plainInterleaved.collectorShare?.[k]];
-  if (shareAlone !== undefined && shareTurns !== undefined) {
-    r.collectorAlone.push(shareAlone);
-    r.collectorTurns.push(shareTurns);
-    // Bytes over the time the collector left each loop: what the turns cost besides its pauses.
-    r.turnsWithoutCollector.push(interleaved / (1 - shareTurns) / (alone / (1 - shareAlone)));
+  const [beyondAlone, beyondTurns] = [beyondPauses(plainAlone, k), beyondPauses(plainInterleaved, k)];
+  if (beyondAlone !== undefined && beyondTurns !== undefined) {
+    r.collectorAlone.push(plainAlone.collectorShare![k]!);
+    r.collectorTurns.push(plainInterleaved.collectorShare![k]!);
+    // What the turns cost besides the collector's pauses.
+    r.turnsWithoutCollector.push(beyondTurns / beyondAlone);
   }
   rows.set(k, r);
 }
@@ -470,7 +474,7 @@ if (RUNS > 0) {
     );
 }
 
-if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(sampleMs, plainLoop), sampleMs, 'Node', true);
+if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(sampleMs, plainLoop), sampleMs, 'Node');
 
 if (LIVE_MB.length) {
   const live = await withLiveHeap();
@@ -546,7 +550,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       `\nbench:modules — ${version ? `${version} ` : ''}(${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
     );
     if (RUNS > 0) printTable(rows);
-    if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(browserSampleMs, plain), browserSampleMs, name, false);
+    if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(browserSampleMs, plain), browserSampleMs, name);
   } catch (e) {
     console.log(`\n${name}: not measured — ${(e as Error).message.split('\n')[0]}`);
     process.exitCode = 1;
