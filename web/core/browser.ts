@@ -58,6 +58,7 @@ export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> 
     modules: modulesOf(options, (u) => new URL(u, location.href).href).modules,
     builtIns: builtInsOf(options),
     counts: options.counts ?? true,
+    modulesApart: options.modulesApart,
   });
   options.signal?.addEventListener('abort', () => handle.cancel());
   const onVisibility = () => handle.visibility(document.hidden);

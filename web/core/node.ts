@@ -9,11 +9,11 @@
  * @module
  */
 import { availableParallelism, release, totalmem } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import { IMPLEMENTATION_IDS } from './tables/algorithms.ts';
 import { NODE_ARCHES, NODE_OS_NAMES, coresInfo, type WorkerFacts } from './platform/env.ts';
 import { type RunOptions, builtInsOf, hooksOf, modulesOf, resolveParams } from './options.ts';
-import { type Available, type WorkerHandle, detectAvailable, startRun } from './run/runner.ts';
+import { type Available, detectAvailable, startRun } from './run/runner.ts';
+import { nodeWorker } from './worker/node-thread.ts';
 import type { Environment, ResultDocument } from './schema.ts';
 import { ENGINE_VERSION } from './version.ts';
 import { type ScalingCase, type ScalingPoint, measureScaling } from './run/scaling.ts';
@@ -40,39 +40,6 @@ export async function nodeEnvironment(facts: WorkerFacts): Promise<Environment> 
     libraries: { openssl: process.versions.openssl },
     clock: facts.clock ?? null,
     ...(facts.execution ? { execution: facts.execution } : {}),
-  };
-}
-
-/** From the sources (tsx, the repository's CLI): register tsx's loader in the thread first. */
-function sourceWorker(): Worker {
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./worker/node.worker.ts', import.meta.url).href;
-  const boot = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(entry)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`));
-}
-
-/**
- * From the package: the .js worker, started without the caller's Node options (`execArgv: []`;
- * V8's flags are the process's and stay). A worker inherits them otherwise, and with them the
- * module hooks of a loader the caller's script was started with: under tsx, loading SJCL,
- * node-forge or asmcrypto.js through its hooks detached a buffer in the measuring thread, and
- * V8 then checks every typed-array access of that thread (wasm/heap/src/lib.rs), so a module
- * of yours ran slower than in your own code. Modules of yours are imported as JavaScript.
- */
-function packageWorker(): Worker {
-  return new Worker(new URL('./worker/node.worker.js', import.meta.url), { execArgv: [] });
-}
-
-function nodeWorker(): WorkerHandle {
-  // From the sources (tsx, tests) the worker is the .ts file; from the package, the .js one.
-  const w = import.meta.url.endsWith('.ts') ? sourceWorker() : packageWorker();
-  return {
-    postMessage: (m) => w.postMessage(m),
-    addEventListener: ((type: 'message' | 'error', l: (e: { data?: unknown; message?: string }) => void) => {
-      if (type === 'message') w.on('message', (data) => l({ data }));
-      else w.on('error', (e) => l({ message: e.message }));
-    }) as WorkerHandle['addEventListener'],
-    terminate: () => void w.terminate(),
   };
 }
 
@@ -104,6 +71,7 @@ export function runBenchmark(options: RunOptions = {}): Promise<ResultDocument> 
     modules: modulesOf(options).modules,
     builtIns: builtInsOf(options),
     counts: options.counts ?? true,
+    modulesApart: options.modulesApart,
   });
   options.signal?.addEventListener('abort', () => handle.cancel());
   return handle.done;

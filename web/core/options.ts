@@ -35,6 +35,13 @@ export interface RunOptions extends Partial<Omit<RunParams, 'preset' | 'implemen
    * the timing (default true): `ops` in each such case.
    */
   counts?: boolean;
+  /**
+   * Each module of yours measured in a thread of its own (default true; not in an A/B), its
+   * samples still taking turns with the other cases: what its calls leave in a heap then costs
+   * no other case, and theirs cost it nothing (docs/methodology.md, "What the turns are: the
+   * neighbours"). false: every case in the measuring thread.
+   */
+  modulesApart?: boolean;
   /** Aborting terminates the worker; the promise resolves with what finished, status 'cancelled'. */
   signal?: AbortSignal;
 }
@@ -74,6 +81,7 @@ const OWN_OPTIONS = [
   'onPartial',
   'gateTimeoutMs',
   'counts',
+  'modulesApart',
   'signal',
 ] as const satisfies readonly (keyof RunOptions)[];
 /** Every option name runBenchmark takes. */
@@ -110,6 +118,7 @@ export function resolveParams(o: RunOptions, defaults: Partial<RunParams> = {}):
     gateTimeoutMs: _g,
     modulesAlone: _a,
     counts: _k,
+    modulesApart: _m,
     ...opts
   } = o;
   // An A/B run's two modules are the run; built-ins run beside them only when named.

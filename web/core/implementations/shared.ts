@@ -19,7 +19,20 @@ export interface PreparedCase {
   /** `size_of` the keyed state where it is known (WASM), else null. */
   readonly stateBytes: number | null;
   dispose(): void;
+  /**
+   * A case whose calls run in a thread of their own (worker/apart.ts): times `n` of them there,
+   * on that thread's clock, after `settle` (measure.ts Settle), so that no message between the
+   * threads falls inside the time.
+   */
+  timeApart?(n: number, settle: Settle): Promise<{ ms: number; isAsync: boolean }>;
 }
+
+/**
+ * What runs untimed right before a sample (measure.ts): one call that wakes an asynchronous
+ * case's crypto thread (SETTLE_CALLS), or a synchronous case's turn of its own, batches for up
+ * to `ms` (SETTLE_MS), at most `batches` of them; or nothing.
+ */
+export type Settle = { calls: number } | { ms: number; batches: number } | null;
 
 /** One implementation and one of the variants its table row lists (never a free string). */
 type Identity =

@@ -69,6 +69,8 @@ export interface RunPlatform {
   builtIns?: readonly ImplementationId[];
   /** Count each WASM case's executed operations in a worker of its own after the timing (worker/api.ts count); off unless asked. */
   counts?: boolean;
+  /** false: modules of yours are measured in the measuring thread, beside the other cases, not each in a thread of its own (worker/apart.ts). */
+  modulesApart?: boolean;
 }
 
 /** What one pass asks of its worker beyond what the session fills in itself. */
@@ -214,6 +216,15 @@ export class RunSession {
   }
 
   /**
+   * Whether each module of yours is measured in a thread of its own (worker/apart.ts): in every
+   * run but an A/B, whose two sides are both modules and take turns in one thread alike (its
+   * error rates were measured so, bench:ab), and unless the platform says otherwise.
+   */
+  get apart(): boolean {
+    return !this.params.ab && this.platform.modulesApart !== false;
+  }
+
+  /**
    * One worker's pass over `cases`, in that order: its samples join the run's, and its
    * interference record the run's. Returns how long the fresh worker took to start, and then
    * to measure.
@@ -229,6 +240,7 @@ export class RunSession {
       groupBytes: GROUP_PAYLOADS * this.platform.payloadLimitBytes,
       warmOnce: true,
       settling: cases.filter((c) => this.settles(c)).map((c) => c.key),
+      apart: this.apart,
     };
     this.samples.absorb(await this.guard(remote.measure(cases, measureOptions)), rerun);
     const measureMs = this.now() - t1;
@@ -341,6 +353,8 @@ export class RunSession {
   }
 
   #event(ev: WorkerEvent): void {
+    // Each pass's worker says it again: the run says it once.
+    if (ev.type === 'warning') return void (this.warnings.includes(ev.message) || this.warn(ev.message));
     const { progress } = this;
     if (ev.type === 'case-start') progress.current = ev.key;
     // The A/A twin is not a case of the result: progress counts what the result will hold.

@@ -11,14 +11,15 @@ import { makeYield } from './yield.ts';
 import { probeExecution, wasmLoops } from '../execution.ts';
 import { gateBackend } from '../implementations/gate.ts';
 import { type CoresBackend, wasmFeatures } from '../implementations/cores.ts';
-import type { Backend } from '../implementations/shared.ts';
+import type { Backend, PreparedCase, Settle } from '../implementations/shared.ts';
 import { validateBackends } from '../implementations/validate.ts';
 import type { ModuleInfo } from '../implementations/custom.ts';
 import type { RunParams } from '../schema.ts';
 import { estimateClock } from './clock.ts';
 import { comparisonGroups, detachOnce, outgrowsArena } from './groups.ts';
 import { loadBackends, loadModules } from './load.ts';
-import { makeProbe, measureCase, measureInterleaved, timerResolutionMs } from './measure.ts';
+import { makeProbe, measureCase, measureInterleaved, timed, timerResolutionMs } from './measure.ts';
+import { type Apart, startApart } from './apart.ts';
 import type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
 import { createVisibility } from './visibility.ts';
 import { type Interception, interceptWebAssembly } from './intercept.ts';
@@ -37,6 +38,16 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let backends: Backend[] = [];
   let unavailable: { implementation: ImplementationId; reason: string }[] = [];
   let customs: ReadonlyMap<string, Backend> = new Map();
+  let moduleUrls: ReadonlyMap<string, string> = new Map();
+  let runParams: RunParams | null = null;
+  /** In a module's thread of its own (apart.ts): the cases the measuring worker prepared here, by id. */
+  const apartCases = new Map<number, PreparedCase>();
+  let nextApart = 1;
+  const apartCase = (id: number) => {
+    const p = apartCases.get(id);
+    if (!p) throw new Error(`no case ${id} prepared in this thread`);
+    return p;
+  };
   let resolution = 0;
   /** The WASM cores: the clock, the interference probe's work and the gate's reference (null where WebAssembly is off). */
   let cores: CoresBackend | null = null;
@@ -46,6 +57,31 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let interception: Interception | null = null;
   const visibility = createVisibility();
   const yieldNow = makeYield();
+
+  /**
+   * A thread of its own for each module of yours among `cases` (apart.ts). One that does not
+   * start is measured here, and the run is told why.
+   */
+  async function threadsApart(cases: PlannedCase[]): Promise<Map<string, Apart>> {
+    const ids = [...new Set(cases.map((c) => c.implementation as string))].filter((id) => customs.has(id) && moduleUrls.has(id));
+    // Started together: each loads the cores and its module (about 0.3 s in Node from the sources).
+    const started = await Promise.allSettled(
+      ids.map(async (id) => {
+        if (!platform.startThread || !runParams) throw new Error('this platform cannot start a worker from a worker');
+        return startApart(platform.startThread(), runParams, customs.get(id)!, moduleUrls.get(id)!);
+      }),
+    );
+    const out = new Map<string, Apart>();
+    started.forEach((r, i) => {
+      if (r.status === 'fulfilled') out.set(ids[i]!, r.value);
+      else
+        emit({
+          type: 'warning',
+          message: `module ${ids[i]} measured in the measuring thread, beside the other cases: its own thread did not start (${(r.reason as Error)?.message ?? r.reason})`,
+        });
+    });
+    return out;
+  }
 
   return {
     /**
@@ -60,6 +96,8 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       if (o.count && modules.length && features && platform.loadCounter) interception = interceptWebAssembly(await platform.loadCounter());
       const mods = await loadModules(platform, modules);
       customs = mods.customs;
+      moduleUrls = mods.urlOf;
+      runParams = params;
       const loadAll = () => loadBackends(params, platform, customs, features, o);
       const loaded = interception ? await interception.bypass(loadAll) : await loadAll();
       backends = loaded.backends;
@@ -120,71 +158,104 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
         warmOnce?: boolean;
         /** The keys of the cases that take a turn of their own before each sample (measure.ts SETTLE_MS; RunSession.settles). */
         settling?: readonly string[];
+        /** Each module of yours measured in a thread of its own (apart.ts), where the platform can start one. */
+        apart?: boolean;
       },
     ) {
       const out: MeasuredCase[] = [];
-      // warmOnce (every run since the stop rule; first the dense preset's thousands of lengths):
-      // each implementation × algorithm × operation runs one code path whatever the length, so
-      // it is warmed up fully once, in its first group; later groups only calibrate their batch
-      // on the optimised code (calibration runs each case, touching its buffers, before timing).
-      const warmed = new Set<string>();
-      const codePath = (c: PlannedCase) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}`;
-      let firstCycle = o.firstCycle ?? 0;
-      for (const group of comparisonGroups(cases, o.groupBytes)) {
-        const prepared: Awaited<ReturnType<Backend['prepare']>>[] = [];
-        try {
-          for (const c of group) {
-            const backend = backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
-            if (!backend) {
-              const why = unavailable.find((u) => u.implementation === c.implementation)?.reason;
-              throw new Error(`no backend ${c.implementation}/${c.variant} in this worker${why ? `: ${why}` : ''}`);
+      const apart = o.apart ? await threadsApart(cases) : new Map<string, Apart>();
+      try {
+        // warmOnce (every run since the stop rule; first the dense preset's thousands of lengths):
+        // each implementation × algorithm × operation runs one code path whatever the length, so
+        // it is warmed up fully once, in its first group; later groups only calibrate their batch
+        // on the optimised code (calibration runs each case, touching its buffers, before timing).
+        const warmed = new Set<string>();
+        const codePath = (c: PlannedCase) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}`;
+        let firstCycle = o.firstCycle ?? 0;
+        for (const group of comparisonGroups(cases, o.groupBytes)) {
+          const prepared: Awaited<ReturnType<Backend['prepare']>>[] = [];
+          try {
+            for (const c of group) {
+              const backend = apart.get(c.implementation)?.backend ?? backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
+              if (!backend) {
+                const why = unavailable.find((u) => u.implementation === c.implementation)?.reason;
+                throw new Error(`no backend ${c.implementation}/${c.variant} in this worker${why ? `: ${why}` : ''}`);
+              }
+              prepared.push(await backend.prepare(c));
             }
-            prepared.push(await backend.prepare(c));
+            emit({ type: 'case-start', key: group[0]!.key });
+            const warm = o.warmOnce && group.every((c) => warmed.has(codePath(c)));
+            const measured = await measureInterleaved(prepared, {
+              // Cycle by cycle, each member until it has what was asked of it (the stop rule asks more of some).
+              samples: o.samples,
+              samplesFor: (i) => Math.max(o.samples, o.samplesFor?.[group[i]!.key] ?? 0),
+              minSampleMs: o.minSampleMs,
+              ...(warm ? { warmupMinMs: 0, warmupMaxMs: 0 } : {}),
+              timerResolutionMs: resolution,
+              iterationsFor: (i) => o.iterations[group[i]!.key],
+              warmNsFor: (i) => o.warmNsPerOp?.[group[i]!.key],
+              firstCycle,
+              // A group is one operation, size and AAD (comparisonGroups): its twins are its cases of one algorithm.
+              twinOf: (i) => group[i]!.algorithm,
+              settleFor: (i) => o.settling?.includes(group[i]!.key) ?? false,
+              probe: probe?.run,
+              yieldNow,
+              wasHidden: visibility.wasHidden,
+              waitUntilVisible: visibility.waitUntilVisible,
+            });
+            if (o.warmOnce) for (const c of group) warmed.add(codePath(c));
+            firstCycle += Math.max(...measured.map((m) => (m.cycles.length ? m.cycles[m.cycles.length - 1]! + 1 - firstCycle : 0)), 0);
+            if (measured[0]?.probeMs) {
+              record.cycles.push(...measured[0].cycles);
+              record.probeMs.push(...measured[0].probeMs);
+            }
+            group.forEach((c, i) => {
+              const m = measured[i]!;
+              const result: MeasuredCase = {
+                key: c.key,
+                samples: m.samples,
+                cycles: m.cycles,
+                iterations: m.iterations,
+                interruptions: m.interruptions,
+                stateBytes: prepared[i]!.stateBytes,
+              };
+              emit({ type: 'case-done', key: c.key, measured: result });
+              out.push(result);
+            });
+          } finally {
+            for (const p of prepared) p.dispose();
           }
-          emit({ type: 'case-start', key: group[0]!.key });
-          const warm = o.warmOnce && group.every((c) => warmed.has(codePath(c)));
-          const measured = await measureInterleaved(prepared, {
-            // Cycle by cycle, each member until it has what was asked of it (the stop rule asks more of some).
-            samples: o.samples,
-            samplesFor: (i) => Math.max(o.samples, o.samplesFor?.[group[i]!.key] ?? 0),
-            minSampleMs: o.minSampleMs,
-            ...(warm ? { warmupMinMs: 0, warmupMaxMs: 0 } : {}),
-            timerResolutionMs: resolution,
-            iterationsFor: (i) => o.iterations[group[i]!.key],
-            warmNsFor: (i) => o.warmNsPerOp?.[group[i]!.key],
-            firstCycle,
-            // A group is one operation, size and AAD (comparisonGroups): its twins are its cases of one algorithm.
-            twinOf: (i) => group[i]!.algorithm,
-            settleFor: (i) => o.settling?.includes(group[i]!.key) ?? false,
-            probe: probe?.run,
-            yieldNow,
-            wasHidden: visibility.wasHidden,
-            waitUntilVisible: visibility.waitUntilVisible,
-          });
-          if (o.warmOnce) for (const c of group) warmed.add(codePath(c));
-          firstCycle += Math.max(...measured.map((m) => (m.cycles.length ? m.cycles[m.cycles.length - 1]! + 1 - firstCycle : 0)), 0);
-          if (measured[0]?.probeMs) {
-            record.cycles.push(...measured[0].cycles);
-            record.probeMs.push(...measured[0].probeMs);
-          }
-          group.forEach((c, i) => {
-            const m = measured[i]!;
-            const result: MeasuredCase = {
-              key: c.key,
-              samples: m.samples,
-              cycles: m.cycles,
-              iterations: m.iterations,
-              interruptions: m.interruptions,
-              stateBytes: prepared[i]!.stateBytes,
-            };
-            emit({ type: 'case-done', key: c.key, measured: result });
-            out.push(result);
-          });
-        } finally {
-          for (const p of prepared) p.dispose();
         }
+      } finally {
+        for (const t of apart.values()) t.stop();
       }
       return out;
+    },
+
+    /** In a module's thread of its own (apart.ts): prepares a case of it here. */
+    async prepareApart(c: PlannedCase) {
+      const b = backends.find((x) => x.implementation === c.implementation);
+      if (!b) throw new Error(`no backend ${c.implementation} in this thread`);
+      const p = await b.prepare(c);
+      const id = nextApart++;
+      apartCases.set(id, p);
+      return { id, stateBytes: p.stateBytes };
+    },
+
+    /** ... runs `n` calls of it, untimed (calibration's checks go through timeApart too). */
+    async runApart(id: number, n: number) {
+      await apartCase(id).run(n);
+    },
+
+    /** ... settles it and times `n` calls on this thread's clock (measure.ts timed). */
+    async timeApart(id: number, n: number, settle: Settle) {
+      const [, ms, isAsync] = await timed(apartCase(id), n, () => performance.now(), settle);
+      return { ms, isAsync };
+    },
+
+    disposeApart(id: number) {
+      apartCases.get(id)?.dispose();
+      apartCases.delete(id);
     },
 
     /**

@@ -18,6 +18,8 @@ const sha256 = async (bytes: Uint8Array) => toHex(new Uint8Array(await crypto.su
 /** Modules of yours by URL: each loaded, checked and hashed; one that fails is named in `moduleErrors`, the rest go on. */
 export async function loadModules(platform: Platform, urls: readonly string[]) {
   const customs = new Map<string, Backend>();
+  /** Each module's URL by its id: a thread of its own loads it from there (apart.ts). */
+  const urlOf = new Map<string, string>();
   const loaded: ModuleInfo[] = [];
   const moduleErrors: { url: string; message: string }[] = [];
   for (const url of urls) {
@@ -27,12 +29,13 @@ export async function loadModules(platform: Platform, urls: readonly string[]) {
       const impl = defineImplementation(exports.default as never);
       if (customs.has(impl.id)) throw new Error(`a second module with id '${impl.id}'`);
       customs.set(impl.id, customBackend(impl));
+      urlOf.set(impl.id, url);
       loaded.push(moduleInfo(impl, await sha256(bytes)));
     } catch (e) {
       moduleErrors.push({ url, message: (e as Error)?.message ?? String(e) });
     }
   }
-  return { customs, loaded, moduleErrors };
+  return { customs, urlOf, loaded, moduleErrors };
 }
 
 /**

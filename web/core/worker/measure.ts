@@ -2,7 +2,7 @@
  * The timing core, run inside the worker. Pure with respect to the DOM: it needs only a clock.
  * @module
  */
-import type { PreparedCase } from '../implementations/shared.ts';
+import type { PreparedCase, Settle } from '../implementations/shared.ts';
 
 export type Clock = () => number;
 
@@ -32,7 +32,17 @@ export function timerResolutionMs(now: Clock = () => performance.now(), budgetMs
  * call leaves behind is paid inside the batch by the call after it, and what the last one leaves
  * runs in the untimed turn before the next sample (measureInterleaved), not in another case's.
  */
-async function timed(prepared: PreparedCase, n: number, now: Clock): Promise<[number, number, boolean]> {
+export async function timed(prepared: PreparedCase, n: number, now: Clock, settle: Settle = null): Promise<[number, number, boolean]> {
+  // A case in a thread of its own settles and is timed there; the messages stay outside its time.
+  if (prepared.timeApart) {
+    const t0 = now();
+    const { ms, isAsync } = await prepared.timeApart(n, settle);
+    if (isAsync) answersLater.add(prepared);
+    return [t0, ms, isAsync];
+  }
+  if (settle && 'calls' in settle) await prepared.run(settle.calls);
+  // A synchronous case's turn of its own: its batches back to back, with no turn between them and the sample.
+  else if (settle) for (let k = 0, t = now(); k < settle.batches && now() - t < settle.ms; k++) void prepared.run(n);
   const t0 = now();
   const pending = prepared.run(n);
   if (pending) {
@@ -423,13 +433,12 @@ export async function measureInterleaved(
     for (const i of order) {
       if (o.yieldNow) await o.yieldNow();
       if (o.waitUntilVisible) await o.waitUntilVisible();
-      // An asynchronous case wakes its crypto thread with an untimed call (SETTLE_CALLS).
-      if (answersLater.has(cases[i]!)) await cases[i]!.run(SETTLE_CALLS);
-      // A synchronous one runs its own batch untimed first, with no turn between it and the sample (SETTLE_MS).
-      else if (settling[i]) for (let k = 0, t = now(); k < SETTLE_MAX_BATCHES && now() - t < SETTLE_MS; k++) void cases[i]!.run(batch[i]!);
+      // An asynchronous case wakes its crypto thread with an untimed call (SETTLE_CALLS); a
+      // synchronous one that settles runs its own batch untimed first (SETTLE_MS).
+      const settle = answersLater.has(cases[i]!) ? { calls: SETTLE_CALLS } : settling[i] ? { ms: SETTLE_MS, batches: SETTLE_MAX_BATCHES } : null;
       // Every sample starts after an untimed turn of the event loop (above): what the case before
       // left behind runs there, not in this one's time.
-      const [t0, dt, isAsync] = await timed(cases[i]!, batch[i]!, now);
+      const [t0, dt, isAsync] = await timed(cases[i]!, batch[i]!, now, settle);
       // A pause message that arrived mid-sample lands before the check: an async batch let it in
       // between its calls, a sync one needs a turn.
       if (o.yieldNow && !isAsync) await o.yieldNow();

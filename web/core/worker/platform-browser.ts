@@ -21,6 +21,8 @@ const CORES_WASM: Record<WasmVariant, URL> = {
 export const browserPlatform: Platform = {
   runtime: 'browser',
   backends: BACKENDS,
+  // This worker's own script again (a module worker's location is its URL, bundled or not).
+  startThread: () => new Worker(self.location.href, { type: 'module' }),
   async loadCores(variant) {
     const glue = await GLUE[variant]();
     await glue.default(); // fetches and instantiates cores_bg.wasm next to the glue

@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { BACKENDS } from '../implementations/backends.node.ts';
 import type { Platform } from './types.ts';
+import { nodeWorker } from './node-thread.ts';
 import type { WycheproofVector } from '../implementations/validate.ts';
 import { BUILD_INFO, GLUE } from '../platform/builds.ts';
 
@@ -35,6 +36,7 @@ export const nodePlatform: Platform = {
     return all.filter((v) => (algorithms as readonly string[]).includes(v.algorithm));
   },
   backends: BACKENDS,
+  startThread: nodeWorker,
   async loadModule(url) {
     // A path or a file: URL; the bytes hashed are the file imported.
     const href = /^[a-z][a-z0-9+.-]*:/i.test(url) && !/^[a-z]:[\\/]/i.test(url) ? url : pathToFileURL(url).href;

@@ -7,6 +7,7 @@ import type { AlgorithmId, ImplementationRef, Operation } from '../tables/algori
 import type { BuildInfoLoader, CoresLoader, CountedCores, MakeBackends, WasmVariant } from '../implementations/shared.ts';
 import type { WycheproofVector } from '../implementations/validate.ts';
 import type { Counter } from './intercept.ts';
+import type { WorkerHandle } from './rpc.ts';
 
 export interface Platform {
   runtime: 'browser' | 'node';
@@ -26,6 +27,11 @@ export interface Platform {
   backends: Readonly<Record<string, () => Promise<{ default: MakeBackends }>>>;
   /** A module of yours: its exports, and the bytes that were loaded (hashed for the result). */
   loadModule(url: string): Promise<{ exports: Record<string, unknown>; bytes: Uint8Array }>;
+  /**
+   * Starts another benchmark worker from this one: a thread of its own for a module of yours
+   * (apart.ts). Absent where a worker cannot start one; it then measures every case itself.
+   */
+  startThread?(): WorkerHandle;
 }
 
 export interface PlannedCase {
@@ -59,7 +65,9 @@ export interface InterferenceRecord {
 export type WorkerEvent =
   | { type: 'case-start'; key: string }
   /** `measured`: the case's samples of this round, for live results (the same as measure returns). */
-  | { type: 'case-done'; key: string; measured?: MeasuredCase };
+  | { type: 'case-done'; key: string; measured?: MeasuredCase }
+  /** Something the run should say (a module measured beside the other cases: api.ts threadsApart). */
+  | { type: 'warning'; message: string };
 
 /**
  * A case's count from the counting pass: WebAssembly operations per message and per call; or

@@ -1,0 +1,86 @@
+// A module of yours in a thread of its own (worker/apart.ts): its cases are prepared, settled
+// and timed in a second worker, while the measuring worker keeps the cycles.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createApi } from '../worker/api.ts';
+import { nodePlatform } from '../worker/platform-node.ts';
+import { presetParams } from '../params.ts';
+import { caseKey } from '../schema.ts';
+import type { PlannedCase, WorkerEvent } from '../worker/types.ts';
+
+const MODULE = new URL('./modules/thread-gcm.mjs', import.meta.url).href;
+const dir = mkdtempSync(join(tmpdir(), 'apart-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const plan = (implementation: string, sizeBytes: number): PlannedCase => {
+  const c = {
+    implementation: implementation as never,
+    variant: implementation === 'noble' ? 'js' : 'custom',
+    algorithm: 'aes-128-gcm' as const,
+    operation: 'encrypt' as const,
+    sizeBytes,
+    aadBytes: 0,
+  };
+  return { ...c, key: caseKey(c) };
+};
+const cases = [plan('noble', 64), plan('test-thread-gcm', 64), plan('noble', 1024), plan('test-thread-gcm', 1024)];
+
+/** One measuring worker's pass over `cases` in this thread; the thread ids the module's cases were prepared in, and the events. */
+async function pass(apart: boolean, platform = nodePlatform) {
+  const log = join(dir, `${apart}-${Math.random().toString(36).slice(2)}.log`);
+  process.env.THREAD_LOG = log;
+  const events: WorkerEvent[] = [];
+  const api = createApi(platform, (e) => events.push(e));
+  const info = await api.init(
+    { ...presetParams('quick'), algorithms: ['aes-128-gcm'], implementations: ['noble', 'test-thread-gcm'] as never, sizes: [64, 1024] },
+    [MODULE],
+  );
+  expect(info.moduleErrors).toEqual([]);
+  const measured = await api.measure(cases, { samples: 3, minSampleMs: 2, iterations: {}, apart, settling: cases.map((c) => c.key) });
+  delete process.env.THREAD_LOG;
+  const threads = readFileSync(log, 'utf8').trim().split('\n').map(Number);
+  return { measured, threads, warnings: events.flatMap((e) => (e.type === 'warning' ? [e.message] : [])) };
+}
+
+describe('a module of yours in a thread of its own', () => {
+  it('prepares and times its cases in another thread, taking turns with the built-ins in every cycle; without it, in the measuring thread', async () => {
+    const apart = await pass(true);
+    expect(apart.warnings).toEqual([]);
+    // Both of its cases were prepared, and never in the measuring thread.
+    expect(apart.threads).toHaveLength(2);
+    for (const t of apart.threads) expect(t).not.toBe(threadId);
+    for (const m of apart.measured) {
+      expect(m.samples, m.key).toHaveLength(3);
+      for (const s of m.samples) expect(s, m.key).toBeGreaterThan(0);
+    }
+    // Its samples share their cycles with noble's of the same size: the turns are the measuring worker's.
+    const byKey = new Map(apart.measured.map((m) => [m.key, m]));
+    expect(byKey.get(cases[1]!.key)!.cycles).toEqual(byKey.get(cases[0]!.key)!.cycles);
+    expect(byKey.get(cases[3]!.key)!.cycles).toEqual(byKey.get(cases[2]!.key)!.cycles);
+
+    const together = await pass(false);
+    expect(together.threads).toEqual([threadId, threadId]);
+    // The same work either way: the module's time per call apart is within a few times of its time here (no message inside a sample).
+    const perCall = (r: typeof apart, k: string) => Math.min(...r.measured.find((m) => m.key === k)!.samples);
+    for (const c of [cases[1]!, cases[3]!]) {
+      const ratio = perCall(apart, c.key) / perCall(together, c.key);
+      expect(ratio, c.key).toBeGreaterThan(0.33);
+      expect(ratio, c.key).toBeLessThan(3);
+    }
+  });
+
+  it('measures the module in the measuring thread and says why, where the platform cannot start a thread', async () => {
+    const { startThread: _, ...platform } = nodePlatform;
+    const r = await pass(true, platform);
+    expect(r.threads).toEqual([threadId, threadId]);
+    expect(r.warnings).toEqual([
+      expect.stringMatching(
+        /^module test-thread-gcm measured in the measuring thread, beside the other cases: its own thread did not start \(this platform cannot start a worker from a worker\)$/,
+      ),
+    ]);
+    for (const m of r.measured) expect(m.samples).toHaveLength(3);
+  });
+});
