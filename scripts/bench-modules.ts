@@ -57,6 +57,8 @@ buildEngine(ENGINE, { declaration: false });
 const { runBenchmark } = (await import(pathToFileURL(`${ENGINE}/web/core/node.js`).href)) as typeof import('../web/core/node.ts');
 
 const RUNS = Number(process.env.RUNS ?? 3);
+/** MODULES_APART=0: the engine measures the modules in its measuring thread, beside the other cases, instead of each in a thread of its own (RunOptions.modulesApart). */
+const MODULES_APART = process.env.MODULES_APART !== '0';
 const SIZES = (process.env.SIZES ?? '64,1k,1M').split(',').map((s) => parseSize(s));
 const LOOP_MS = Number(process.env.LOOP_MS ?? 300);
 const example = (d: string) => fileURLToPath(new URL(`../examples/modules/${d}/index.mjs`, import.meta.url));
@@ -320,6 +322,7 @@ for (let run = 0; run < RUNS; run++) {
     rounds: 2,
     maxReruns: 2,
     implementations: [...new Set(SUBJECTS.map((s) => (s.module === 'noble' ? 'noble' : s.module)))] as never,
+    modulesApart: MODULES_APART,
   });
   sampleMs = doc.params.minSampleMs;
   // The same subjects and sizes taking turns as the engine's samples do (its sample length),
@@ -330,7 +333,13 @@ for (let run = 0; run < RUNS; run++) {
   for (const s of SUBJECTS) {
     // Side by side: the engine with this subject alone between two runs of the plain loop alone,
     // so that a slow minute falls on both sides.
-    const soloRun = () => runBenchmark({ ...soloOptions(s), implementations: [s.module === 'noble' ? 'noble' : s.module] as never, modulesAlone: true });
+    const soloRun = () =>
+      runBenchmark({
+        ...soloOptions(s),
+        implementations: [s.module === 'noble' ? 'noble' : s.module] as never,
+        modulesAlone: true,
+        modulesApart: MODULES_APART,
+      });
     const [engineAlone, ...plainAlone] = await sandwiched(soloRun, () => acrossWorkers(() => plainLoop([s])));
     const paused = await plainLoop([s], undefined, pausedShape(doc));
     for (const size of SIZES) {
@@ -435,9 +444,10 @@ function printCollector(rows: Ratios) {
   );
 }
 
+const apartLabel = MODULES_APART ? 'each module in a thread of its own' : 'every case in the measuring thread (MODULES_APART=0)';
 const gc = process.execArgv.includes('--single-threaded-gc') ? 'GC on the main thread only (--single-threaded-gc)' : 'concurrent GC';
 console.log(
-  `\nbench:modules — Node ${process.versions.node}, ${gc}, ${RUNS} run(s), engine vs a plain loop of the same calls (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  `\nbench:modules — Node ${process.versions.node}, ${gc}, ${RUNS} run(s), engine vs a plain loop of the same calls, ${apartLabel} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
 );
 // The engine's tables, when it ran (RUNS=0 measures only the tables below).
 if (RUNS > 0) {
@@ -528,7 +538,10 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
     let version = '';
     let browserSampleMs = sampleMs;
     for (let run = 0; run < RUNS; run++) {
-      const doc = (await settled(page, `window.harness.engine(${JSON.stringify(search)})`)) as ResultDocument;
+      const doc = (await settled(
+        page,
+        `window.harness.engine(${JSON.stringify(search)}, ${JSON.stringify({ modulesApart: MODULES_APART })})`,
+      )) as ResultDocument;
       browserSampleMs = doc.params.minSampleMs;
       version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
       // As in Node: every case taking turns in one worker, then each subject alone in a worker of its own.
@@ -540,14 +553,18 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
         solo.set('algorithms', s.algorithm);
         if (s.module === 'noble') solo.delete('module');
         else (solo.set('module', urlOf.get(s.module)!), solo.delete('implementations'), solo.set('alone', '1'));
-        const soloRun = async () => (await settled(page!, `window.harness.engine(${JSON.stringify(solo.toString())})`)) as ResultDocument;
+        const soloRun = async () =>
+          (await settled(
+            page!,
+            `window.harness.engine(${JSON.stringify(solo.toString())}, ${JSON.stringify({ modulesApart: MODULES_APART })})`,
+          )) as ResultDocument;
         const [engineAlone, ...plainAlone] = await sandwiched(soloRun, () => acrossWorkers(() => plain([s])));
         const paused = await plain([s], undefined, pausedShape(doc));
         for (const size of SIZES) addRatios(rows, doc, s, size, plainAlone, interleaved, engineAlone, settledTurns, paused);
       }
     }
     console.log(
-      `\nbench:modules — ${version ? `${version} ` : ''}(${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
+      `\nbench:modules — ${version ? `${version} ` : ''}(${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker, ${apartLabel} (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
     );
     if (RUNS > 0) printTable(rows);
     if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(browserSampleMs, plain), browserSampleMs, name);

@@ -130,7 +130,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       NEIGHBOUR_ROTATIONS: '1',
     },
     prints: [
-      /bench:modules — Node/,
+      /bench:modules — Node [^\n]*each module in a thread of its own/,
       /noble\s+aes-128-gcm\s+64 B\s+[\d.]+\s+[\d.]+\s+[\d.]+ \[/,
       /stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B/,
       /bench:modules — Chrom\S+ [\d.]+ \(chromium\)[^\n]*\n[\s\S]*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+\s+[\d.]+(\s+[\d.]+ \[[\d.]+–[\d.]+\]){8}/,

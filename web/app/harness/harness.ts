@@ -27,8 +27,8 @@ function once<T>(worker: Worker, spec: unknown, pick: (data: Record<string, unkn
 }
 
 const harness = {
-  /** The engine's run of `search` (with `alone=1`, its modules without the preset's built-ins). */
-  engine(search: string): Promise<ResultDocument> {
+  /** The engine's run of `search` (with `alone=1`, its modules without the preset's built-ins; `o.modulesApart` as RunOptions'). */
+  engine(search: string, o: { modulesApart?: boolean } = {}): Promise<ResultDocument> {
     const { params, modules, builtIns } = parseParams(search);
     return startRun(params, {
       builtIns,
@@ -36,6 +36,7 @@ const harness = {
       environment: browserEnvironment,
       payloadLimitBytes: payloadLimitBytes(null, false),
       modules: modules.map((u) => new URL(u, location.href).href),
+      modulesApart: o.modulesApart,
     }).done;
   },
   bare(spec: BareSpec): Promise<number[]> {
