@@ -36,7 +36,7 @@ import type { ResultDocument } from '../web/core/schema.ts';
 import type { BrowserName } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
 import { openHarness, sandwiched, settled } from './harness-page.ts';
-import type { PlainFigures, PlainSpec } from '../web/app/harness/plain-loop.mjs';
+import { type PlainFigures, type PlainSpec, apartSpecs, mergedFigures } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
 import { recordPage } from './measured.ts';
@@ -76,27 +76,38 @@ const SUBJECTS = [
 
 type Subject = (typeof SUBJECTS)[number];
 /** A plain loop's shape beyond alone or taking turns (plain-loop.mjs): settled turns, or pauses alone. */
-type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'settleMaxBatches' | 'pauseMs' | 'reps' | 'liveMB' | 'sizes'>>;
+type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'settleMaxBatches' | 'pauseMs' | 'reps' | 'liveMB' | 'sizes'>> & {
+  /** With `interleaveMs`: each subject in a fresh worker of its own, the workers taking turns (PlainSpec.turns), as the engine measures modules. */
+  apart?: boolean;
+};
+/** The specs of a plain loop: one worker's, or with `apart` one per subject (plain-loop.mjs apartSpecs). */
+function plainSpecs(subjects: PlainSpec['subjects'], interleaveMs: number | undefined, { apart, ...shape }: Shape): PlainSpec[] {
+  const spec: PlainSpec = { subjects, sizes: SIZES, ms: LOOP_MS, interleaveMs, ...shape, reps: shape.reps ?? 5 };
+  return apart && interleaveMs ? apartSpecs({ ...spec, interleaveMs }) : [spec];
+}
 /** Each case alone, pausing after every 2 ms batch as long as the run's samples last (two stretches a case). */
 const pausedShape = (doc: ResultDocument): Shape => ({ pauseMs: doc.params.minSampleMs, reps: 2 });
 /** The engine's turn of its own, in the plain loop's turns (measure.ts). */
 const settledShape: Shape = { settleMs: SETTLE_MS, settleMaxBatches: SETTLE_MAX_BATCHES };
 /** The plain loop's figures (bytes/s) by `name|algorithm|size`: alone, or interleaved with batches of `interleaveMs`; `shape` settles its turns or pauses it alone. */
-const plainLoop = (subjects: Subject[], interleaveMs?: number, shape: Shape = {}) =>
-  new Promise<PlainFigures>((resolve, reject) => {
-    const workerData: PlainSpec = {
-      subjects: subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })),
-      sizes: SIZES,
-      ms: LOOP_MS,
-      interleaveMs,
-      ...shape,
-      reps: shape.reps ?? 5,
-    };
-    // As the engine's workers start (web/core/node.ts packageWorker): without this script's tsx hooks.
-    const w = new Worker(new URL('./plain-loop.worker.mjs', import.meta.url), { workerData, execArgv: [] });
-    w.once('message', (m: PlainFigures) => (resolve(m), void w.terminate()));
-    w.once('error', reject);
-  });
+const plainLoop = async (subjects: Subject[], interleaveMs?: number, shape: Shape = {}) =>
+  mergedFigures(
+    await Promise.all(
+      plainSpecs(
+        subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })),
+        interleaveMs,
+        shape,
+      ).map(
+        (workerData) =>
+          new Promise<PlainFigures>((resolve, reject) => {
+            // As the engine's workers start (web/core/worker/node-thread.ts packageWorker): without this script's tsx hooks.
+            const w = new Worker(new URL('./plain-loop.worker.mjs', import.meta.url), { workerData, execArgv: [] });
+            w.once('message', (m: PlainFigures) => (resolve(m), void w.terminate()));
+            w.once('error', reject);
+          }),
+      ),
+    ),
+  );
 /**
  * A caller's heap beside the loop (LIVE_MB, MiB, default 8,32; 'none' skips): each subject
  * alone, in a fresh worker holding that much of small live objects, over the same loop holding
@@ -142,7 +153,7 @@ const beyondPauses = (f: PlainFigures, k: string) => (f.collectorShare ? f.bytes
 /** Runs the plain loop of `subjects` in a fresh worker of one home (Node's worker thread, a browser's worker). */
 type PlainIn = (subjects: Subject[], interleaveMs?: number, shape?: Shape) => Promise<PlainFigures>;
 type Neighbours = Map<string, Map<string, [number[], number[]]>>;
-async function withNeighbours(sampleMs: number, plain: PlainIn): Promise<Neighbours> {
+async function withNeighbours(sampleMs: number, plain: PlainIn, apart = false): Promise<Neighbours> {
   const out: Neighbours = new Map();
   for (let r = 0; r < NEIGHBOUR_ROTATIONS; r++)
     for (const size of NEIGHBOUR_SIZES)
@@ -153,7 +164,7 @@ async function withNeighbours(sampleMs: number, plain: PlainIn): Promise<Neighbo
         const alone = await plain([s], undefined, { sizes: [size], reps: 3 });
         const row = out.get(k) ?? new Map<string, [number[], number[]]>();
         for (const o of order) {
-          const turns = await plain(o ? [s, o] : [s], sampleMs, { sizes: [size] });
+          const turns = await plain(o ? [s, o] : [s], sampleMs, { sizes: [size], apart });
           const label = o ? subjectLabel(o) : '';
           const [ratios, without] = row.get(label) ?? [[], []];
           ratios.push(turns.bytesPerSecond[k]! / alone.bytesPerSecond[k]!);
@@ -166,11 +177,11 @@ async function withNeighbours(sampleMs: number, plain: PlainIn): Promise<Neighbo
   return out;
 }
 /** The neighbours' table, with the collector's pauses left out in brackets where the home measured them (Node). */
-function printNeighbours(table: Neighbours, sampleMs: number, where: string) {
+function printNeighbours(table: Neighbours, sampleMs: number, where: string, apart = false) {
   const labels = SUBJECTS.map(subjectLabel);
   const pauses = [...table.values()].some((row) => [...row.values()].some(([, without]) => without.length));
   console.log(
-    `\nthe neighbours (${where}): the plain loop of each case taking turns in ${sampleMs} ms batches with one other case of its size (columns), two cases in a fresh worker, / the case alone in a fresh worker; "none": its batches back to back with no neighbour. Median of ${NEIGHBOUR_ROTATIONS} rotations${pauses ? ", and in brackets the same with the collector's pauses (perf_hooks gc entries) left out of both" : ''}:`,
+    `\nthe neighbours (${where}): the plain loop of each case taking turns in ${sampleMs} ms batches with one other case of its size (columns), ${apart ? 'each case in a fresh worker of its own, the two workers taking turns (as the engine measures modules of yours)' : 'two cases in a fresh worker'}, / the case alone in a fresh worker; "none": its batches back to back with no neighbour. Median of ${NEIGHBOUR_ROTATIONS} rotations${pauses ? ", and in brackets the same with the collector's pauses (perf_hooks gc entries) left out of both" : ''}:`,
   );
   console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${['none', ...labels].map((l) => l.padStart(16)).join('')}`);
   for (const [k, row] of table) {
@@ -484,7 +495,10 @@ if (RUNS > 0) {
     );
 }
 
-if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(sampleMs, plainLoop), sampleMs, 'Node');
+if (NEIGHBOUR_SIZES.length) {
+  printNeighbours(await withNeighbours(sampleMs, plainLoop), sampleMs, 'Node');
+  printNeighbours(await withNeighbours(sampleMs, plainLoop, true), sampleMs, 'Node, each neighbour in a thread of its own', true);
+}
 
 if (LIVE_MB.length) {
   const live = await withLiveHeap();
@@ -529,10 +543,10 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       module: [...urlOf.values()].join(','),
     }).toString();
     const inPage = (s: Subject) => ({ name: s.name, module: urlOf.get(s.module) ?? 'noble', algorithm: s.algorithm });
-    const plain = async (subjects: Subject[], interleaveMs?: number, shape: Shape = {}) =>
+    const plain = async (subjects: Subject[], interleaveMs?: number, { apart, ...shape }: Shape = {}) =>
       (await settled(
         page!,
-        `window.harness.plain(${JSON.stringify({ subjects: subjects.map(inPage), sizes: SIZES, ms: LOOP_MS, interleaveMs, ...shape, reps: shape.reps ?? 5 })})`,
+        `window.harness.plain(${JSON.stringify({ subjects: subjects.map(inPage), sizes: SIZES, ms: LOOP_MS, interleaveMs, ...shape, reps: shape.reps ?? 5 })}, ${JSON.stringify({ apart })})`,
       )) as PlainFigures;
     const rows: Ratios = new Map();
     let version = '';
@@ -567,7 +581,10 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       `\nbench:modules — ${version ? `${version} ` : ''}(${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker, ${apartLabel} (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
     );
     if (RUNS > 0) printTable(rows);
-    if (NEIGHBOUR_SIZES.length) printNeighbours(await withNeighbours(browserSampleMs, plain), browserSampleMs, name);
+    if (NEIGHBOUR_SIZES.length) {
+      printNeighbours(await withNeighbours(browserSampleMs, plain), browserSampleMs, name);
+      printNeighbours(await withNeighbours(browserSampleMs, plain, true), browserSampleMs, `${name}, each neighbour in a thread of its own`, true);
+    }
   } catch (e) {
     console.log(`\n${name}: not measured — ${(e as Error).message.split('\n')[0]}`);
     process.exitCode = 1;

@@ -148,6 +148,9 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       // In the browser too, without the pauses a browser's worker cannot see.
       /the neighbours \(chromium\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+){3}\s+–\n/,
       /with no neighbour [\d.]+–[\d.]+; with one, \d of 6 pairs below 0\.90 and \d above 1\.10/,
+      // And again with each neighbour in a thread of its own, as the engine measures modules.
+      /the neighbours \(Node, each neighbour in a thread of its own\): [^\n]*each case in a fresh worker of its own[^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \([\d.]+\)){3}\s+–\n/,
+      /the neighbours \(chromium, each neighbour in a thread of its own\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+){3}\s+–\n/,
       /the plain loop alone with a caller's heap beside it \(4 MiB of small live objects[^\n]*\n[^\n]*4 MiB\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+ \[[\d.]+–[\d.]+\]/,
     ],
   },

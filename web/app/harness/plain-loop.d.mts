@@ -19,6 +19,12 @@ export interface PlainSpec {
   pauseMs?: number;
   /** About this many MiB of small live objects held beside the loop, as an application's heap holds them. */
   liveMB?: number;
+  /**
+   * With `interleaveMs`: this thread is one of `of` taking turns through `sab` (two Int32s: the
+   * turn's count, and how many threads are warm), as thread `me`; `count` turns in all, each a
+   * batch of every case of this thread's. Every thread of the set is given the same `count`.
+   */
+  turns?: { sab: SharedArrayBuffer; me: number; of: number; count: number };
 }
 
 /** By `name|algorithm|size`, bytes per second: every call's bytes over their time, and the median stretch's. */
@@ -28,6 +34,11 @@ export interface PlainFigures {
   /** Where the home can tell (Node): the share of each case's timed time the collector's pauses took. */
   collectorShare?: Record<string, number>;
 }
+
+/** A spec taking turns as one spec per subject, for a worker each, taking turns through one shared counter (`turns`). */
+export function apartSpecs(spec: PlainSpec & { interleaveMs: number }): PlainSpec[];
+/** The figures of several workers' loops, each keyed by its own subjects, as one. */
+export function mergedFigures(parts: PlainFigures[]): PlainFigures;
 
 /** `pausedWithin`: ms of the collector's pauses inside the given [start, end] windows (performance.now()), where the home can tell. */
 export function plainLoop(

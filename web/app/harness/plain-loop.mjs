@@ -80,7 +80,51 @@ export async function plainLoop(spec, load, pausedWithin) {
   return { ...figures, ...(collectorShare && { collectorShare }), sink: figures.sink ^ live.length };
 }
 
-async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches = Infinity, pauseMs }, load) {
+/**
+ * Threads taking turns through one shared counter (`turns` of a PlainSpec): each waits until the
+ * count is its own, runs its batch, and passes the turn on; `ready` holds them all until every
+ * one has warmed up, so that no thread's warm-up runs beside another's turns.
+ */
+function turnsGate({ sab, me, of }) {
+  const word = new Int32Array(sab);
+  return {
+    ready() {
+      Atomics.add(word, 1, 1);
+      Atomics.notify(word, 1);
+      for (let v = Atomics.load(word, 1); v < of; v = Atomics.load(word, 1)) Atomics.wait(word, 1, v);
+    },
+    wait() {
+      for (let v = Atomics.load(word, 0); v % of !== me; v = Atomics.load(word, 0)) Atomics.wait(word, 0, v);
+    },
+    pass() {
+      Atomics.add(word, 0, 1);
+      Atomics.notify(word, 0);
+    },
+  };
+}
+
+/**
+ * A spec taking turns (`interleaveMs`) as one spec per subject, each for a worker of its own,
+ * the workers taking turns through one shared counter (`turns`), as the engine measures modules
+ * of yours (web/core/worker/apart.ts); each subject gets about one stretch of batches.
+ */
+export function apartSpecs(spec) {
+  const sab = new SharedArrayBuffer(8);
+  const count = Math.max(1, Math.round(spec.ms / spec.interleaveMs));
+  return spec.subjects.map((s, me) => ({ ...spec, subjects: [s], turns: { sab, me, of: spec.subjects.length, count } }));
+}
+
+/** The figures of several workers' loops, each keyed by its own subjects, as one. */
+export function mergedFigures(parts) {
+  const collectorShare = parts.every((p) => p.collectorShare) ? Object.assign({}, ...parts.map((p) => p.collectorShare)) : undefined;
+  return {
+    bytesPerSecond: Object.assign({}, ...parts.map((p) => p.bytesPerSecond)),
+    medianStretch: Object.assign({}, ...parts.map((p) => p.medianStretch)),
+    ...(collectorShare && { collectorShare }),
+  };
+}
+
+async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settleMaxBatches = Infinity, pauseMs, turns }, load) {
   const cases = [];
   for (const s of subjects) {
     const encrypt = await encryptOf(s, load);
@@ -141,6 +185,24 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
     loop(one, ms / 3);
     const [n, t] = loop(one, interleaveMs);
     c.batch = Math.max(1, Math.round((n * interleaveMs) / t));
+  }
+  if (turns) {
+    // One of several threads taking turns (turnsGate): a batch of every case of this thread's on
+    // each of its `count` turns.
+    const gate = turnsGate(turns);
+    gate.ready();
+    for (let t = 0; t < turns.count; t++) {
+      gate.wait();
+      for (const c of cases) {
+        const t0 = performance.now();
+        sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
+        c.windows.push([t0, performance.now()]);
+        c.calls += c.batch;
+      }
+      gate.pass();
+    }
+    for (const c of cases) bytesPerSecond[c.key] = medianStretch[c.key] = rateOf(c);
+    return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };
   }
   const order = cases.map((_, i) => i);
   // Settling turns last longer than their timed batch: the loop runs as much longer, so each case's timed batches still add up to about one stretch.

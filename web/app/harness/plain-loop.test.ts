@@ -1,5 +1,6 @@
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { plainLoop } from './plain-loop.mjs';
+import { apartSpecs, plainLoop } from './plain-loop.mjs';
 
 /** A module whose encrypt only makes its output: the loop's shape, not a cipher, is under test. */
 const copy = {
@@ -102,5 +103,31 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     // Without a probe there is no share: a browser's worker cannot tell.
     const none = await plainLoop({ subjects, sizes: [64], ms: 3, reps: 1 }, async () => impl);
     expect(none.collectorShare).toBeUndefined();
+  });
+
+  it('with each case in a thread of its own (apartSpecs), the threads take turns: their timed windows alternate and never overlap, each thread its count of turns', async () => {
+    const subjects = ['a', 'b'].map((name) => ({ name, module: 'copy.mjs', algorithm: 'aes-128-gcm' }));
+    const specs = apartSpecs({ subjects, sizes: [64], ms: 12, reps: 1, interleaveMs: 1 });
+    expect(specs.map((s) => s.subjects.map((x) => x.name))).toEqual([['a'], ['b']]);
+    const count = specs[0]!.turns!.count;
+    const out = await Promise.all(
+      specs.map(
+        (workerData) =>
+          new Promise<{ figures: { bytesPerSecond: Record<string, number> }; windows: [number, number][] }>((resolve, reject) => {
+            const w = new Worker(new URL('./turns.test-worker.mjs', import.meta.url), { workerData });
+            w.once('message', (m) => (resolve(m), void w.terminate()));
+            w.once('error', reject);
+          }),
+      ),
+    );
+    expect(Object.keys(out[0]!.figures.bytesPerSecond)).toEqual(['a|aes-128-gcm|64']);
+    expect(Object.keys(out[1]!.figures.bytesPerSecond)).toEqual(['b|aes-128-gcm|64']);
+    expect(out.map((o) => o.windows.length)).toEqual([count, count]);
+    expect(new Int32Array(specs[0]!.turns!.sab)[0]).toBe(2 * count);
+    const all = out.flatMap((o, thread) => o.windows.map(([a, b]) => ({ a, b, thread }))).sort((x, y) => x.a - y.a);
+    all.forEach((w, i) => {
+      expect(w.thread, `window ${i}`).toBe(i % 2);
+      if (i > 0) expect(w.a, `window ${i} starts after the one before it ends`).toBeGreaterThanOrEqual(all[i - 1]!.b);
+    });
   });
 });
