@@ -37,9 +37,9 @@ export interface RunOptions extends Partial<Omit<RunParams, 'preset' | 'implemen
   counts?: boolean;
   /**
    * Each module of yours measured in a thread of its own (default true; not in an A/B), its
-   * samples still taking turns with the other cases: what its calls leave in a heap then costs
-   * no other case, and theirs cost it nothing (docs/methodology.md, "What the turns are: the
-   * neighbours"). false: every case in the measuring thread.
+   * samples still taking turns with the other cases: what its calls leave in a heap is then
+   * collected in its own turns, not in the other cases' (docs/methodology.md, "A module of yours
+   * in a thread of its own"). false: every case in the measuring thread.
    */
   modulesApart?: boolean;
   /** Aborting terminates the worker; the promise resolves with what finished, status 'cancelled'. */

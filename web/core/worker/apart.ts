@@ -4,9 +4,10 @@
  * backend whose calls, settling and timing happen there (PreparedCase.timeApart). The cycles
  * stay the measuring worker's: the module's samples still take turns with every other case of
  * their group, but what its calls leave in a heap (garbage, a collector's work) stays in its own.
- * Beside asmcrypto.js in one thread, noble's AES-128-GCM at 64 B read 0.55 of its loop alone;
- * with asmcrypto.js in a thread of its own taking the same turns, 1.03 (methodology.md, "What
- * the turns are: the neighbours").
+ * In Node, beside asmcrypto.js in one thread noble's AES-128-GCM read 0.63 / 0.61 of its loop
+ * alone at 64 B / 1 KiB, with a thread each taking the same turns 0.88 / 0.95; in Chromium the
+ * cost crossed workers (bench:modules' neighbours tables; methodology.md, "A module of yours in
+ * a thread of its own").
  * @module
  */
 import type { RunParams } from '../schema.ts';
