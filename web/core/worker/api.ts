@@ -34,6 +34,22 @@ function probeOn(cores: CoresBackend, resolution: number) {
   return { probe, opsPerProbe: probe.iterations * cores.clockChainOps };
 }
 
+/** What one pass asks of a measuring worker (RunSession.measure). */
+export type PassRequest = {
+  samples: number;
+  samplesFor?: Record<string, number>;
+  minSampleMs: number;
+  iterations: Record<string, number>;
+  warmNsPerOp?: Record<string, number>;
+  firstCycle?: number;
+  groupBytes?: number;
+  warmOnce?: boolean;
+  /** The keys of the cases that take a turn of their own before each sample (measure.ts SETTLE_MS; RunSession.settles). */
+  settling?: readonly string[];
+  /** Each module of yours measured in a thread of its own (apart.ts), where the platform can start one. */
+  apart?: boolean;
+};
+
 export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   let backends: Backend[] = [];
   let unavailable: { implementation: ImplementationId; reason: string }[] = [];
@@ -80,6 +96,73 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           message: `module ${ids[i]} measured in the measuring thread, beside the other cases: its own thread did not start (${(r.reason as Error)?.message ?? r.reason})`,
         });
     });
+    return out;
+  }
+
+  /** Measures `cases` group by group (the pass of `measure`), a module of yours through its thread in `apart`. */
+  async function measureGroups(cases: PlannedCase[], o: PassRequest, apart: ReadonlyMap<string, Apart>): Promise<MeasuredCase[]> {
+    const out: MeasuredCase[] = [];
+    // warmOnce (every run since the stop rule; first the dense preset's thousands of lengths):
+    // each implementation × algorithm × operation runs one code path whatever the length, so
+    // it is warmed up fully once, in its first group; later groups only calibrate their batch
+    // on the optimised code (calibration runs each case, touching its buffers, before timing).
+    const warmed = new Set<string>();
+    const codePath = (c: PlannedCase) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}`;
+    let firstCycle = o.firstCycle ?? 0;
+    for (const group of comparisonGroups(cases, o.groupBytes)) {
+      const prepared: Awaited<ReturnType<Backend['prepare']>>[] = [];
+      try {
+        for (const c of group) {
+          const backend = apart.get(c.implementation)?.backend ?? backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
+          if (!backend) {
+            const why = unavailable.find((u) => u.implementation === c.implementation)?.reason;
+            throw new Error(`no backend ${c.implementation}/${c.variant} in this worker${why ? `: ${why}` : ''}`);
+          }
+          prepared.push(await backend.prepare(c));
+        }
+        emit({ type: 'case-start', key: group[0]!.key });
+        const warm = o.warmOnce && group.every((c) => warmed.has(codePath(c)));
+        const measured = await measureInterleaved(prepared, {
+          // Cycle by cycle, each member until it has what was asked of it (the stop rule asks more of some).
+          samples: o.samples,
+          samplesFor: (i) => Math.max(o.samples, o.samplesFor?.[group[i]!.key] ?? 0),
+          minSampleMs: o.minSampleMs,
+          ...(warm ? { warmupMinMs: 0, warmupMaxMs: 0 } : {}),
+          timerResolutionMs: resolution,
+          iterationsFor: (i) => o.iterations[group[i]!.key],
+          warmNsFor: (i) => o.warmNsPerOp?.[group[i]!.key],
+          firstCycle,
+          // A group is one operation, size and AAD (comparisonGroups): its twins are its cases of one algorithm.
+          twinOf: (i) => group[i]!.algorithm,
+          settleFor: (i) => o.settling?.includes(group[i]!.key) ?? false,
+          probe: probe?.run,
+          yieldNow,
+          wasHidden: visibility.wasHidden,
+          waitUntilVisible: visibility.waitUntilVisible,
+        });
+        if (o.warmOnce) for (const c of group) warmed.add(codePath(c));
+        firstCycle += Math.max(...measured.map((m) => (m.cycles.length ? m.cycles[m.cycles.length - 1]! + 1 - firstCycle : 0)), 0);
+        if (measured[0]?.probeMs) {
+          record.cycles.push(...measured[0].cycles);
+          record.probeMs.push(...measured[0].probeMs);
+        }
+        group.forEach((c, i) => {
+          const m = measured[i]!;
+          const result: MeasuredCase = {
+            key: c.key,
+            samples: m.samples,
+            cycles: m.cycles,
+            iterations: m.iterations,
+            interruptions: m.interruptions,
+            stateBytes: prepared[i]!.stateBytes,
+          };
+          emit({ type: 'case-done', key: c.key, measured: result });
+          out.push(result);
+        });
+      } finally {
+        for (const p of prepared) p.dispose();
+      }
+    }
     return out;
   }
 
@@ -145,91 +228,13 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
      * Measures `cases`, each group of compared cases interleaved (comparisonGroups); cycle ids
      * start at `firstCycle`, so the runner keeps them unique across rounds.
      */
-    async measure(
-      cases: PlannedCase[],
-      o: {
-        samples: number;
-        samplesFor?: Record<string, number>;
-        minSampleMs: number;
-        iterations: Record<string, number>;
-        warmNsPerOp?: Record<string, number>;
-        firstCycle?: number;
-        groupBytes?: number;
-        warmOnce?: boolean;
-        /** The keys of the cases that take a turn of their own before each sample (measure.ts SETTLE_MS; RunSession.settles). */
-        settling?: readonly string[];
-        /** Each module of yours measured in a thread of its own (apart.ts), where the platform can start one. */
-        apart?: boolean;
-      },
-    ) {
-      const out: MeasuredCase[] = [];
+    async measure(cases: PlannedCase[], o: PassRequest) {
       const apart = o.apart ? await threadsApart(cases) : new Map<string, Apart>();
       try {
-        // warmOnce (every run since the stop rule; first the dense preset's thousands of lengths):
-        // each implementation × algorithm × operation runs one code path whatever the length, so
-        // it is warmed up fully once, in its first group; later groups only calibrate their batch
-        // on the optimised code (calibration runs each case, touching its buffers, before timing).
-        const warmed = new Set<string>();
-        const codePath = (c: PlannedCase) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}`;
-        let firstCycle = o.firstCycle ?? 0;
-        for (const group of comparisonGroups(cases, o.groupBytes)) {
-          const prepared: Awaited<ReturnType<Backend['prepare']>>[] = [];
-          try {
-            for (const c of group) {
-              const backend = apart.get(c.implementation)?.backend ?? backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
-              if (!backend) {
-                const why = unavailable.find((u) => u.implementation === c.implementation)?.reason;
-                throw new Error(`no backend ${c.implementation}/${c.variant} in this worker${why ? `: ${why}` : ''}`);
-              }
-              prepared.push(await backend.prepare(c));
-            }
-            emit({ type: 'case-start', key: group[0]!.key });
-            const warm = o.warmOnce && group.every((c) => warmed.has(codePath(c)));
-            const measured = await measureInterleaved(prepared, {
-              // Cycle by cycle, each member until it has what was asked of it (the stop rule asks more of some).
-              samples: o.samples,
-              samplesFor: (i) => Math.max(o.samples, o.samplesFor?.[group[i]!.key] ?? 0),
-              minSampleMs: o.minSampleMs,
-              ...(warm ? { warmupMinMs: 0, warmupMaxMs: 0 } : {}),
-              timerResolutionMs: resolution,
-              iterationsFor: (i) => o.iterations[group[i]!.key],
-              warmNsFor: (i) => o.warmNsPerOp?.[group[i]!.key],
-              firstCycle,
-              // A group is one operation, size and AAD (comparisonGroups): its twins are its cases of one algorithm.
-              twinOf: (i) => group[i]!.algorithm,
-              settleFor: (i) => o.settling?.includes(group[i]!.key) ?? false,
-              probe: probe?.run,
-              yieldNow,
-              wasHidden: visibility.wasHidden,
-              waitUntilVisible: visibility.waitUntilVisible,
-            });
-            if (o.warmOnce) for (const c of group) warmed.add(codePath(c));
-            firstCycle += Math.max(...measured.map((m) => (m.cycles.length ? m.cycles[m.cycles.length - 1]! + 1 - firstCycle : 0)), 0);
-            if (measured[0]?.probeMs) {
-              record.cycles.push(...measured[0].cycles);
-              record.probeMs.push(...measured[0].probeMs);
-            }
-            group.forEach((c, i) => {
-              const m = measured[i]!;
-              const result: MeasuredCase = {
-                key: c.key,
-                samples: m.samples,
-                cycles: m.cycles,
-                iterations: m.iterations,
-                interruptions: m.interruptions,
-                stateBytes: prepared[i]!.stateBytes,
-              };
-              emit({ type: 'case-done', key: c.key, measured: result });
-              out.push(result);
-            });
-          } finally {
-            for (const p of prepared) p.dispose();
-          }
-        }
+        return await measureGroups(cases, o, apart);
       } finally {
         for (const t of apart.values()) t.stop();
       }
-      return out;
     },
 
     /** In a module's thread of its own (apart.ts): prepares a case of it here. */
