@@ -134,7 +134,7 @@ describe('the CLI in WebKit', () => {
     expect(await leftovers()).toEqual([]);
   }, 60_000);
 
-  it('aeadbench run --browser webkit --implementation: the example modules pass the gate and are timed in WebKitGTK', () => {
+  it('aeadbench run --browser webkit --implementation: the example modules pass the gate and are timed in WebKitGTK, each in a worker of its own', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-webkit-')), 'out.json');
     const examples = ['node-forge-gcm', 'sjcl-gcm', 'asmcrypto-gcm', 'stablelib-chacha20poly1305'];
     const modules = examples.flatMap((d) => ['--implementation', `examples/modules/${d}/index.mjs`]);
@@ -170,6 +170,8 @@ describe('the CLI in WebKit', () => {
     expect(doc.modules.map((m: { id: string }) => m.id)).toEqual(examples);
     for (const id of examples) expect(doc.cases.filter((c: { implementation: string }) => c.implementation === id).length, id).toBe(1);
     expect(doc.validation.filter((v: { excluded: boolean }) => v.excluded)).toEqual([]);
+    // Each module's worker started from the measuring one (worker/apart.ts); one that cannot says so in the warnings.
+    expect(doc.warnings.filter((w: string) => /own thread did not start/.test(w))).toEqual([]);
   }, 250_000);
 
   it('a MiniBrowser that is not there names the path tried', () => {
