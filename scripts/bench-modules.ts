@@ -36,7 +36,7 @@ import type { ResultDocument } from '../web/core/schema.ts';
 import type { BrowserName } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
 import { openHarness, sandwiched, settled } from './harness-page.ts';
-import { type PlainFigures, type PlainSpec, apartSpecs, mergedFigures } from '../web/app/harness/plain-loop.mjs';
+import { type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
 import { recordPage } from './measured.ts';
@@ -80,23 +80,24 @@ type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'settleMaxBatches' | 'pauseMs'
   /** With `interleaveMs`: each subject in a fresh worker of its own, the workers taking turns (PlainSpec.turns), as the engine measures modules. */
   apart?: boolean;
 };
-/** The specs of a plain loop: one worker's, or with `apart` one per subject (plain-loop.mjs apartSpecs). */
-function plainSpecs(subjects: PlainSpec['subjects'], interleaveMs: number | undefined, { apart, ...shape }: Shape): PlainSpec[] {
-  const spec: PlainSpec = { subjects, sizes: SIZES, ms: LOOP_MS, interleaveMs, ...shape, reps: shape.reps ?? 5 };
-  return apart && interleaveMs ? apartSpecs({ ...spec, interleaveMs }) : [spec];
-}
 /** Each case alone, pausing after every 2 ms batch as long as the run's samples last (two stretches a case). */
 const pausedShape = (doc: ResultDocument): Shape => ({ pauseMs: doc.params.minSampleMs, reps: 2 });
 /** The engine's turn of its own, in the plain loop's turns (measure.ts). */
 const settledShape: Shape = { settleMs: SETTLE_MS, settleMaxBatches: SETTLE_MAX_BATCHES };
 /** The plain loop's figures (bytes/s) by `name|algorithm|size`: alone, or interleaved with batches of `interleaveMs`; `shape` settles its turns or pauses it alone. */
-const plainLoop = async (subjects: Subject[], interleaveMs?: number, shape: Shape = {}) =>
+const plainLoop = async (subjects: Subject[], interleaveMs?: number, { apart, ...shape }: Shape = {}) =>
   mergedFigures(
     await Promise.all(
-      plainSpecs(
-        subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })),
-        interleaveMs,
-        shape,
+      workerSpecs(
+        {
+          subjects: subjects.map((s) => ({ name: s.name, module: s.module, algorithm: s.algorithm })),
+          sizes: SIZES,
+          ms: LOOP_MS,
+          interleaveMs,
+          ...shape,
+          reps: shape.reps ?? 5,
+        },
+        apart,
       ).map(
         (workerData) =>
           new Promise<PlainFigures>((resolve, reject) => {

@@ -8,7 +8,7 @@ import { parseParams } from '../../core/params.ts';
 import { startRun } from '../../core/run/runner.ts';
 import type { ResultDocument } from '../../core/schema.ts';
 import type { BareSpec } from './bare.worker.ts';
-import { type PlainFigures, type PlainSpec, apartSpecs, mergedFigures } from './plain-loop.mjs';
+import { type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from './plain-loop.mjs';
 
 /** One message to a fresh worker, its one answer (or its error) back. */
 function once<T>(worker: Worker, spec: unknown, pick: (data: Record<string, unknown>) => T): Promise<T> {
@@ -48,8 +48,7 @@ const harness = {
    */
   async plain(spec: PlainSpec, o: { apart?: boolean } = {}): Promise<PlainFigures> {
     const subjects = spec.subjects.map((s) => ({ ...s, module: s.module === 'noble' ? s.module : new URL(s.module, location.href).href }));
-    const specs = o.apart && spec.interleaveMs ? apartSpecs({ ...spec, subjects, interleaveMs: spec.interleaveMs }) : [{ ...spec, subjects }];
-    const parts = specs.map((one) =>
+    const parts = workerSpecs({ ...spec, subjects }, o.apart).map((one) =>
       once(new Worker(new URL('./plain.worker.ts', import.meta.url), { type: 'module' }), one, (d) => d as unknown as PlainFigures),
     );
     return mergedFigures(await Promise.all(parts));

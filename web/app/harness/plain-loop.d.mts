@@ -35,8 +35,8 @@ export interface PlainFigures {
   collectorShare?: Record<string, number>;
 }
 
-/** A spec taking turns as one spec per subject, for a worker each, taking turns through one shared counter (`turns`). */
-export function apartSpecs(spec: PlainSpec & { interleaveMs: number }): PlainSpec[];
+/** The specs of a plain loop's workers: `spec` in one; with `apart` and `interleaveMs`, one per subject, the workers taking turns through one shared counter (`turns`). */
+export function workerSpecs(spec: PlainSpec, apart?: boolean): PlainSpec[];
 /** The figures of several workers' loops, each keyed by its own subjects, as one. */
 export function mergedFigures(parts: PlainFigures[]): PlainFigures;
 

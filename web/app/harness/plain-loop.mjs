@@ -104,11 +104,13 @@ function turnsGate({ sab, me, of }) {
 }
 
 /**
- * A spec taking turns (`interleaveMs`) as one spec per subject, each for a worker of its own,
- * the workers taking turns through one shared counter (`turns`), as the engine measures modules
- * of yours (web/core/worker/apart.ts); each subject gets about one stretch of batches.
+ * The specs of a plain loop's workers: `spec` in one worker; or with `apart` and `interleaveMs`,
+ * one spec per subject, each for a worker of its own, the workers taking turns through one
+ * shared counter (`turns`), as the engine measures modules of yours (web/core/worker/apart.ts);
+ * each subject then gets about one stretch of batches.
  */
-export function apartSpecs(spec) {
+export function workerSpecs(spec, apart = false) {
+  if (!apart || !spec.interleaveMs) return [spec];
   const sab = new SharedArrayBuffer(8);
   const count = Math.max(1, Math.round(spec.ms / spec.interleaveMs));
   return spec.subjects.map((s, me) => ({ ...spec, subjects: [s], turns: { sab, me, of: spec.subjects.length, count } }));
@@ -186,28 +188,16 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
     const [n, t] = loop(one, interleaveMs);
     c.batch = Math.max(1, Math.round((n * interleaveMs) / t));
   }
-  if (turns) {
-    // One of several threads taking turns (turnsGate): a batch of every case of this thread's on
-    // each of its `count` turns.
-    const gate = turnsGate(turns);
-    gate.ready();
-    for (let t = 0; t < turns.count; t++) {
-      gate.wait();
-      for (const c of cases) {
-        const t0 = performance.now();
-        sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
-        c.windows.push([t0, performance.now()]);
-        c.calls += c.batch;
-      }
-      gate.pass();
-    }
-    for (const c of cases) bytesPerSecond[c.key] = medianStretch[c.key] = rateOf(c);
-    return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };
-  }
   const order = cases.map((_, i) => i);
   // Settling turns last longer than their timed batch: the loop runs as much longer, so each case's timed batches still add up to about one stretch.
   const span = settleMs ? 1 + Math.min(settleMaxBatches, Math.ceil(settleMs / interleaveMs)) : 1;
-  for (const end = performance.now() + ms * cases.length * span; performance.now() < end;) {
+  const end = performance.now() + ms * cases.length * span;
+  // One of several threads (turns): each round waits for this thread's turn and passes it on
+  // after, `count` rounds in all; alone, rounds until the time is up.
+  const gate = turns ? turnsGate(turns) : null;
+  gate?.ready();
+  for (let round = 0; turns ? round < turns.count : performance.now() < end; round++) {
+    gate?.wait();
     for (let i = order.length - 1; i > 0; i--) {
       const j = Math.floor(Math.random() * (i + 1));
       [order[i], order[j]] = [order[j], order[i]];
@@ -222,6 +212,7 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
       c.calls += c.batch;
       c.windows.push([t0, t1]);
     }
+    gate?.pass();
   }
   for (const c of cases) bytesPerSecond[c.key] = medianStretch[c.key] = rateOf(c);
   return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };

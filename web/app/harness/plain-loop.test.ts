@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { apartSpecs, plainLoop } from './plain-loop.mjs';
+import { plainLoop, workerSpecs } from './plain-loop.mjs';
 
 /** A module whose encrypt only makes its output: the loop's shape, not a cipher, is under test. */
 const copy = {
@@ -105,9 +105,9 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     expect(none.collectorShare).toBeUndefined();
   });
 
-  it('with each case in a thread of its own (apartSpecs), the threads take turns: their timed windows alternate and never overlap, each thread its count of turns', async () => {
+  it('with each case in a thread of its own (workerSpecs with apart), the threads take turns: their timed windows alternate and never overlap, each thread its count of turns', async () => {
     const subjects = ['a', 'b'].map((name) => ({ name, module: 'copy.mjs', algorithm: 'aes-128-gcm' }));
-    const specs = apartSpecs({ subjects, sizes: [64], ms: 12, reps: 1, interleaveMs: 1 });
+    const specs = workerSpecs({ subjects, sizes: [64], ms: 12, reps: 1, interleaveMs: 1 }, true);
     expect(specs.map((s) => s.subjects.map((x) => x.name))).toEqual([['a'], ['b']]);
     const count = specs[0]!.turns!.count;
     const out = await Promise.all(
