@@ -63,7 +63,7 @@ describe('a module of yours in a thread of its own', () => {
 
     const together = await pass(false);
     expect(together.threads).toEqual([threadId, threadId]);
-    // The same work either way: the module's time per call apart is within a few times of its time here (no message inside a sample).
+    // The thread's times come back as the measuring worker's own, per call and in ms: a slip of unit or of batch would be off by a factor of 1000 or of the batch.
     const perCall = (r: typeof apart, k: string) => Math.min(...r.measured.find((m) => m.key === k)!.samples);
     for (const c of [cases[1]!, cases[3]!]) {
       const ratio = perCall(apart, c.key) / perCall(together, c.key);

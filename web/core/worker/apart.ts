@@ -11,9 +11,21 @@
  * @module
  */
 import type { RunParams } from '../schema.ts';
-import type { Backend, PreparedCase } from '../implementations/shared.ts';
-import { type Remote, type WorkerHandle, connect } from './rpc.ts';
-import type { WorkerApi } from './api.ts';
+import type { Backend, PreparedCase, Settle } from '../implementations/shared.ts';
+import type { PlannedCase } from './types.ts';
+import type { Remote } from './rpc.ts';
+
+/**
+ * What a module's thread answers: the methods of the benchmark worker's API (api.ts) that
+ * measure apart. The measuring worker passes its connection to the thread typed as the whole
+ * API, so the compiler holds the two to each other.
+ */
+export type ApartThread = {
+  init(params: RunParams, modules: readonly string[]): Promise<{ moduleErrors: { url: string; message: string }[] }>;
+  prepareApart(c: PlannedCase): Promise<{ id: number; stateBytes: number | null }>;
+  timeApart(id: number, n: number, settle: Settle): Promise<{ ms: number; isAsync: boolean }>;
+  disposeApart(id: number): void;
+};
 
 /** A thread holding one module, and the backend that measures it there. */
 export interface Apart {
@@ -22,18 +34,17 @@ export interface Apart {
 }
 
 /**
- * Starts `handle` as the thread of the module at `url` (whose backend in this worker is
- * `local`: its id and algorithms), and returns the backend that prepares and times its cases
- * there. Rejects if the thread does not start or does not load the module.
+ * Makes `remote` (a fresh worker; `stop` ends it) the thread of the module at `url` (whose
+ * backend in this worker is `local`: its id and algorithms), and returns the backend that
+ * prepares and times its cases there. Rejects, the worker stopped, if it does not load the module.
  */
-export async function startApart(handle: WorkerHandle, params: RunParams, local: Backend, url: string): Promise<Apart> {
-  const remote: Remote<WorkerApi> = connect<WorkerApi>(handle);
+export async function startApart(remote: Remote<ApartThread>, stop: () => void, params: RunParams, local: Backend, url: string): Promise<Apart> {
   try {
     const info = await remote.init({ ...params, implementations: [local.implementation] as never, estimateClock: false }, [url]);
     const error = info.moduleErrors[0];
     if (error) throw new Error(error.message);
   } catch (e) {
-    handle.terminate();
+    stop();
     throw e;
   }
   const backend: Backend = {
@@ -42,12 +53,13 @@ export async function startApart(handle: WorkerHandle, params: RunParams, local:
       const { id, stateBytes } = await remote.prepareApart(spec as never);
       const prepared: PreparedCase = {
         stateBytes,
-        run: (n) => remote.runApart(id, n),
+        // Every call of it is timed there (measure.ts timed): an untimed one too.
+        run: async (n) => void (await remote.timeApart(id, n, null)),
         timeApart: (n, settle) => remote.timeApart(id, n, settle),
         dispose: () => void remote.disposeApart(id).catch(() => {}),
       };
       return prepared;
     },
   };
-  return { backend, stop: () => handle.terminate() };
+  return { backend, stop };
 }

@@ -20,6 +20,7 @@ import { comparisonGroups, detachOnce, outgrowsArena } from './groups.ts';
 import { loadBackends, loadModules } from './load.ts';
 import { makeProbe, measureCase, measureInterleaved, timed, timerResolutionMs } from './measure.ts';
 import { type Apart, startApart } from './apart.ts';
+import { connect } from './rpc.ts';
 import type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
 import { createVisibility } from './visibility.ts';
 import { type Interception, interceptWebAssembly } from './intercept.ts';
@@ -84,7 +85,8 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
     const started = await Promise.allSettled(
       ids.map(async (id) => {
         if (!platform.startThread || !runParams) throw new Error('this platform cannot start a worker from a worker');
-        return startApart(platform.startThread(), runParams, customs.get(id)!, moduleUrls.get(id)!);
+        const handle = platform.startThread();
+        return startApart(connect<WorkerApi>(handle), () => handle.terminate(), runParams, customs.get(id)!, moduleUrls.get(id)!);
       }),
     );
     const out = new Map<string, Apart>();
@@ -245,11 +247,6 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       const id = nextApart++;
       apartCases.set(id, p);
       return { id, stateBytes: p.stateBytes };
-    },
-
-    /** ... runs `n` calls of it, untimed (calibration's checks go through timeApart too). */
-    async runApart(id: number, n: number) {
-      await apartCase(id).run(n);
     },
 
     /** ... settles it and times `n` calls on this thread's clock (measure.ts timed). */
