@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../worker/api.ts';
+import { startApart } from '../worker/apart.ts';
+import type { Backend } from '../implementations/shared.ts';
 import { nodePlatform } from '../worker/platform-node.ts';
 import { presetParams } from '../params.ts';
 import { caseKey } from '../schema.ts';
@@ -82,5 +84,45 @@ describe('a module of yours in a thread of its own', () => {
       ),
     ]);
     for (const m of r.measured) expect(m.samples).toHaveLength(3);
+  });
+
+  it("loads no WebAssembly cores in a module's thread: it times that module and nothing else", async () => {
+    const params = { ...presetParams('quick'), algorithms: ['aes-128-gcm'], implementations: ['test-thread-gcm'] as never, sizes: [64] };
+    const bare = await createApi(nodePlatform, () => {}).init(params as never, [MODULE], { bare: true });
+    const measuring = await createApi(nodePlatform, () => {}).init(params as never, [MODULE]);
+    expect(bare.moduleErrors).toEqual([]);
+    expect(bare.available.map((a) => a.implementation)).toEqual(['test-thread-gcm']);
+    // The cores' build facts come with the cores: there in a measuring worker, absent in the bare thread.
+    expect(Object.keys(measuring.buildInfo).length).toBeGreaterThan(0);
+    expect(bare.buildInfo).toEqual({});
+    // And a module's thread is started bare.
+    const asked: unknown[][] = [];
+    const recording = { init: (...args: unknown[]) => (asked.push(args), Promise.resolve({ moduleErrors: [] })) } as never;
+    const local = { implementation: 'test-thread-gcm', variant: 'custom', algorithms: ['aes-128-gcm'] } as unknown as Backend;
+    await startApart(recording, () => {}, params as never, local, MODULE);
+    expect(asked).toEqual([[expect.objectContaining({ implementations: ['test-thread-gcm'] }), [MODULE], { bare: true }]]);
+  });
+
+  it('gives up on a thread that never answers, stops it and says how long it waited', async () => {
+    let stopped = 0;
+    const silent = { init: () => new Promise(() => {}) } as never;
+    const local = { implementation: 'test-thread-gcm', variant: 'custom', algorithms: ['aes-128-gcm'] } as unknown as Backend;
+    await expect(startApart(silent, () => void stopped++, presetParams('quick'), local, MODULE, 50)).rejects.toThrow(
+      /^it did not load the module within 0\.05 s$/,
+    );
+    expect(stopped).toBe(1);
+  });
+
+  it('fails the pass with the reason, instead of waiting, when a module ends its thread', async () => {
+    const module = new URL('./modules/exit-gcm.mjs', import.meta.url).href;
+    process.env.EXIT_OUTSIDE = String(threadId);
+    try {
+      const api = createApi(nodePlatform, () => {});
+      await api.init({ ...presetParams('quick'), algorithms: ['aes-128-gcm'], implementations: ['noble', 'test-exit-gcm'] as never, sizes: [64] }, [module]);
+      const two = [plan('noble', 64), plan('test-exit-gcm', 64)];
+      await expect(api.measure(two, { samples: 3, minSampleMs: 2, iterations: {}, apart: true })).rejects.toThrow(/its thread ended \(exit code 3\)/);
+    } finally {
+      delete process.env.EXIT_OUTSIDE;
+    }
   });
 });

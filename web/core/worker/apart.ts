@@ -21,7 +21,7 @@ import type { Remote } from './rpc.ts';
  * API, so the compiler holds the two to each other.
  */
 export type ApartThread = {
-  init(params: RunParams, modules: readonly string[]): Promise<{ moduleErrors: { url: string; message: string }[] }>;
+  init(params: RunParams, modules: readonly string[], o: { bare: boolean }): Promise<{ moduleErrors: { url: string; message: string }[] }>;
   prepareApart(c: PlannedCase): Promise<{ id: number; stateBytes: number | null }>;
   timeApart(id: number, n: number, settle: Settle): Promise<{ ms: number; isAsync: boolean }>;
   disposeApart(id: number): void;
@@ -34,18 +34,43 @@ export interface Apart {
 }
 
 /**
+ * How long a module's thread may take to load it. The gate (run/gate.ts) already loaded the same
+ * module in a worker within its own limit, so a thread that does not answer in this long is
+ * stuck (a worker that never started, a nested worker the browser starves), not slow.
+ */
+export const START_LIMIT_MS = 120_000;
+
+/**
  * Makes `remote` (a fresh worker; `stop` ends it) the thread of the module at `url` (whose
  * backend in this worker is `local`: its id and algorithms), and returns the backend that
- * prepares and times its cases there. Rejects, the worker stopped, if it does not load the module.
+ * prepares and times its cases there. Rejects, the worker stopped, if it does not load the
+ * module, fails, or does not answer within `limitMs`.
  */
-export async function startApart(remote: Remote<ApartThread>, stop: () => void, params: RunParams, local: Backend, url: string): Promise<Apart> {
+export async function startApart(
+  remote: Remote<ApartThread>,
+  stop: () => void,
+  params: RunParams,
+  local: Backend,
+  url: string,
+  limitMs = START_LIMIT_MS,
+): Promise<Apart> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const info = await remote.init({ ...params, implementations: [local.implementation] as never, estimateClock: false }, [url]);
+    const late = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`it did not load the module within ${limitMs / 1000} s`)), limitMs)),
+    );
+    // Bare: the thread times one module and nothing else, so it loads no WebAssembly cores (clock, probe, gate).
+    const info = await Promise.race([
+      remote.init({ ...params, implementations: [local.implementation] as never, estimateClock: false }, [url], { bare: true }),
+      late,
+    ]);
     const error = info.moduleErrors[0];
     if (error) throw new Error(error.message);
   } catch (e) {
     stop();
     throw e;
+  } finally {
+    clearTimeout(timer);
   }
   const backend: Backend = {
     ...local,

@@ -172,8 +172,9 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
     /**
      * Loads the run's implementations (`modules`: the URLs of modules of yours, each loaded,
      * checked against the contract and hashed; one that fails is named in `moduleErrors`).
+     * `bare`: a module's thread of its own (apart.ts), which only times that module: no WASM cores.
      */
-    async init(params: RunParams, modules: readonly string[] = [], o: { count?: boolean } = {}) {
+    async init(params: RunParams, modules: readonly string[] = [], o: { count?: boolean; bare?: boolean } = {}) {
       resolution = timerResolutionMs();
       // WebAssembly off (Lockdown Mode, --jitless, a CSP): what needs it is named, the rest runs.
       const features = wasmLoops() !== null ? wasmFeatures() : null;

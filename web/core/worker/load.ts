@@ -49,7 +49,7 @@ export async function loadBackends(
   platform: Platform,
   customs: ReadonlyMap<string, Backend>,
   features: WasmFeatures | null,
-  o: { count?: boolean } = {},
+  o: { count?: boolean; bare?: boolean } = {},
 ) {
   // The counting pass loads the WASM cores counted (platform.loadCountedCores); every other worker loads them as built.
   const loadCores = o.count && platform.loadCountedCores ? (v: Parameters<typeof platform.loadCores>[0]) => platform.loadCountedCores!(v) : platform.loadCores;
@@ -91,6 +91,7 @@ export async function loadBackends(
       backends.push(b);
     }
   }
-  if (!cores && features) cores = await coresBackend('baseline', platform.loadCores, platform.loadBuildInfo);
+  // The cores are the clock, the probe and the gate's reference; a module's bare thread (apart.ts) needs none of them.
+  if (!cores && features && !o.bare) cores = await coresBackend('baseline', platform.loadCores, platform.loadBuildInfo);
   return { backends, unavailable, cores };
 }

@@ -30,12 +30,21 @@ function packageWorker(): Worker {
 export function nodeWorker(): WorkerHandle {
   // From the sources (tsx, tests) the worker is the .ts file; from the package, the .js one.
   const w = import.meta.url.endsWith('.ts') ? sourceWorker() : packageWorker();
+  let stopped = false;
   return {
     postMessage: (m) => w.postMessage(m),
     addEventListener: ((type: 'message' | 'error', l: (e: { data?: unknown; message?: string }) => void) => {
       if (type === 'message') w.on('message', (data) => l({ data }));
-      else w.on('error', (e) => l({ message: e.message }));
+      else {
+        w.on('error', (e) => l({ message: e.message }));
+        // A thread that ends without throwing (process.exit in a module, an out-of-memory stop) is a
+        // failure too: without it the calls in flight would wait for an answer that never comes.
+        w.on('exit', (code) => void (stopped || l({ message: `its thread ended (exit code ${code})` })));
+      }
     }) as WorkerHandle['addEventListener'],
-    terminate: () => void w.terminate(),
+    terminate: () => {
+      stopped = true;
+      void w.terminate();
+    },
   };
 }
