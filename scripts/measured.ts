@@ -53,7 +53,7 @@ export function writeMeasured(name: string, o: { title: string; about: string; c
 }
 
 /** The environment variables the benchmarks read (RUNS, ONLY …), as they were set: part of the command. */
-const BENCH_ENV = [
+export const BENCH_ENV = [
   'RUNS',
   'HARNESS_S',
   'ONLY',
@@ -83,6 +83,18 @@ const BENCH_ENV = [
   'NATIVE_ALGORITHMS',
   'NATIVE_BUILDS',
   'LOAD',
+  'MODULES_APART',
+  'LIVE_MB',
+  'LIVE_ROTATIONS',
+  'NEIGHBOUR_SIZES',
+  'NEIGHBOUR_ROTATIONS',
+  'LOOP_MS',
+  'PLAIN_WORKERS',
+  'SAMPLE_MS',
+  'DURATION',
+  'CONNECTIONS',
+  'ROWS',
+  'COHORT_ROWS',
 ];
 
 /** The command that ran this benchmark, as one types it: its variables, `npm run <script> --` and its arguments. */
