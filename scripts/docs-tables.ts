@@ -3,7 +3,9 @@
  * algorithm table (ids, constructions and sizes from web/core/tables/algorithms.ts, crates from
  * the Rust table as the built cores report it, versions from the build's record) and the code
  * size per algorithm (web/core/wasm/code-size.json, written by build-wasm); in
- * docs/implementations.md the implementations, from their folders' meta.ts. `npm run docs`
+ * docs/implementations.md the implementations, from their folders' meta.ts; in docs/methodology.md
+ * where the figures stand against the repeatability standard, from the pages of docs/measured/
+ * (standing.ts). `npm run docs`
  * rewrites them between their markers; scripts/docs.test.ts fails while they are stale.
  * @module
  */
@@ -14,6 +16,7 @@ import { nodePlatform } from '../web/core/worker/platform-node.ts';
 import codeSize from '../web/core/wasm/code-size.js';
 import { readUnits } from './units.ts';
 import { USAGE } from '../cli/formats.ts';
+import { standingTable } from './standing.ts';
 
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 
@@ -79,6 +82,7 @@ const SECTIONS: Record<string, () => Promise<Record<string, string>>> = {
   'docs/architecture.md': async () => ({ algorithms: await algorithmTable(), 'code size': codeSizeTable() }),
   'docs/implementations.md': async () => ({ implementations: await implementationTable() }),
   'docs/package.md': async () => ({ usage: usageBlock() }),
+  'docs/methodology.md': async () => ({ standing: standingTable() }),
   'web/core/README.md': async () => ({ usage: usageBlock() }),
 };
 

@@ -3,6 +3,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
 import { algorithmTable, implementationTable, readDoc, section, usageBlock } from './docs-tables.ts';
+import { BENCH_ENV } from './measured.ts';
+import { abSlower, moduleCells, nobleOverJsbt, standingTable, webCryptoCells } from './standing.ts';
 
 describe('docs/architecture.md', () => {
   it('shows the algorithm table as the TypeScript and Rust tables give it now (run `npm run docs` after changing one)', async () => {
@@ -63,5 +65,61 @@ describe('the README is an entry page, and figures come from commands', () => {
   it('every page the index of docs/measured/ names exists', () => {
     const index = read('docs/measured/README.md');
     for (const [, page] of index.matchAll(/\]\(([a-z-]+\.md)\)/g)) expect(existsSync(new URL(`../docs/measured/${page}`, import.meta.url)), page).toBe(true);
+  });
+});
+
+describe("docs/methodology.md: where the figures stand, counted from the benchmarks' pages", () => {
+  it('shows the table standing.ts counts from docs/measured/ now (run `npm run docs` after a benchmark writes a page)', () => {
+    expect(section(readDoc('docs/methodology.md'), 'standing')).toBe(standingTable());
+  });
+
+  it("reads each engine's Web Crypto cells, and only the plain loop's own judgement, from bench:verdict's lines", () => {
+    const page = [
+      'chromium Chrome 156: wall time per run median 29.1 s',
+      "  the same against the plain loop's repeatability (timed twice after each run):",
+      '      1 KiB: ref A/A ±1.2 %; bias 1.057× (unresolved within 0.991–1.009×), spread 11.3 % (limit 2.2 %): NOT within (bias resolved, spread wider); the reference leans',
+      '      1 MiB: ref A/A ±5.8 %; bias 0.970× (unresolved within 0.960–1.042×), spread 5.7 % (limit 10.3 %): within repeatability',
+      "  the plain loop's first timing of each size: 1 KiB 0.970 (0.949–0.982), ref A/A ±1.2 %; bias 0.968× (unresolved within 0.991–1.009×), spread 1.0 % (limit 2.2 %): within repeatability",
+      '      16 KiB: ref A/A ±2.7 %; bias 0.900× (unresolved within 0.981–1.020×), spread 7.0 % (limit 4.9 %): NOT within (bias resolved)',
+      'webkit WebKit 2.48: wall time per run median 30 s',
+      "  the same against the plain loop's repeatability (timed twice after each run):",
+      '     16 KiB: ref A/A ±8.0 %; bias 0.930× (unresolved within 0.920–1.087×), spread 21.2 % (limit 20.7 %): NOT within (spread wider)',
+    ].join('\n');
+    expect(webCryptoCells(page)).toEqual([
+      { what: 'Chromium', size: '1 KiB', bias: 1.057, within: false },
+      { what: 'Chromium', size: '1 MiB', bias: 0.97, within: true },
+      { what: 'WebKit', size: '16 KiB', bias: 0.93, within: false },
+    ]);
+  });
+
+  it("reads bench:modules' cells per home and mode, noble over jsbt, and bench:ab's SLOWER counts", () => {
+    const modules = [
+      'bench:modules — Node 20.20.2, concurrent GC, 10 run(s), engine vs a plain loop of the same calls, each module in a thread of its own (3576 s)',
+      'noble                       aes-128-gcm           64 B  in the run: ref A/A ±6.7 %; bias 0.771× (unresolved within 0.953–1.049×), spread 19.8 % (limit 11.9 %): NOT within (bias resolved, spread wider)',
+      '                                                      alone:      ref A/A ±6.7 %; bias 0.935× (unresolved within 0.953–1.049×), spread 3.1 % (limit 11.9 %): within repeatability',
+      'noble                       aes-128-gcm           64 B  in the run  0.92 [0.59–0.98]   alone  1.02 [0.95–1.12]',
+      'bench:modules — Chrome 156.0.0.0 (chromium), 10 run(s), the engine in the page vs a plain loop in a browser worker, every case in the measuring thread (MODULES_APART=0) (3389 s)',
+      'sjcl-gcm                    aes-128-gcm          1 MiB  in the run: ref A/A ±2.0 %; bias 1.003× (unresolved within 0.986–1.015×), spread 4.9 % (limit 3.6 %): within repeatability',
+    ].join('\n');
+    expect([...moduleCells(modules)]).toEqual([
+      ['Node, each module in a thread of its own', [{ what: 'noble aes-128-gcm', size: '64 B', bias: 0.771, within: false }]],
+      ['Chromium, every case in the measuring thread', [{ what: 'sjcl-gcm aes-128-gcm', size: '1 MiB', bias: 1.003, within: true }]],
+    ]);
+    expect(nobleOverJsbt(modules)).toEqual([{ what: 'aes-128-gcm 64 B', inRun: 0.92, alone: 1.02 }]);
+    const ab = 'firefox   loaded 10 % slower  margin ±5 % aes-128-gcm · encrypt · 16 KiB: 20 sessions — SLOWER 19, SAME 0, UNKNOWN 1, FASTER 0; head/base 0.85';
+    expect(abSlower(ab)).toEqual([{ engine: 'Firefox', scenario: '10 % slower', size: '16 KiB', sessions: 20, slower: 19 }]);
+  });
+});
+
+describe("a measured page's command reproduces it", () => {
+  it('names every variable a benchmark reads that shapes its figures (scripts/measured.ts BENCH_ENV)', () => {
+    const dir = new URL('./', import.meta.url);
+    // Not figures: the shell's PATH, and where bench:ab saves its sessions.
+    const notFigures = new Set(['PATH', 'SAVE']);
+    const read = new Set<string>();
+    for (const f of readdirSync(dir).filter((x) => /^bench-.*\.ts$/.test(x)))
+      for (const [, name] of readFileSync(new URL(f, dir), 'utf8').matchAll(/process\.env\.([A-Z_]+)/g)) if (!notFigures.has(name!)) read.add(name!);
+    expect(read.size).toBeGreaterThan(10);
+    expect([...read].filter((v) => !BENCH_ENV.includes(v))).toEqual([]);
   });
 });
