@@ -234,6 +234,36 @@ describe('a run with modules of yours (Node)', () => {
     expect(doc.validation.find((v) => v.implementation === 'test-hangs')!.excluded).toBe(true);
   });
 
+  it(
+    'excludes a module that ends its worker at the gate (process.exit), with the reason and at once, while the built-ins complete',
+    { timeout: 60_000 },
+    async () => {
+      // exit-gcm.mjs ends every thread but the one EXIT_OUTSIDE names; no thread has id -1.
+      process.env.EXIT_OUTSIDE = '-1';
+      // Within this test's 60 s, so not by the gate's time limit (120 s): the exit is seen when it happens.
+      const warnings: string[] = [];
+      try {
+        const doc = await runBenchmark({
+          algorithms: ['aes-128-gcm'],
+          sizes: [64],
+          operations: ['encrypt'],
+          rounds: 1,
+          samplesPerRound: 3,
+          maxReruns: 0,
+          implementations: ['rustcrypto-wasm', modulePath('exit-gcm.mjs')],
+          onWarning: (w) => warnings.push(w),
+        });
+        expect(doc.status).toBe('complete');
+        expect(doc.cases.map((c) => c.implementation)).toEqual(['rustcrypto-wasm']);
+        expect(warnings).toContain(
+          'test-exit-gcm (custom) excluded for aes-128-gcm: the gate failed: the benchmark worker failed: its thread ended (exit code 3)',
+        );
+      } finally {
+        delete process.env.EXIT_OUTSIDE;
+      }
+    },
+  );
+
   it('runs modules alone when asked (modulesAlone): no default built-ins beside them, only those named', { timeout: 120_000 }, async () => {
     const base = {
       algorithms: ['aes-128-gcm'] as const,
