@@ -138,8 +138,9 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /within repeatability: the engine's run 0 of \d+ cells; the engine alone 0 of \d+; the run over the loop taking turns 0 of \d+/,
       /of the 0 cells whose run is not within against the loop alone, 0 are within against the loop taking turns/,
       /noble\s+aes-128-gcm\s+64 B\s+in the run: too few runs[^\n]*\n[^\n]*alone: [^\n]*\n\s+the run over the loop taking turns: too few runs/,
-      /noble\s+chacha20-poly1305\s+64 B\s+in the run\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+alone\s+[\d.]+ \[/,
-      /cells whose run median is ≥ 0\.95 of the harness: \d of 2/,
+      // Three decimals on the medians held against 0.95.
+      /noble\s+chacha20-poly1305\s+64 B\s+in the run\s+\d\.\d{3} \[[\d.]+–[\d.]+\]\s+alone\s+\d\.\d{3} \[/,
+      /cells whose run median is ≥ 0\.95 of the harness: \d of 2; alone: \d of 2/,
       // Node's plain loops measure the collector's pauses in their timed time; the browser's cannot.
       /the collector's pauses in the plain loop's timed time[^\n]*\n[^\n]*\n(?:[^\n]*\n)*noble\s+aes-128-gcm\s+64 B\s+\d+\.\d %\s+\d+\.\d %\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+[\d.]+ \[[\d.]+–[\d.]+\]/,
       /of the \d cells whose loop taking turns reads below 0\.95 of the loop alone, \d read 0\.95 or more with the collector's pauses left out/,

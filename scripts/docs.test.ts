@@ -105,7 +105,17 @@ describe("docs/methodology.md: where the figures stand, counted from the benchma
       ['Node, each module in a thread of its own', [{ what: 'noble aes-128-gcm', size: '64 B', bias: 0.771, within: false }]],
       ['Chromium, every case in the measuring thread', [{ what: 'sjcl-gcm aes-128-gcm', size: '1 MiB', bias: 1.003, within: true }]],
     ]);
-    expect(nobleOverJsbt(modules)).toEqual([{ what: 'aes-128-gcm 64 B', inRun: 0.92, alone: 1.02 }]);
+    expect(nobleOverJsbt(modules)).toEqual({ rows: [{ what: 'aes-128-gcm 64 B', inRun: 0.92, text: '0.92', alone: 1.02 }], counted: null });
+    // The page's own count, where it prints one, over medians rounded to two decimals.
+    const counted = nobleOverJsbt(
+      [
+        'noble                       aes-128-gcm           64 B  in the run  0.95 [0.67–1.06]   alone  1.00 [0.74–1.03]',
+        'noble                       aes-128-gcm          1 MiB  in the run  0.961 [0.90–1.10]   alone  0.948 [0.96–1.22]',
+        '  cells whose run median is ≥ 0.95 of the harness: 1 of 2; alone: 1 of 2; median of the cells 0.95',
+      ].join('\n'),
+    );
+    expect(counted.counted).toEqual({ inRun: 1, alone: 1 });
+    expect(counted.rows.map((r) => r.text)).toEqual(['0.95', '0.961']);
     const ab = 'firefox   loaded 10 % slower  margin ±5 % aes-128-gcm · encrypt · 16 KiB: 20 sessions — SLOWER 19, SAME 0, UNKNOWN 1, FASTER 0; head/base 0.85';
     expect(abSlower(ab)).toEqual([{ engine: 'Firefox', scenario: '10 % slower', size: '16 KiB', sessions: 20, slower: 19 }]);
   });
