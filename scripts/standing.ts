@@ -118,52 +118,50 @@ function outside(cells: Cell[]): string {
 /** The page, its date, and how many runs (the command's RUNS) its figures are over. */
 const source = (p: PageInfo) => `[${p.file}](measured/${p.file}), ${p.date}, ${/\bRUNS=(\d+)/.exec(p.command)?.[1] ?? '?'} runs`;
 
+/** A page whose lines these patterns no longer find (a benchmark's output changed) fails here, not as "0 of 0". */
+function need(n: number, file: string, what: string): void {
+  if (n === 0) throw new Error(`docs/measured/${file}: no ${what} found; did the benchmark's output change? (scripts/standing.ts reads it)`);
+}
+const withinOf = (cells: Cell[]) => `${cells.filter((c) => c.within).length} of ${cells.length}`;
+
 /** The methodology's summary: one row per reference, each counted from its page. */
 export function standingTable(): string {
   const verdict = page('verdict.md');
   const modules = page('modules.md');
   const ab = page('ab.md');
-  const rows: string[] = [];
-  // A page whose lines these patterns no longer find (a benchmark's output changed) fails here, not as "0 of 0".
-  const found = <T>(xs: T, n: number, file: string, what: string) => {
-    if (n === 0) throw new Error(`docs/measured/${file}: no ${what} found; did the benchmark's output change? (scripts/standing.ts reads it)`);
-    return xs;
-  };
   const web = webCryptoCells(verdict);
-  found(web, web.length, 'verdict.md', "Web Crypto cell judged against the plain loop's repeatability");
-  found(null, moduleCells(modules).size, 'modules.md', "module cell judged against the plain loop's repeatability");
-  found(null, abSlower(ab).length, 'ab.md', 'loaded A/B verdict count');
-  rows.push(
-    `| Web Crypto over a plain \`await\` loop (\`bench:verdict\`) | ${source(info('verdict.md', verdict))} | ${web.filter((c) => c.within).length} of ${web.length} | ${outside(web)} |`,
-  );
-  for (const [home, cells] of moduleCells(modules))
-    rows.push(
-      `| JavaScript modules over a plain loop, ${home} (\`bench:modules\`) | ${source(info('modules.md', modules))} | ${cells.filter((c) => c.within).length} of ${cells.length} | ${outside(cells)} |`,
-    );
+  const homes = moduleCells(modules);
+  const loads = abSlower(ab);
+  need(web.length, 'verdict.md', "Web Crypto cell judged against the plain loop's repeatability");
+  need(homes.size, 'modules.md', "module cell judged against the plain loop's repeatability");
+  need(loads.length, 'ab.md', 'loaded A/B verdict count');
+  const [fromVerdict, fromModules, fromAb] = [info('verdict.md', verdict), info('modules.md', modules), info('ab.md', ab)].map(source);
+  const rows = [`| Web Crypto over a plain \`await\` loop (\`bench:verdict\`) | ${fromVerdict} | ${withinOf(web)} | ${outside(web)} |`];
+  for (const [home, cells] of homes)
+    rows.push(`| JavaScript modules over a plain loop, ${home} (\`bench:modules\`) | ${fromModules} | ${withinOf(cells)} | ${outside(cells)} |`);
   const jsbt = nobleOverJsbt(modules);
   if (jsbt.rows.length) {
     const n = jsbt.rows.length;
     // The page's own count where it prints one: a median printed 0.95 with two decimals may be 0.946.
     const inRun = jsbt.counted?.inRun ?? jsbt.rows.filter((r) => r.inRun >= 0.95).length;
     const alone = jsbt.counted?.alone ?? jsbt.rows.filter((r) => r.alone >= 0.95).length;
-    const low = jsbt.rows.filter((r) => r.inRun < 0.95 || (r.text.length === 4 && r.text === '0.95'));
+    const low = jsbt.rows.filter((r) => r.inRun < 0.95 || r.text === '0.95');
     rows.push(
-      `| noble in Node over its own harness, jsbt (\`bench:modules\`; ≥ 0.95 counts) | ${source(info('modules.md', modules))} | ${inRun} of ${n} in the run, ${alone} of ${n} alone | ${low.map((r) => `${r.what} ${r.text}`).join('; ') || 'none'} |`,
+      `| noble in Node over its own harness, jsbt (\`bench:modules\`; ≥ 0.95 counts) | ${fromModules} | ${inRun} of ${n} in the run, ${alone} of ${n} alone | ${low.map((r) => `${r.what} ${r.text}`).join('; ') || 'none'} |`,
     );
   }
-  const loads = abSlower(ab);
+  const n = Math.max(...loads.map((r) => r.sessions));
   for (const engine of [...new Set(loads.map((r) => r.engine))]) {
     const of = (scenario: string) => loads.filter((r) => r.engine === engine && r.scenario === scenario);
     const same = of('same code');
     const slower = of('10 % slower');
-    const n = Math.max(...loads.map((r) => r.sessions));
     const range = (rs: typeof loads) => {
       const xs = rs.map((r) => r.slower);
       return Math.min(...xs) === Math.max(...xs) ? `${xs[0]}` : `${Math.min(...xs)}–${Math.max(...xs)}`;
     };
     const met = same.every((r) => r.slower <= r.sessions / 20) && slower.every((r) => r.slower >= (r.sessions * 19) / 20);
     rows.push(
-      `| the same code as A/B head under load, ${engine} (\`bench:ab\`) | ${source(info('ab.md', ab))} | same code SLOWER ${range(same)} of ${n} a size; 10 % slower SLOWER ${range(slower)} of ${n} | ${met ? 'none (target met at every size)' : 'the target is not met'} |`,
+      `| the same code as A/B head under load, ${engine} (\`bench:ab\`) | ${fromAb} | same code SLOWER ${range(same)} of ${n} a size; 10 % slower SLOWER ${range(slower)} of ${n} | ${met ? 'none (target met at every size)' : 'the target is not met'} |`,
     );
   }
   return ['| reference | page | within repeatability | outside: our bias over the reference |', '|---|---|---|---|', ...rows].join('\n');
