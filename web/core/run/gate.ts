@@ -8,7 +8,7 @@ import type { CustomImplementationId } from '../tables/algorithms.ts';
 import { CUSTOM_VARIANT, type ModuleInfo } from '../implementations/custom.ts';
 import type { RunParams, Validation } from '../schema.ts';
 import type { WorkerApi } from '../worker/api.ts';
-import { type WorkerHandle, connect } from '../worker/rpc.ts';
+import { LATE, type WorkerHandle, connect, deadline } from '../worker/rpc.ts';
 
 /** What the gate decided about the modules of a run. */
 export interface GatedModules {
@@ -19,13 +19,6 @@ export interface GatedModules {
   /** Modules that could not be gated at all (did not load, broke the contract, declared nothing asked). */
   refused: { what: string; reason: string }[];
 }
-
-function timeout<T>(p: Promise<T>, ms: number, onLate: () => void): Promise<T | typeof LATE> {
-  let timer: ReturnType<typeof setTimeout>;
-  const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => (onLate(), resolve(LATE)), ms)));
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-const LATE = Symbol('late');
 
 /**
  * The gate for modules of yours, before anything is timed: each module in a worker of its own,
@@ -40,7 +33,7 @@ export async function gateModules(createWorker: () => WorkerHandle, params: RunP
     const handle = createWorker();
     try {
       const remote = connect<WorkerApi>(handle);
-      const info = await timeout(remote.init(gateParams, [url]), timeoutMs, () => handle.terminate()).catch((e: Error) => e);
+      const info = await deadline(remote.init(gateParams, [url]), timeoutMs, () => handle.terminate()).catch((e: Error) => e);
       if (info === LATE) {
         out.refused.push({ what: `module ${url}`, reason: `did not load within ${timeoutMs / 1000} s` });
         continue;
@@ -70,7 +63,7 @@ export async function gateModules(createWorker: () => WorkerHandle, params: RunP
         });
         continue;
       }
-      const rows = await timeout(remote.gate(m.id, asked), timeoutMs, () => handle.terminate()).catch((e: Error) => e);
+      const rows = await deadline(remote.gate(m.id, asked), timeoutMs, () => handle.terminate()).catch((e: Error) => e);
       const failAll = (why: string): Validation[] =>
         asked.map((algorithm) => ({
           implementation: m.id as CustomImplementationId,

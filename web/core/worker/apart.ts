@@ -13,7 +13,7 @@
 import type { RunParams } from '../schema.ts';
 import type { Backend, PreparedCase, Settle } from '../implementations/shared.ts';
 import type { PlannedCase } from './types.ts';
-import type { Remote } from './rpc.ts';
+import { LATE, type Remote, deadline } from './rpc.ts';
 
 /**
  * What a module's thread answers: the methods of the benchmark worker's API (api.ts) that
@@ -54,23 +54,18 @@ export async function startApart(
   url: string,
   limitMs = START_LIMIT_MS,
 ): Promise<Apart> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const late = new Promise<never>(
-      (_, reject) => (timer = setTimeout(() => reject(new Error(`it did not load the module within ${limitMs / 1000} s`)), limitMs)),
-    );
     // Bare: the thread times one module and nothing else, so it loads no WebAssembly cores (clock, probe, gate).
-    const info = await Promise.race([
+    const info = await deadline(
       remote.init({ ...params, implementations: [local.implementation] as never, estimateClock: false }, [url], { bare: true }),
-      late,
-    ]);
+      limitMs,
+    );
+    if (info === LATE) throw new Error(`it did not load the module within ${limitMs / 1000} s`);
     const error = info.moduleErrors[0];
     if (error) throw new Error(error.message);
   } catch (e) {
     stop();
     throw e;
-  } finally {
-    clearTimeout(timer);
   }
   const backend: Backend = {
     ...local,

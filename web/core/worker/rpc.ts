@@ -80,3 +80,16 @@ export function connect<A extends Api>(endpoint: Endpoint | WorkerEndpoint, onEv
         }),
   });
 }
+
+/** What `deadline` resolves with when the call did not answer in time. */
+export const LATE = Symbol('late');
+
+/**
+ * A call to a worker, awaited at most `ms`: its answer, or LATE after `onLate` ran (stop the
+ * worker there: synchronous code cannot be interrupted otherwise). A rejection passes through.
+ */
+export function deadline<T>(p: Promise<T>, ms: number, onLate: () => void = () => {}): Promise<T | typeof LATE> {
+  let timer: ReturnType<typeof setTimeout>;
+  const late = new Promise<typeof LATE>((resolve) => (timer = setTimeout(() => (onLate(), resolve(LATE)), ms)));
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
