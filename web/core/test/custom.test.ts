@@ -211,9 +211,8 @@ describe('a run with modules of yours (Node)', () => {
     expect(warnings.some((w) => w.includes('missing.mjs refused:') && /no such file|ENOENT/.test(w))).toBe(true);
   });
 
-  it('stops a module that never returns at the gate, with its own message, while the built-ins complete', { timeout: 60_000 }, async () => {
-    // On its own: its worker spins one of two cores until stopped, and a good module's gate
-    // beside it could then outlast a short timeout too (5 s did, once, on a loaded host).
+  /** A small run of RustCrypto beside one module of the test folder alone: the document and the warnings. */
+  async function besideOne(module: string, o: { gateTimeoutMs?: number } = {}) {
     const warnings: string[] = [];
     const doc = await runBenchmark({
       algorithms: ['aes-128-gcm'],
@@ -222,10 +221,17 @@ describe('a run with modules of yours (Node)', () => {
       rounds: 1,
       samplesPerRound: 3,
       maxReruns: 0,
-      implementations: ['rustcrypto-wasm', modulePath('hangs.mjs')],
-      gateTimeoutMs: 3_000,
+      implementations: ['rustcrypto-wasm', modulePath(module)],
+      ...o,
       onWarning: (w) => warnings.push(w),
     });
+    return { doc, warnings };
+  }
+
+  it('stops a module that never returns at the gate, with its own message, while the built-ins complete', { timeout: 60_000 }, async () => {
+    // On its own: its worker spins one of two cores until stopped, and a good module's gate
+    // beside it could then outlast a short timeout too (5 s did, once, on a loaded host).
+    const { doc, warnings } = await besideOne('hangs.mjs', { gateTimeoutMs: 3_000 });
     expect(doc.status).toBe('complete');
     expect(doc.cases.map((c) => `${c.implementation} ${c.sizeBytes}`)).toEqual(['rustcrypto-wasm 64']);
     expect(warnings).toContain(
@@ -241,18 +247,8 @@ describe('a run with modules of yours (Node)', () => {
       // exit-gcm.mjs ends every thread but the one EXIT_OUTSIDE names; no thread has id -1.
       process.env.EXIT_OUTSIDE = '-1';
       // Within this test's 60 s, so not by the gate's time limit (120 s): the exit is seen when it happens.
-      const warnings: string[] = [];
       try {
-        const doc = await runBenchmark({
-          algorithms: ['aes-128-gcm'],
-          sizes: [64],
-          operations: ['encrypt'],
-          rounds: 1,
-          samplesPerRound: 3,
-          maxReruns: 0,
-          implementations: ['rustcrypto-wasm', modulePath('exit-gcm.mjs')],
-          onWarning: (w) => warnings.push(w),
-        });
+        const { doc, warnings } = await besideOne('exit-gcm.mjs');
         expect(doc.status).toBe('complete');
         expect(doc.cases.map((c) => c.implementation)).toEqual(['rustcrypto-wasm']);
         expect(warnings).toContain(
