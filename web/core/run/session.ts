@@ -16,6 +16,7 @@ import { RunSamples } from './samples.ts';
 import { type PassHistory, remainingMs } from './estimate.ts';
 import { assembleDocument, toCaseResult } from './document.ts';
 import type { GatedModules } from './gate.ts';
+import type { ThreadFailed, ThreadPort } from '../worker/page-thread.ts';
 
 export interface Progress {
   phase: 'starting' | 'validating' | 'measuring' | 'rerunning' | 'counting' | 'done' | 'cancelled';
@@ -109,6 +110,8 @@ export class RunSession {
   #deadline: number;
   #overtime = false;
   #worker: { handle: WorkerHandle; remote: Remote<WorkerApi> } | null = null;
+  /** The modules' threads the worker asked the page for (a browser's: worker/page-thread.ts), by its id for them. */
+  #threads = new Map<number, WorkerHandle>();
   /** The clock (about 0.2 s) is estimated once, by the first worker: later ones are not asked. */
   #clockEstimated = false;
   #cancelled = false;
@@ -183,7 +186,7 @@ export class RunSession {
 
   /** A fresh worker (the previous one stopped), initialised with the run's parameters and modules (`count`: for the counting pass). */
   async freshWorker(o: { count?: boolean } = {}): Promise<{ remote: Remote<WorkerApi>; info: Awaited<ReturnType<WorkerApi['init']>> }> {
-    this.#worker?.handle.terminate();
+    this.#stopWorker();
     const handle = this.platform.createWorker();
     const remote = connect<WorkerApi>(handle, (e) => this.#event(e as WorkerEvent));
     this.#worker = { handle, remote };
@@ -315,7 +318,7 @@ export class RunSession {
   cancel(): void {
     if (this.#cancelled) return;
     this.#cancelled = true;
-    this.#worker?.handle.terminate();
+    this.#stopWorker();
     this.#rejectCancelled(new Error('cancelled'));
   }
 
@@ -347,14 +350,38 @@ export class RunSession {
     return left?.delete(key) === true && left.size === 0;
   }
 
+  /** Stops the worker, and the threads it had the page start for it. */
   #stopWorker(): void {
     this.#worker?.handle.terminate();
     this.#worker = null;
+    for (const t of this.#threads.values()) t.terminate();
+    this.#threads.clear();
+  }
+
+  /**
+   * A module's thread the worker asked for (page-thread.ts): a benchmark worker that answers
+   * over `port`. If it fails, the worker is told, and its calls to it fail instead of waiting.
+   */
+  #startThread(id: number, port: MessagePort): void {
+    const owner = this.#worker?.handle;
+    const thread = this.platform.createWorker();
+    this.#threads.set(id, thread);
+    thread.addEventListener('error', (e) => {
+      const failed: ThreadFailed = { threadFailed: id, message: e?.message || 'it could not be loaded' };
+      owner?.postMessage(failed);
+    });
+    const handed: ThreadPort = { threadPort: port };
+    thread.postMessage(handed, [port]);
   }
 
   #event(ev: WorkerEvent): void {
     // Each pass's worker says it again: the run says it once.
     if (ev.type === 'warning') return void (this.warnings.includes(ev.message) || this.warn(ev.message));
+    if (ev.type === 'thread') return this.#startThread(ev.id, ev.port);
+    if (ev.type === 'thread-stop') {
+      this.#threads.get(ev.id)?.terminate();
+      return void this.#threads.delete(ev.id);
+    }
     const { progress } = this;
     if (ev.type === 'case-start') progress.current = ev.key;
     // The A/A twin is not a case of the result: progress counts what the result will hold.

@@ -7,6 +7,8 @@ import { threadId } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApi } from '../worker/api.ts';
 import { startApart } from '../worker/apart.ts';
+import { threadFromPage } from '../worker/page-thread.ts';
+import { serve } from '../worker/rpc.ts';
 import type { Backend } from '../implementations/shared.ts';
 import { nodePlatform } from '../worker/platform-node.ts';
 import { presetParams } from '../params.ts';
@@ -124,5 +126,53 @@ describe('a module of yours in a thread of its own', () => {
     } finally {
       delete process.env.EXIT_OUTSIDE;
     }
+  });
+
+  describe('in a browser, where the page starts the thread (page-thread.ts)', () => {
+    /**
+     * The measuring worker's scope, seen from a page that answers its 'thread' events with
+     * `onThread`: here an API served over the port in this thread (a browser's page starts a
+     * benchmark worker and hands it the port).
+     */
+    function pageOf(onThread: (id: number, port: MessagePort, tellWorker: (data: unknown) => void) => void) {
+      const listeners: ((e: { data: unknown }) => void)[] = [];
+      const events: WorkerEvent[] = [];
+      const scope = {
+        postMessage: ({ event }: { event: WorkerEvent }) => {
+          events.push(event);
+          if (event.type === 'thread') onThread(event.id, event.port, (data) => listeners.forEach((l) => l({ data })));
+        },
+        addEventListener: (_: 'message', l: (e: { data: unknown }) => void) => void listeners.push(l),
+      };
+      return { platform: { ...nodePlatform, startThread: () => threadFromPage(scope) }, events };
+    }
+
+    it('asks the page for a thread per module over a channel, measures through it, and asks the page to stop it after the pass', async () => {
+      const prepared: string[] = [];
+      const { platform, events } = pageOf((_, port) => {
+        const api = createApi(nodePlatform, () => {});
+        const prepareApart = api.prepareApart;
+        serve({ ...api, prepareApart: (c: PlannedCase) => (prepared.push(c.key), prepareApart(c)) }, port as never);
+        port.start();
+      });
+      const r = await pass(true, platform);
+      expect(r.warnings).toEqual([]);
+      // The module's two cases were prepared by the thread the page started, none by the measuring worker.
+      expect(prepared).toEqual([cases[1]!.key, cases[3]!.key]);
+      for (const m of r.measured) expect(m.samples, m.key).toHaveLength(3);
+      const asked = events.flatMap((e) => (e.type === 'thread' ? [e.id] : []));
+      expect(asked).toHaveLength(1);
+      expect(events.filter((e) => e.type === 'thread-stop')).toEqual([{ type: 'thread-stop', id: asked[0] }]);
+    });
+
+    it('measures the module in the measuring thread, and says why, when the thread the page started fails', async () => {
+      const { platform } = pageOf((id, _, tellWorker) => tellWorker({ threadFailed: id, message: 'its script did not load' }));
+      const r = await pass(true, platform);
+      expect(r.warnings).toEqual([
+        'module test-thread-gcm measured in the measuring thread, beside the other cases: its own thread did not start (the benchmark worker failed: its script did not load)',
+      ]);
+      expect(r.threads).toEqual([threadId, threadId]);
+      for (const m of r.measured) expect(m.samples).toHaveLength(3);
+    });
   });
 });

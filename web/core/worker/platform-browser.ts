@@ -1,6 +1,7 @@
 /** How the worker finds the WASM cores and the vectors in a browser (bundled by Vite). */
 import { BACKENDS } from '../implementations/backends.browser.ts';
 import type { Platform } from './types.ts';
+import { threadFromPage } from './page-thread.ts';
 import type { WasmVariant } from '../implementations/shared.ts';
 import type { AlgorithmId } from '../tables/algorithms.ts';
 import type { WycheproofVector } from '../implementations/validate.ts';
@@ -21,8 +22,8 @@ const CORES_WASM: Record<WasmVariant, URL> = {
 export const browserPlatform: Platform = {
   runtime: 'browser',
   backends: BACKENDS,
-  // This worker's own script again (a module worker's location is its URL, bundled or not).
-  startThread: () => new Worker(self.location.href, { type: 'module' }),
+  // The page starts it (page-thread.ts): a worker's own `new Worker` can block for good in Firefox.
+  startThread: () => threadFromPage(),
   async loadCores(variant) {
     const glue = await GLUE[variant]();
     await glue.default(); // fetches and instantiates cores_bg.wasm next to the glue

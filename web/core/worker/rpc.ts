@@ -11,7 +11,8 @@ type Call = { id: number; method: string; args: unknown[] };
 type Reply = { id: number; result?: unknown; error?: { message: string; kind?: string } } | { event: unknown };
 
 export interface Endpoint {
-  postMessage(message: unknown): void;
+  /** `transfer`: what moves with the message (a MessagePort: worker/page-thread.ts); Node's threads take none. */
+  postMessage(message: unknown, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (e: { data: unknown }) => void): void;
 }
 

@@ -28,8 +28,9 @@ export interface Platform {
   /** A module of yours: its exports, and the bytes that were loaded (hashed for the result). */
   loadModule(url: string): Promise<{ exports: Record<string, unknown>; bytes: Uint8Array }>;
   /**
-   * Starts another benchmark worker from this one: a thread of its own for a module of yours
-   * (apart.ts). Absent where a worker cannot start one; it then measures every case itself.
+   * Starts another benchmark worker for this one: a thread of its own for a module of yours
+   * (apart.ts); in Node a thread of this thread, in a browser one the page starts (page-thread.ts).
+   * Absent where that cannot be; the worker then measures every case itself.
    */
   startThread?(): WorkerHandle;
 }
@@ -67,7 +68,10 @@ export type WorkerEvent =
   /** `measured`: the case's samples of this round, for live results (the same as measure returns). */
   | { type: 'case-done'; key: string; measured?: MeasuredCase }
   /** Something the run should say (a module measured beside the other cases: api.ts threadsApart). */
-  | { type: 'warning'; message: string };
+  | { type: 'warning'; message: string }
+  /** A module's thread of its own, for the page to start and connect to `port` (page-thread.ts); and its end. */
+  | { type: 'thread'; id: number; port: MessagePort }
+  | { type: 'thread-stop'; id: number };
 
 /**
  * A case's count from the counting pass: WebAssembly operations per message and per call; or
