@@ -33,9 +33,25 @@ function progressLine(p: Progress): string {
 
 const PLAIN_PROGRESS_EVERY_MS = 5000;
 
+/**
+ * Progress where stderr is not a terminal (a CI log): a plain line when the phase changes and
+ * every few seconds within one, so the log says what the run is doing and that it is alive.
+ */
+function plainProgress(): (engine: string, p: Progress) => void {
+  const started = Date.now();
+  let lastLine = -Infinity;
+  let lastPhase = '';
+  return (engine, p) => {
+    if (p.phase === lastPhase && Date.now() - lastLine < PLAIN_PROGRESS_EVERY_MS && p.phase !== 'done') return;
+    lastLine = Date.now();
+    lastPhase = p.phase;
+    process.stderr.write(`${plainProgressLine(engine, p, Date.now() - started)}\n`);
+  };
+}
+
 /** One progress line for a log: engine, phase, cases, the case being measured, elapsed and estimate. */
 export function plainProgressLine(engine: string, p: Progress, elapsedMs: number): string {
-  const what = p.phase === 'rerunning' ? 'undecided cases measured again' : 'cases';
+  const what = p.phase === 'rerunning' ? 'undecided cases measured again' : p.phase === 'gating' ? 'modules of yours gated' : 'cases';
   const eta = p.etaMs != null && p.phase !== 'done' ? `, about ${Math.ceil(p.etaMs / 1000)} s left` : '';
   return `[${engine}] ${p.phase} ${p.done}/${p.total} ${what}, ${(elapsedMs / 1000).toFixed(0)} s elapsed${eta}${p.current ? ` (${p.current})` : ''}`;
 }
@@ -109,15 +125,8 @@ async function run(argv: string[]): Promise<number> {
   }
   const tty = process.stderr.isTTY;
   const measure = async (engine: string): Promise<ResultDocument> => {
-    // Not on a terminal (a CI log): a plain line every few seconds, so the log shows the run is alive.
-    const started = Date.now();
-    let lastLine = -Infinity;
-    const onProgress = (p: Progress) => {
-      if (tty) return void process.stderr.write(progressLine(p));
-      if (Date.now() - lastLine < PLAIN_PROGRESS_EVERY_MS && p.phase !== 'done') return;
-      lastLine = Date.now();
-      process.stderr.write(`${plainProgressLine(engine, p, Date.now() - started)}\n`);
-    };
+    const plain = plainProgress();
+    const onProgress = (p: Progress) => (tty ? void process.stderr.write(progressLine(p)) : plain(engine, p));
     let doc: ResultDocument;
     // Modules of yours: bundled for where they run, gated, then timed beside what --implementations selects.
     const bundles = await Promise.all((values.implementation ?? []).map((f) => bundleModule(f, engine === 'node' ? 'node' : 'browser')));
@@ -284,8 +293,7 @@ async function compare(argv: string[]): Promise<number> {
     if (positionals.length) throw new CliError(`compare takes either two result files or --base and --head modules, not both\n${USAGE}`);
     if (values.base === undefined || values.head === undefined) throw new CliError(`an A/B compare needs both --base and --head (module files)\n${USAGE}`);
     const tty = process.stderr.isTTY;
-    const started = Date.now();
-    let lastLine = -Infinity;
+    const plain = plainProgress();
     return abCompare({
       base: values.base,
       head: values.head,
@@ -302,12 +310,7 @@ async function compare(argv: string[]): Promise<number> {
       metric: values.metric as 'time' | 'ops',
       threshold: values.threshold === undefined ? undefined : parseMargin(values.threshold, '--threshold'),
       stepSummary,
-      onProgress: (engine, p) => {
-        if (tty) return void process.stderr.write(progressLine(p));
-        if (Date.now() - lastLine < PLAIN_PROGRESS_EVERY_MS && p.phase !== 'done') return;
-        lastLine = Date.now();
-        process.stderr.write(`${plainProgressLine(engine, p, Date.now() - started)}\n`);
-      },
+      onProgress: (engine, p) => (tty ? void process.stderr.write(progressLine(p)) : plain(engine, p)),
     });
   }
   if (positionals.length !== 2) throw new CliError(`compare takes two result files, got ${positionals.length}\n${USAGE}`);

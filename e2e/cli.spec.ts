@@ -81,6 +81,9 @@ for (const target of ['chromium', 'firefox'] as const) {
     expect(timed('webcrypto')).toBeGreaterThan(0);
     expect(timed('test-wrong-at-1000') + timed('test-accepts-forged')).toBe(0);
     expect(r.stdout).toContain('module node-forge-gcm (node-forge AES-GCM 1.4.3): passed the gate');
+    // The log says the gate is on modules of yours as it begins, then each phase as it begins.
+    expect(r.stderr).toMatch(new RegExp(`^\\[${target}\\] gating [0-5]/6 modules of yours gated, \\d+ s elapsed`, 'm'));
+    expect(r.stderr).toMatch(new RegExp(`^\\[${target}\\] measuring \\d+/\\d+ cases`, 'm'));
     // Each module was timed in a thread of its own, which the page started (worker/page-thread.ts).
     expect(doc.warnings.filter((w: string) => w.includes('its own thread did not start'))).toEqual([]);
   });

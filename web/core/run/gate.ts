@@ -25,11 +25,19 @@ export interface GatedModules {
  * so that one that does not load, throws, or never returns (synchronous code cannot be
  * interrupted: its worker is stopped after `timeoutMs`) costs the run nothing but itself.
  */
-export async function gateModules(createWorker: () => WorkerHandle, params: RunParams, urls: readonly string[], timeoutMs = 120_000): Promise<GatedModules> {
+export async function gateModules(
+  createWorker: () => WorkerHandle,
+  params: RunParams,
+  urls: readonly string[],
+  timeoutMs = 120_000,
+  /** Called as each module's gate begins (its index in `urls`), so a log can say which one a slow gate is on. */
+  onModule: (index: number, url: string) => void = () => {},
+): Promise<GatedModules> {
   const out: GatedModules = { passed: [], validation: [], refused: [] };
   // The gate's worker loads only the reference (RustCrypto, baseline) beside the module.
   const gateParams: RunParams = { ...params, implementations: ['rustcrypto-wasm'], wasm: 'baseline', estimateClock: false };
-  for (const url of urls) {
+  for (const [index, url] of urls.entries()) {
+    onModule(index, url);
     const handle = createWorker();
     try {
       const remote = connect<WorkerApi>(handle);

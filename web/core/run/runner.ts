@@ -56,6 +56,9 @@ export interface RunHandle {
   visibility(hidden: boolean): void;
 }
 
+/** A module's file name, as a progress line shows it (its URL's last part; the CLI's bundles carry a hash there). */
+const moduleFile = (url: string) => url.split(/[?#]/)[0]!.split('/').pop() || url;
+
 /**
  * Modules of yours, each gated in a worker of its own (run/gate.ts): those that pass join the
  * run's implementations; the rows of those that do not are returned for the validation table.
@@ -63,9 +66,16 @@ export interface RunHandle {
 async function gate(s: RunSession): Promise<Validation[]> {
   const { modules, createWorker, gateTimeoutMs } = s.platform;
   if (!modules?.length) return [];
-  s.progress.phase = 'validating';
+  Object.assign(s.progress, { phase: 'gating', done: 0, total: modules.length });
   s.report();
-  const gated = await s.guard(gateModules(createWorker, s.params, modules, gateTimeoutMs));
+  const gated = await s.guard(
+    gateModules(createWorker, s.params, modules, gateTimeoutMs, (i, url) => {
+      Object.assign(s.progress, { done: i, current: moduleFile(url) });
+      s.report();
+    }),
+  );
+  // Validation, next, counts no cases.
+  Object.assign(s.progress, { done: 0, total: 0, current: null });
   s.modules = gated.passed;
   // An A/B run names its two modules among the implementations already: each once. Modules run
   // alone (builtIns) replace the preset's built-ins with only those named.

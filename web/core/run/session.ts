@@ -19,7 +19,8 @@ import type { GatedModules } from './gate.ts';
 import type { ThreadFailed, ThreadPort } from '../worker/page-thread.ts';
 
 export interface Progress {
-  phase: 'starting' | 'validating' | 'measuring' | 'rerunning' | 'counting' | 'done' | 'cancelled';
+  /** 'gating': modules of yours, one by one (done/total count modules, current names the file). */
+  phase: 'starting' | 'gating' | 'validating' | 'measuring' | 'rerunning' | 'counting' | 'done' | 'cancelled';
   round: number;
   rounds: number;
   done: number;
@@ -207,6 +208,8 @@ export class RunSession {
     Object.assign(this.progress, { phase, done: 0, total });
     this.history.passCases.push(cases);
     this.#passStartedAt = this.now();
+    // Said as it begins: its fresh worker and a module's threads start before any case ends.
+    this.report();
   }
 
   /**

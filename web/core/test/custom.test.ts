@@ -211,6 +211,31 @@ describe('a run with modules of yours (Node)', () => {
     expect(warnings.some((w) => w.includes('missing.mjs refused:') && /no such file|ENOENT/.test(w))).toBe(true);
   });
 
+  it(
+    'says which module of yours the gate is on: a gating phase that counts modules and names the file, then validation counting no cases',
+    { timeout: 60_000 },
+    async () => {
+      const seen: { phase: string; done: number; total: number; current: string | null }[] = [];
+      await runBenchmark({
+        algorithms: ['aes-128-gcm'],
+        sizes: [64],
+        operations: ['encrypt'],
+        rounds: 1,
+        samplesPerRound: 3,
+        maxReruns: 0,
+        implementations: ['rustcrypto-wasm', modulePath('good-gcm.mjs'), modulePath('wrong-at-1000.mjs')],
+        onProgress: ({ phase, done, total, current }) => seen.push({ phase, done, total, current }),
+      });
+      expect(seen.filter((p) => p.phase === 'gating')).toEqual([
+        { phase: 'gating', done: 0, total: 2, current: null },
+        { phase: 'gating', done: 0, total: 2, current: 'good-gcm.mjs' },
+        { phase: 'gating', done: 1, total: 2, current: 'wrong-at-1000.mjs' },
+      ]);
+      // Right after the gate, validation: it counts no cases (not the gate's modules).
+      expect(seen[seen.map((p) => p.phase).lastIndexOf('gating') + 1]).toEqual({ phase: 'validating', done: 0, total: 0, current: null });
+    },
+  );
+
   /** A small run of RustCrypto beside one module of the test folder alone: the document and the warnings. */
   async function besideOne(module: string, o: { gateTimeoutMs?: number } = {}) {
     const warnings: string[] = [];
