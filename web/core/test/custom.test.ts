@@ -10,6 +10,7 @@ import { coresBackend as rustcryptoWasm } from '../implementations/cores.ts';
 import { ContractError, defineImplementation } from '../implementations/custom.ts';
 import { gateBackend } from '../implementations/gate.ts';
 import { runBenchmark } from '../node.ts';
+import type { RunOptions } from '../options.ts';
 import { NothingPassedError } from '../run/gate.ts';
 import { nodePlatform } from '../worker/platform-node.ts';
 import { SubmitError, submitResult } from '../submit.ts';
@@ -216,14 +217,7 @@ describe('a run with modules of yours (Node)', () => {
     { timeout: 60_000 },
     async () => {
       const seen: { phase: string; done: number; total: number; current: string | null }[] = [];
-      await runBenchmark({
-        algorithms: ['aes-128-gcm'],
-        sizes: [64],
-        operations: ['encrypt'],
-        rounds: 1,
-        samplesPerRound: 3,
-        maxReruns: 0,
-        implementations: ['rustcrypto-wasm', modulePath('good-gcm.mjs'), modulePath('wrong-at-1000.mjs')],
+      await besideOne(['good-gcm.mjs', 'wrong-at-1000.mjs'], {
         onProgress: ({ phase, done, total, current }) => seen.push({ phase, done, total, current }),
       });
       expect(seen.filter((p) => p.phase === 'gating')).toEqual([
@@ -236,8 +230,8 @@ describe('a run with modules of yours (Node)', () => {
     },
   );
 
-  /** A small run of RustCrypto beside one module of the test folder alone: the document and the warnings. */
-  async function besideOne(module: string, o: { gateTimeoutMs?: number } = {}) {
+  /** A small run of RustCrypto beside one module of the test folder (or a few) alone: the document and the warnings. */
+  async function besideOne(module: string | string[], o: Pick<RunOptions, 'gateTimeoutMs' | 'onProgress'> = {}) {
     const warnings: string[] = [];
     const doc = await runBenchmark({
       algorithms: ['aes-128-gcm'],
@@ -246,7 +240,7 @@ describe('a run with modules of yours (Node)', () => {
       rounds: 1,
       samplesPerRound: 3,
       maxReruns: 0,
-      implementations: ['rustcrypto-wasm', modulePath(module)],
+      implementations: ['rustcrypto-wasm', ...[module].flat().map(modulePath)],
       ...o,
       onWarning: (w) => warnings.push(w),
     });
