@@ -225,6 +225,8 @@ describe('a run with modules of yours (Node)', () => {
         { phase: 'gating', done: 0, total: 2, current: 'good-gcm.mjs' },
         { phase: 'gating', done: 1, total: 2, current: 'wrong-at-1000.mjs' },
       ]);
+      // A pass says so as it begins (its worker and the module's thread start before any case ends).
+      expect(seen.find((p) => p.phase === 'measuring')).toEqual({ phase: 'measuring', done: 0, total: 2, current: null });
       // Right after the gate, validation: it counts no cases (not the gate's modules).
       expect(seen[seen.map((p) => p.phase).lastIndexOf('gating') + 1]).toEqual({ phase: 'validating', done: 0, total: 0, current: null });
     },

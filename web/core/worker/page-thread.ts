@@ -9,7 +9,7 @@
  * calls over it as over its own port.
  * @module
  */
-import type { WorkerHandle } from './rpc.ts';
+import { type WorkerHandle, eventMessage } from './rpc.ts';
 import type { WorkerEvent } from './types.ts';
 
 /** What the page sends a benchmark worker it starts as a module's thread: the end of the channel to answer on. */
@@ -44,7 +44,7 @@ export function threadFromPage(scope: Scope = self as unknown as Scope): WorkerH
     failed = message;
     onError.forEach((l) => l({ message }));
   });
-  const send = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage({ event }, transfer);
+  const send = (event: WorkerEvent, transfer: Transferable[] = []) => scope.postMessage(eventMessage(event), transfer);
   send({ type: 'thread', id, port: port1 }, [port1]);
   port2.start();
   return {

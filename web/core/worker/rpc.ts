@@ -27,9 +27,12 @@ export interface WorkerHandle extends WorkerEndpoint {
   terminate(): void;
 }
 
+/** How an event travels from a worker to its client (serve's `emit`; page-thread.ts's requests to the page). */
+export const eventMessage = (event: unknown): Reply => ({ event });
+
 /** Worker side: answers calls on `api`; `emit` sends an event to the client. */
 export function serve(api: Api, endpoint: Endpoint): (event: unknown) => void {
-  const emit = (event: unknown) => endpoint.postMessage({ event });
+  const emit = (event: unknown) => endpoint.postMessage(eventMessage(event));
   endpoint.addEventListener('message', async (e) => {
     const { id, method, args } = e.data as Call;
     if (typeof id !== 'number') return; // not a call (e.g. a control message handled elsewhere)
