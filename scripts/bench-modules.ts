@@ -12,8 +12,9 @@
  * fresh workers, averaged, as the engine's run spans several, see acrossWorkers; once before and
  * once after the engine's run of that module alone, see sandwiched), and every case
  * taking turns in batches as long as the engine's samples ("interleaved"), which is how the
- * engine samples. Engine / interleaved isolates the engine's own loop; interleaved / alone is
- * what taking turns in one thread does to a module's figure: what its neighbours leave it (the
+ * engine samples, in the run's threads (each module in a worker of its own, noble's cases in one,
+ * as the engine's run holds them; runThreads). Engine / interleaved isolates the engine's own
+ * loop; interleaved / alone is what taking turns does to a module's figure: what its neighbours leave it (the
  * neighbours' table, pair by pair, see withNeighbours; in Node also the collector's pauses in
  * the loop's timed time, which explain little of it). The engine timed is
  * the compiled one the package ships (built into target/bench-engine/ first, a few seconds).
@@ -36,7 +37,7 @@ import type { ResultDocument } from '../web/core/schema.ts';
 import type { BrowserName } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
 import { openHarness, sandwiched, settled } from './harness-page.ts';
-import { type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from '../web/app/harness/plain-loop.mjs';
+import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
 import { recordPage } from './measured.ts';
@@ -77,9 +78,15 @@ const SUBJECTS = [
 type Subject = (typeof SUBJECTS)[number];
 /** A plain loop's shape beyond alone or taking turns (plain-loop.mjs): settled turns, or pauses alone. */
 type Shape = Partial<Pick<PlainSpec, 'settleMs' | 'settleMaxBatches' | 'pauseMs' | 'reps' | 'liveMB' | 'sizes'>> & {
-  /** With `interleaveMs`: each subject in a fresh worker of its own, the workers taking turns (PlainSpec.turns), as the engine measures modules. */
-  apart?: boolean;
+  /** With `interleaveMs`: the subjects in fresh workers of their own, the workers taking turns (PlainSpec.turns; workerSpecs). */
+  apart?: Apart;
 };
+/**
+ * The loop taking turns as the engine's run does: each module in a worker of its own and noble's
+ * two subjects together (what the engine's measuring thread holds), or, with MODULES_APART=0,
+ * every case in one worker.
+ */
+const runThreads: Apart = MODULES_APART ? 'module' : false;
 /** Each case alone, pausing after every 2 ms batch as long as the run's samples last (two stretches a case). */
 const pausedShape = (doc: ResultDocument): Shape => ({ pauseMs: doc.params.minSampleMs, reps: 2 });
 /** The engine's turn of its own, in the plain loop's turns (measure.ts). */
@@ -339,9 +346,9 @@ for (let run = 0; run < RUNS; run++) {
   sampleMs = doc.params.minSampleMs;
   // The same subjects and sizes taking turns as the engine's samples do (its sample length),
   // twice: the second is that reference's own A/A.
-  const interleaved = await twice(() => plainLoop(SUBJECTS, doc.params.minSampleMs));
+  const interleaved = await twice(() => plainLoop(SUBJECTS, doc.params.minSampleMs, { apart: runThreads }));
   // The same turns, each after a turn of its own as the engine takes it; and each case alone, pausing as long as a sample after each 2 ms.
-  const settledTurns = await plainLoop(SUBJECTS, doc.params.minSampleMs, settledShape);
+  const settledTurns = await plainLoop(SUBJECTS, doc.params.minSampleMs, { ...settledShape, apart: runThreads });
   for (const s of SUBJECTS) {
     // Side by side: the engine with this subject alone between two runs of the plain loop alone,
     // so that a slow minute falls on both sides.
@@ -467,7 +474,7 @@ if (RUNS > 0) {
   console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it);');
   console.log("  all calls: every call's bytes over their time, on both sides; median: the engine's median sample over the plain loop's median stretch");
   console.log(
-    "interleaved = the plain loop with every case taking turns in batches as long as the engine's samples, each case its own batch loop (the first of two such loops after the run), / the plain loop alone",
+    `interleaved = the plain loop with every case taking turns in batches as long as the engine's samples, ${MODULES_APART ? "in the engine's threads (each module in a worker of its own, noble's cases together)" : 'in one worker'}, each case its own batch loop (the first of two such loops after the run), / the plain loop alone`,
   );
   console.log(
     "alone, side by side = the engine with that module alone / the plain loop alone just before and just after it, averaged (all calls): the engine's own loop",
@@ -562,9 +569,9 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
       )) as ResultDocument;
       browserSampleMs = doc.params.minSampleMs;
       version = `${doc.environment.browser.name} ${doc.environment.browser.version}`.trim();
-      // As in Node: every case taking turns in one worker, then each subject alone in a worker of its own.
-      const interleaved = await twice(() => plain(SUBJECTS, doc.params.minSampleMs));
-      const settledTurns = await plain(SUBJECTS, doc.params.minSampleMs, settledShape);
+      // As in Node: every case taking turns in the engine's threads, then each subject alone in a worker of its own.
+      const interleaved = await twice(() => plain(SUBJECTS, doc.params.minSampleMs, { apart: runThreads }));
+      const settledTurns = await plain(SUBJECTS, doc.params.minSampleMs, { ...settledShape, apart: runThreads });
       for (const s of SUBJECTS) {
         // Noble alone is the built-in alone; a module of yours alone is its module with no built-in beside it.
         const solo = new URLSearchParams(search);

@@ -8,7 +8,7 @@ import { parseParams } from '../../core/params.ts';
 import { startRun } from '../../core/run/runner.ts';
 import type { ResultDocument } from '../../core/schema.ts';
 import type { BareSpec } from './bare.worker.ts';
-import { type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from './plain-loop.mjs';
+import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from './plain-loop.mjs';
 
 /** One message to a fresh worker, its one answer (or its error) back. */
 function once<T>(worker: Worker, spec: unknown, pick: (data: Record<string, unknown>) => T): Promise<T> {
@@ -44,9 +44,9 @@ const harness = {
   },
   /**
    * The plain loop of bench:modules: bytes per second by `name|algorithm|size` (plain-loop.mjs);
-   * with `apart` (and `interleaveMs`), each subject in a worker of its own, the workers taking turns.
+   * with `apart` (and `interleaveMs`), in workers of their own (workerSpecs), the workers taking turns.
    */
-  async plain(spec: PlainSpec, o: { apart?: boolean } = {}): Promise<PlainFigures> {
+  async plain(spec: PlainSpec, o: { apart?: Apart } = {}): Promise<PlainFigures> {
     const subjects = spec.subjects.map((s) => ({ ...s, module: s.module === 'noble' ? s.module : new URL(s.module, location.href).href }));
     const parts = workerSpecs({ ...spec, subjects }, o.apart).map((one) =>
       once(new Worker(new URL('./plain.worker.ts', import.meta.url), { type: 'module' }), one, (d) => d as unknown as PlainFigures),

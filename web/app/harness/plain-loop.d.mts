@@ -35,8 +35,13 @@ export interface PlainFigures {
   collectorShare?: Record<string, number>;
 }
 
-/** The specs of a plain loop's workers: `spec` in one; with `apart` and `interleaveMs`, one per subject, the workers taking turns through one shared counter (`turns`). */
-export function workerSpecs(spec: PlainSpec, apart?: boolean): PlainSpec[];
+/**
+ * How a plain loop taking turns is spread over workers: true, a worker per subject; 'module', a
+ * worker per module, as the engine measures a run (modules of yours apart, noble's subjects together).
+ */
+export type Apart = boolean | 'module';
+/** The specs of a plain loop's workers: `spec` in one; with `apart` and `interleaveMs`, several, the workers taking turns through one shared counter (`turns`). */
+export function workerSpecs(spec: PlainSpec, apart?: Apart): PlainSpec[];
 /** The figures of several workers' loops, each keyed by its own subjects, as one. */
 export function mergedFigures(parts: PlainFigures[]): PlainFigures;
 

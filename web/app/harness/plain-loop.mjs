@@ -105,15 +105,22 @@ function turnsGate({ sab, me, of }) {
 
 /**
  * The specs of a plain loop's workers: `spec` in one worker; or with `apart` and `interleaveMs`,
- * one spec per subject, each for a worker of its own, the workers taking turns through one
- * shared counter (`turns`), as the engine measures modules of yours (web/core/worker/apart.ts);
- * each subject then gets about one stretch of batches.
+ * several workers taking turns through one shared counter (`turns`): with `apart` true one per
+ * subject; with 'module' one per module, as the engine measures a run (web/core/worker/apart.ts:
+ * each module of yours in a thread of its own, the built-ins' subjects, noble's, together in the
+ * measuring thread). Each worker's turn runs a batch of each of its cases; each case then gets
+ * about one stretch of batches.
  */
 export function workerSpecs(spec, apart = false) {
   if (!apart || !spec.interleaveMs) return [spec];
+  const groups = new Map();
+  for (const s of spec.subjects) {
+    const key = apart === 'module' ? s.module : groups.size;
+    groups.set(key, [...(groups.get(key) ?? []), s]);
+  }
   const sab = new SharedArrayBuffer(8);
   const count = Math.max(1, Math.round(spec.ms / spec.interleaveMs));
-  return spec.subjects.map((s, me) => ({ ...spec, subjects: [s], turns: { sab, me, of: spec.subjects.length, count } }));
+  return [...groups.values()].map((subjects, me) => ({ ...spec, subjects, turns: { sab, me, of: groups.size, count } }));
 }
 
 /** The figures of several workers' loops, each keyed by its own subjects, as one. */

@@ -105,6 +105,50 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     expect(none.collectorShare).toBeUndefined();
   });
 
+  it("in the engine's threads (workerSpecs with apart 'module'), a worker per module: noble's subjects share one, taking turns with the others, each case timed in each of its worker's turns", async () => {
+    const subjects = [
+      { name: 'noble', module: 'noble', algorithm: 'aes-128-gcm' },
+      { name: 'a', module: 'a.mjs', algorithm: 'aes-128-gcm' },
+      { name: 'noble', module: 'noble', algorithm: 'chacha20-poly1305' },
+      { name: 'b', module: 'b.mjs', algorithm: 'aes-128-gcm' },
+    ];
+    const specs = workerSpecs({ subjects, sizes: [64, 1024], ms: 12, reps: 1, interleaveMs: 1 }, 'module');
+    expect(specs.map((s) => s.subjects.map((x) => `${x.name} ${x.algorithm}`))).toEqual([
+      ['noble aes-128-gcm', 'noble chacha20-poly1305'],
+      ['a aes-128-gcm'],
+      ['b aes-128-gcm'],
+    ]);
+    expect(specs.map((s) => [s.turns!.me, s.turns!.of])).toEqual([
+      [0, 3],
+      [1, 3],
+      [2, 3],
+    ]);
+    // One counter for all three; and a worker per subject with apart true, one worker without it.
+    expect(new Set(specs.map((s) => s.turns!.sab)).size).toBe(1);
+    expect(workerSpecs({ subjects, sizes: [64], ms: 12, reps: 1, interleaveMs: 1 }, true)).toHaveLength(4);
+    expect(workerSpecs({ subjects, sizes: [64], ms: 12, reps: 1, interleaveMs: 1 }, false)).toHaveLength(1);
+    // Run: the shared worker's turns time every one of its cases, and the counter counts each worker's turns.
+    const copies = specs.map((s) => ({ ...s, subjects: s.subjects.map((x) => ({ ...x, module: 'copy.mjs' })) }));
+    const out = await Promise.all(
+      copies.map(
+        (workerData) =>
+          new Promise<{ figures: { bytesPerSecond: Record<string, number> } }>((resolve, reject) => {
+            const w = new Worker(new URL('./turns.test-worker.mjs', import.meta.url), { workerData });
+            w.once('message', (m) => (resolve(m), void w.terminate()));
+            w.once('error', reject);
+          }),
+      ),
+    );
+    expect(Object.keys(out[0]!.figures.bytesPerSecond).sort()).toEqual([
+      'noble|aes-128-gcm|1024',
+      'noble|aes-128-gcm|64',
+      'noble|chacha20-poly1305|1024',
+      'noble|chacha20-poly1305|64',
+    ]);
+    for (const f of out) for (const [k, v] of Object.entries(f.figures.bytesPerSecond)) expect(v, k).toBeGreaterThan(0);
+    expect(new Int32Array(specs[0]!.turns!.sab)[0]).toBe(3 * specs[0]!.turns!.count);
+  });
+
   it('with each case in a thread of its own (workerSpecs with apart), the threads take turns: their timed windows alternate and never overlap, each thread its count of turns', async () => {
     const subjects = ['a', 'b'].map((name) => ({ name, module: 'copy.mjs', algorithm: 'aes-128-gcm' }));
     const specs = workerSpecs({ subjects, sizes: [64], ms: 12, reps: 1, interleaveMs: 1 }, true);
