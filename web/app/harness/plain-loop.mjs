@@ -113,9 +113,10 @@ function turnsGate({ sab, me, of }) {
  */
 export function workerSpecs(spec, apart = false) {
   if (!apart || !spec.interleaveMs) return [spec];
+  // A worker per subject, or with 'module' per module: the subjects of one module share it.
   const groups = new Map();
   for (const s of spec.subjects) {
-    const key = apart === 'module' ? s.module : groups.size;
+    const key = apart === 'module' ? s.module : s;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
   const sab = new SharedArrayBuffer(8);

@@ -132,7 +132,7 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     const out = await Promise.all(
       copies.map(
         (workerData) =>
-          new Promise<{ figures: { bytesPerSecond: Record<string, number> } }>((resolve, reject) => {
+          new Promise<{ figures: { bytesPerSecond: Record<string, number> }; byCase: [number, number][][] }>((resolve, reject) => {
             const w = new Worker(new URL('./turns.test-worker.mjs', import.meta.url), { workerData });
             w.once('message', (m) => (resolve(m), void w.terminate()));
             w.once('error', reject);
@@ -146,7 +146,22 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
       'noble|chacha20-poly1305|64',
     ]);
     for (const f of out) for (const [k, v] of Object.entries(f.figures.bytesPerSecond)) expect(v, k).toBeGreaterThan(0);
-    expect(new Int32Array(specs[0]!.turns!.sab)[0]).toBe(3 * specs[0]!.turns!.count);
+    const count = specs[0]!.turns!.count;
+    expect(new Int32Array(specs[0]!.turns!.sab)[0]).toBe(3 * count);
+    // Every case of every worker timed once in each of its worker's turns.
+    expect(out.map((o) => o.byCase.map((w) => w.length))).toEqual([
+      [count, count, count, count],
+      [count, count],
+      [count, count],
+    ]);
+    // And the workers' turns never overlap: one worker's windows all fall between another's turns.
+    const turns = out.flatMap((o, worker) =>
+      Array.from({ length: count }, (_, t) => ({ worker, a: Math.min(...o.byCase.map((w) => w[t]![0])), b: Math.max(...o.byCase.map((w) => w[t]![1])) })),
+    );
+    turns.sort((x, y) => x.a - y.a);
+    turns.forEach((t, i) => {
+      if (i > 0) expect(t.a, `turn ${i} starts after the one before it ends`).toBeGreaterThanOrEqual(turns[i - 1]!.b);
+    });
   });
 
   it('with each case in a thread of its own (workerSpecs with apart), the threads take turns: their timed windows alternate and never overlap, each thread its count of turns', async () => {

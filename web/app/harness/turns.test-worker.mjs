@@ -1,13 +1,14 @@
 // For plain-loop.test.ts: one thread of a set taking turns (PlainSpec.turns), with a module whose
-// encrypt only makes its output; posts its figures and its timed windows on the shared epoch clock.
+// encrypt only makes its output; posts its figures and each case's timed windows on the shared
+// epoch clock (`windows`: the last case's; `byCase`: every case's, in its order).
 import { parentPort, workerData } from 'node:worker_threads';
 import { plainLoop } from './plain-loop.mjs';
 
 const copy = { encrypt: (_a, _k, _n, _aad, pt) => new Uint8Array(pt.length + 16) };
-let windows = [];
+const byCase = [];
 const figures = await plainLoop(
   workerData,
   async () => copy,
-  async (w) => ((windows = w), 0),
+  async (w) => (byCase.push(w.map(([a, b]) => [performance.timeOrigin + a, performance.timeOrigin + b])), 0),
 );
-parentPort.postMessage({ figures, windows: windows.map(([a, b]) => [performance.timeOrigin + a, performance.timeOrigin + b]) });
+parentPort.postMessage({ figures, windows: byCase.at(-1) ?? [], byCase });
