@@ -12,7 +12,7 @@
  * fresh workers, averaged, as the engine's run spans several, see acrossWorkers; once before and
  * once after the engine's run of that module alone, see sandwiched), and every case
  * taking turns in batches as long as the engine's samples ("interleaved"), which is how the
- * engine samples, in the run's threads (each module in a worker of its own, noble's cases in one,
+ * engine samples (size by size, one case a turn: turnOrder), in the run's threads (each module in a worker of its own, noble's cases in one,
  * as the engine's run holds them; runThreads). Engine / interleaved isolates the engine's own
  * loop; interleaved / alone is what taking turns does to a module's figure: what its neighbours leave it (the
  * neighbours' table, pair by pair, see withNeighbours; in Node also the collector's pauses in
@@ -474,7 +474,7 @@ if (RUNS > 0) {
   console.log('ratio = engine MB/s / plain-loop MB/s (1.00: the engine costs the code nothing; below: the engine slows it);');
   console.log("  all calls: every call's bytes over their time, on both sides; median: the engine's median sample over the plain loop's median stretch");
   console.log(
-    `interleaved = the plain loop with every case taking turns in batches as long as the engine's samples, ${MODULES_APART ? "in the engine's threads (each module in a worker of its own, noble's cases together)" : 'in one worker'}, each case its own batch loop (the first of two such loops after the run), / the plain loop alone`,
+    `interleaved = the plain loop with every case taking turns as the run's do, size by size, one case a turn, in batches as long as the engine's samples, ${MODULES_APART ? "in the engine's threads (each module in a worker of its own, noble's cases together)" : 'in one worker'}, each case its own batch loop (the first of two such loops after the run), / the plain loop alone`,
   );
   console.log(
     "alone, side by side = the engine with that module alone / the plain loop alone just before and just after it, averaged (all calls): the engine's own loop",

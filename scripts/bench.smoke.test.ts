@@ -131,8 +131,8 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
     },
     prints: [
       /bench:modules — Node [^\n]*each module in a thread of its own/,
-      // The loop taking turns takes them in the run's threads, as the engine holds the cases.
-      /interleaved = the plain loop with every case taking turns [^\n]*in the engine's threads \(each module in a worker of its own, noble's cases together\)/,
+      // The loop taking turns takes them as the run does, size by size and a case a turn, in the run's threads, as the engine holds the cases.
+      /interleaved = the plain loop with every case taking turns as the run's do, size by size, one case a turn, [^\n]*in the engine's threads \(each module in a worker of its own, noble's cases together\)/,
       /noble\s+aes-128-gcm\s+64 B\s+[\d.]+\s+[\d.]+\s+[\d.]+ \[/,
       /stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B/,
       /bench:modules — Chrom\S+ [\d.]+ \(chromium\)[^\n]*\n[\s\S]*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+\s+[\d.]+(\s+[\d.]+ \[[\d.]+–[\d.]+\]){8}/,

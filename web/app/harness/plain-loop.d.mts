@@ -20,12 +20,22 @@ export interface PlainSpec {
   /** About this many MiB of small live objects held beside the loop, as an application's heap holds them. */
   liveMB?: number;
   /**
-   * With `interleaveMs`: this thread is one of `of` taking turns through `sab` (two Int32s: the
-   * turn's count, and how many threads are warm), as thread `me`; `count` turns in all, each a
-   * batch of every case of this thread's. Every thread of the set is given the same `count`.
+   * With `interleaveMs`: this thread is one of `of` taking the turns of `order` (turnOrder: a case
+   * key a turn, size by size, each size's last turn before `groupEnds`' entry) through `sab` (two
+   * Int32s: the turn under way and how many threads are warm; a Float64: when the current size's
+   * turns began), as thread `me`, running the turns of its own cases. Every thread of the set is
+   * given the same `order`.
    */
-  turns?: { sab: SharedArrayBuffer; me: number; of: number; count: number };
+  turns?: { sab: SharedArrayBuffer; me: number; of: number } & TurnOrder;
 }
+
+/** The run's turns: case keys (`name|algorithm|size`) turn by turn, and the turn after each size's last. */
+export interface TurnOrder {
+  order: string[];
+  groupEnds: number[];
+}
+/** Size by size, `count` rounds of every subject's case of that size, each round in a new shuffled order. */
+export function turnOrder(subjects: PlainSpec['subjects'], sizes: number[], count: number): TurnOrder;
 
 /** By `name|algorithm|size`, bytes per second: every call's bytes over their time, and the median stretch's. */
 export interface PlainFigures {
@@ -40,7 +50,7 @@ export interface PlainFigures {
  * worker per module, as the engine measures a run (modules of yours apart, noble's subjects together).
  */
 export type Apart = boolean | 'module';
-/** The specs of a plain loop's workers: `spec` in one; with `apart` and `interleaveMs`, several, the workers taking turns through one shared counter (`turns`). */
+/** The specs of a plain loop's workers: `spec` in one; with `apart` and `interleaveMs`, several, the workers taking the run's turns (turnOrder) through one shared counter (`turns`). */
 export function workerSpecs(spec: PlainSpec, apart?: Apart): PlainSpec[];
 /** The figures of several workers' loops, each keyed by its own subjects, as one. */
 export function mergedFigures(parts: PlainFigures[]): PlainFigures;

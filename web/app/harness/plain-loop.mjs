@@ -52,9 +52,9 @@ function loop(call, forMs) {
  * is its bytes over its time, every call counted (what a caller gets, and what the engine's
  * "all calls" figure is); `medianStretch` the median of its stretches. Without `interleaveMs`
  * each case runs alone, one after the other: a third of a stretch to warm up, then `reps`
- * stretches of `ms`. With it every case takes turns, one batch of about `interleaveMs` at a time
- * in a shuffled order, for `ms` a case in all (each case's turns add up to about one stretch) —
- * how the engine samples — and has no stretches of its own (`medianStretch` is then its bytes
+ * stretches of `ms`. With it the cases take turns as a run's do (turnOrder): size by size, one
+ * batch of about `interleaveMs` a turn, each round in a shuffled order, for `ms` a case in all
+ * (each case's turns add up to about one stretch) — how the engine samples — and have no stretches of their own (`medianStretch` is then its bytes
  * over its time too). With `settleMs` too, each turn first runs the case's own batch untimed for
  * that long (and at most `settleMaxBatches` batches, if given), as the engine's turn of its own does (measure.ts SETTLE_MS).
  * With `pauseMs` and no `interleaveMs`, each case runs alone but in batches of about 2 ms, each
@@ -80,24 +80,73 @@ export async function plainLoop(spec, load, pausedWithin) {
   return { ...figures, ...(collectorShare && { collectorShare }), sink: figures.sink ^ live.length };
 }
 
+/** A case's key, as its figures are keyed: `name|algorithm|size`. */
+const caseKey = (s, size) => `${s.name}|${s.algorithm}|${size}`;
+
 /**
- * Threads taking turns through one shared counter (`turns` of a PlainSpec): each waits until the
- * count is its own, runs its batch, and passes the turn on; `ready` holds them all until every
- * one has warmed up, so that no thread's warm-up runs beside another's turns.
+ * The run's turns (web/core/worker/groups.ts, measure.ts measureInterleaved): size by size, the
+ * engine's comparison groups, each size's cases taking `count` rounds of turns, each round in a
+ * new shuffled order, one case a turn. `order` holds the case keys turn by turn, `groupEnds` the
+ * turn after each size's last. Until 2026-12-06 every case of every size took turns together,
+ * and a worker's turn ran a batch of each of its cases: asmcrypto.js's 64 B batch came right
+ * after its own 1 MiB one, which no run of the engine does.
  */
-function turnsGate({ sab, me, of }) {
-  const word = new Int32Array(sab);
+export function turnOrder(subjects, sizes, count) {
+  const order = [];
+  const groupEnds = [];
+  for (const size of sizes) {
+    const keys = subjects.map((s) => caseKey(s, size));
+    for (let r = 0; r < count; r++) {
+      for (let i = keys.length - 1; i > 0; i--) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [keys[i], keys[j]] = [keys[j], keys[i]];
+      }
+      order.push(...keys);
+    }
+    groupEnds.push(order.length);
+  }
+  return { order, groupEnds };
+}
+
+/**
+ * Turn by turn through `order`, shared by every thread of a set through `sab` (two Int32s: the
+ * turn under way and how many threads are warm; a Float64: when the turns of the current size
+ * began, on the epoch clock): each thread waits until the count reaches a turn of its own, runs
+ * it and passes the count on. A size's turns end after `budgetMs` of wall time, whichever thread
+ * notices first moving the count to the next size (`caseMs` for each of its cases), so that a slow case (1 MiB: one call far
+ * longer than a batch) does not hold the loop for `count` rounds. `ready` holds every thread
+ * until all have warmed up, so that no thread's warm-up runs beside another's turns. Alone (no
+ * `turns`), the same over a buffer of its own.
+ */
+function turnsGate({ sab, of }, { order, groupEnds }, caseMs) {
+  const word = new Int32Array(sab, 0, 2);
+  // A size's budget: `caseMs` for each of its cases.
+  const budgetMs = groupEnds.map((end, g) => caseMs * new Set(order.slice(g ? groupEnds[g - 1] : 0, end)).size);
+  const began = new Float64Array(sab, 8, 1);
+  const epoch = () => performance.timeOrigin + performance.now();
+  const endOf = (p) => groupEnds.find((e) => e > p);
   return {
     ready() {
       Atomics.add(word, 1, 1);
       Atomics.notify(word, 1);
       for (let v = Atomics.load(word, 1); v < of; v = Atomics.load(word, 1)) Atomics.wait(word, 1, v);
     },
-    wait() {
-      for (let v = Atomics.load(word, 0); v % of !== me; v = Atomics.load(word, 0)) Atomics.wait(word, 0, v);
+    /** Waits for turn `p`: true when it is this thread's to run, false when its size's turns ended before it. */
+    take(p) {
+      let v = Atomics.load(word, 0);
+      for (; v < p; v = Atomics.load(word, 0)) Atomics.wait(word, 0, v);
+      if (v > p) return false;
+      const first = p === 0 || groupEnds.includes(p);
+      if (first) began[0] = epoch();
+      else if (epoch() - began[0] > budgetMs[groupEnds.indexOf(endOf(p))]) {
+        Atomics.store(word, 0, endOf(p));
+        Atomics.notify(word, 0);
+        return false;
+      }
+      return true;
     },
-    pass() {
-      Atomics.add(word, 0, 1);
+    pass(p) {
+      Atomics.store(word, 0, p + 1);
       Atomics.notify(word, 0);
     },
   };
@@ -105,11 +154,10 @@ function turnsGate({ sab, me, of }) {
 
 /**
  * The specs of a plain loop's workers: `spec` in one worker; or with `apart` and `interleaveMs`,
- * several workers taking turns through one shared counter (`turns`): with `apart` true one per
- * subject; with 'module' one per module, as the engine measures a run (web/core/worker/apart.ts:
- * each module of yours in a thread of its own, the built-ins' subjects, noble's, together in the
- * measuring thread). Each worker's turn runs a batch of each of its cases; each case then gets
- * about one stretch of batches.
+ * several workers taking the run's turns (turnOrder) through one shared counter (`turns`): with
+ * `apart` true one per subject; with 'module' one per module, as the engine measures a run
+ * (web/core/worker/apart.ts: each module of yours in a thread of its own, the built-ins'
+ * subjects, noble's, together in the measuring thread).
  */
 export function workerSpecs(spec, apart = false) {
   if (!apart || !spec.interleaveMs) return [spec];
@@ -119,10 +167,13 @@ export function workerSpecs(spec, apart = false) {
     const key = apart === 'module' ? s.module : s;
     groups.set(key, [...(groups.get(key) ?? []), s]);
   }
-  const sab = new SharedArrayBuffer(8);
-  const count = Math.max(1, Math.round(spec.ms / spec.interleaveMs));
-  return [...groups.values()].map((subjects, me) => ({ ...spec, subjects, turns: { sab, me, of: groups.size, count } }));
+  const sab = new SharedArrayBuffer(16);
+  const { order, groupEnds } = turnOrder(spec.subjects, spec.sizes, turnsPerCase(spec));
+  return [...groups.values()].map((subjects, me) => ({ ...spec, subjects, turns: { sab, me, of: groups.size, order, groupEnds } }));
 }
+
+/** Turns per case, each a batch of about `interleaveMs`: about one stretch of `ms` in all. */
+const turnsPerCase = ({ ms, interleaveMs }) => Math.max(1, Math.round(ms / interleaveMs));
 
 /** The figures of several workers' loops, each keyed by its own subjects, as one. */
 export function mergedFigures(parts) {
@@ -142,7 +193,7 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
       const [key, nonce, aad, pt] = [fill(keyBytes(s.algorithm), 1), fill(12, 2), new Uint8Array(0), fill(size, 4)];
       const inputs = [key, nonce, aad, pt];
       cases.push({
-        key: `${s.name}|${s.algorithm}|${size}`,
+        key: caseKey(s, size),
         size,
         encrypt,
         inputs,
@@ -196,31 +247,24 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
     const [n, t] = loop(one, interleaveMs);
     c.batch = Math.max(1, Math.round((n * interleaveMs) / t));
   }
-  const order = cases.map((_, i) => i);
-  // Settling turns last longer than their timed batch: the loop runs as much longer, so each case's timed batches still add up to about one stretch.
+  // The run's turns, shared with the other threads of the set or this thread's own.
+  const schedule = turns ?? turnOrder(subjects, sizes, turnsPerCase({ ms, interleaveMs }));
+  // Each case's turns add up to about one stretch of `ms`; settling turns last as much longer.
   const span = settleMs ? 1 + Math.min(settleMaxBatches, Math.ceil(settleMs / interleaveMs)) : 1;
-  const end = performance.now() + ms * cases.length * span;
-  // One of several threads (turns): each round waits for this thread's turn and passes it on
-  // after, `count` rounds in all; alone, rounds until the time is up.
-  const gate = turns ? turnsGate(turns) : null;
-  gate?.ready();
-  for (let round = 0; turns ? round < turns.count : performance.now() < end; round++) {
-    gate?.wait();
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(Math.random() * (i + 1));
-      [order[i], order[j]] = [order[j], order[i]];
-    }
-    for (const i of order) {
-      const c = cases[i];
-      if (settleMs)
-        for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
-      const t0 = performance.now();
-      sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
-      const t1 = performance.now();
-      c.calls += c.batch;
-      c.windows.push([t0, t1]);
-    }
-    gate?.pass();
+  const gate = turnsGate(turns ?? { sab: new ArrayBuffer(16), of: 1 }, schedule, ms * span);
+  const mine = new Map(cases.map((c) => [c.key, c]));
+  gate.ready();
+  for (const [p, key] of schedule.order.entries()) {
+    const c = mine.get(key);
+    if (!c || !gate.take(p)) continue;
+    if (settleMs)
+      for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
+    const t0 = performance.now();
+    sink ^= c.batchLoop(c.encrypt, c.inputs, c.batch);
+    const t1 = performance.now();
+    c.calls += c.batch;
+    c.windows.push([t0, t1]);
+    gate.pass(p);
   }
   for (const c of cases) bytesPerSecond[c.key] = medianStretch[c.key] = rateOf(c);
   return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { plainLoop, workerSpecs } from './plain-loop.mjs';
+import { type TurnOrder, plainLoop, turnOrder, workerSpecs } from './plain-loop.mjs';
 
 /** A module whose encrypt only makes its output: the loop's shape, not a cipher, is under test. */
 const copy = {
@@ -105,7 +105,96 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     expect(none.collectorShare).toBeUndefined();
   });
 
-  it("in the engine's threads (workerSpecs with apart 'module'), a worker per module: noble's subjects share one, taking turns with the others, each case timed in each of its worker's turns", async () => {
+  it('takes turns as a run does (turnOrder): size by size, every round each case of that size once, in a new order', () => {
+    const subjects = ['a', 'b', 'c'].map((name) => ({ name, module: 'copy.mjs', algorithm: 'aes-128-gcm' }));
+    const { order, groupEnds } = turnOrder(subjects, [64, 1024], 20);
+    expect(groupEnds).toEqual([60, 120]);
+    expect(order).toHaveLength(120);
+    for (let r = 0; r < 40; r++) {
+      const size = r < 20 ? 64 : 1024;
+      expect([...order.slice(3 * r, 3 * r + 3)].sort(), `round ${r}`).toEqual(['a', 'b', 'c'].map((n) => `${n}|aes-128-gcm|${size}`));
+    }
+    // Shuffled: 40 rounds of 3 cases in one fixed order would be 1 chance in 6^39.
+    expect(
+      new Set(
+        Array.from({ length: 40 }, (_, r) =>
+          order
+            .slice(3 * r, 3 * r + 3)
+            .map((k) => k[0])
+            .join(''),
+        ),
+      ).size,
+    ).toBeGreaterThan(1);
+  });
+
+  it("a size's turns end once they have had their time: a case far slower than its batch does not hold the loop for every round, and the next size still takes its turns", async () => {
+    const slow = {
+      ...copy,
+      encrypt: (...a: Parameters<typeof copy.encrypt>) => {
+        // Every call at 1 KiB lasts 4 ms, four times the batch asked for.
+        if (a[4].length === 1024) for (const t = performance.now(); performance.now() - t < 4;);
+        return copy.encrypt(...a);
+      },
+    };
+    const subjects = [{ name: 'copy', module: 'copy.mjs', algorithm: 'aes-128-gcm' }];
+    const seen: [number, number][][] = [];
+    // 40 turns a case; the 1 KiB case's would take 160 ms, its size's budget is 40 ms.
+    const figures = await plainLoop(
+      { subjects, sizes: [1024, 64], ms: 40, reps: 1, interleaveMs: 1 },
+      async () => slow,
+      async (w) => (seen.push(w), 0),
+    );
+    const [kib, small] = seen;
+    expect(kib!.length).toBeGreaterThanOrEqual(1);
+    expect(kib!.length).toBeLessThan(20);
+    expect(small!.length).toBeGreaterThan(20);
+    // The 1 KiB turns all ran before the 64 B ones.
+    expect(Math.max(...kib!.map(([, b]) => b))).toBeLessThanOrEqual(Math.min(...small!.map(([a]) => a)));
+    expect(figures.bytesPerSecond['copy|aes-128-gcm|1024']).toBeGreaterThan(0);
+  });
+
+  /** The workers of `specs` (turns.test-worker.mjs: the copy module), and every timed window of every case, in the order they ran. */
+  async function runTurns(specs: ReturnType<typeof workerSpecs>) {
+    const out = await Promise.all(
+      specs.map(
+        (workerData) =>
+          new Promise<{ figures: { bytesPerSecond: Record<string, number> }; byCase: [number, number][][] }>((resolve, reject) => {
+            const w = new Worker(new URL('./turns.test-worker.mjs', import.meta.url), {
+              workerData: { ...workerData, subjects: workerData.subjects.map((x) => ({ ...x, module: 'copy.mjs' })) },
+            });
+            w.once('message', (m) => (resolve(m), void w.terminate()));
+            w.once('error', reject);
+          }),
+      ),
+    );
+    // A worker's cases, as plain-loop.mjs makes them: each subject at each size.
+    const windows = out.flatMap((o, i) => {
+      const keys = specs[i]!.subjects.flatMap((s) => specs[i]!.sizes.map((size) => `${s.name}|${s.algorithm}|${size}`));
+      return o.byCase.flatMap((w, k) => w.map(([a, b]) => ({ key: keys[k]!, a, b })));
+    });
+    windows.sort((x, y) => x.a - y.a);
+    return { out, windows };
+  }
+
+  /** That the windows ran one at a time, and in each size a prefix of that size's turns (the rest cut when the size's time was up). */
+  function expectTheRunsTurns(windows: { key: string; a: number; b: number }[], { order, groupEnds }: TurnOrder) {
+    windows.forEach((w, i) => {
+      if (i > 0) expect(w.a, `turn ${i} starts after the one before it ends`).toBeGreaterThanOrEqual(windows[i - 1]!.b);
+    });
+    let at = 0;
+    groupEnds.forEach((end, g) => {
+      const turns = order.slice(g ? groupEnds[g - 1] : 0, end);
+      const size = turns[0]!.split('|')[2];
+      const ran = windows.slice(at).findIndex((w) => w.key.split('|')[2] !== size);
+      const mine = windows.slice(at, ran < 0 ? undefined : at + ran).map((w) => w.key);
+      expect(mine.length, `size ${size}`).toBeGreaterThanOrEqual(new Set(turns).size);
+      expect(mine, `size ${size}: the turns as ordered`).toEqual(turns.slice(0, mine.length));
+      at += mine.length;
+    });
+    expect(at).toBe(windows.length);
+  }
+
+  it("in the engine's threads (workerSpecs with apart 'module'), a worker per module: noble's subjects share one, and the workers take the run's turns one case at a time, in the shared order", async () => {
     const subjects = [
       { name: 'noble', module: 'noble', algorithm: 'aes-128-gcm' },
       { name: 'a', module: 'a.mjs', algorithm: 'aes-128-gcm' },
@@ -123,22 +212,13 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
       [1, 3],
       [2, 3],
     ]);
-    // One counter for all three; and a worker per subject with apart true, one worker without it.
+    // One counter and one order for all three, every subject's cases in it; a worker per subject with apart true, one worker without it.
     expect(new Set(specs.map((s) => s.turns!.sab)).size).toBe(1);
+    expect(new Set(specs.map((s) => s.turns!.order)).size).toBe(1);
+    expect(specs[0]!.turns!.order).toHaveLength(2 * 4 * 12);
     expect(workerSpecs({ subjects, sizes: [64], ms: 12, reps: 1, interleaveMs: 1 }, true)).toHaveLength(4);
     expect(workerSpecs({ subjects, sizes: [64], ms: 12, reps: 1, interleaveMs: 1 }, false)).toHaveLength(1);
-    // Run: the shared worker's turns time every one of its cases, and the counter counts each worker's turns.
-    const copies = specs.map((s) => ({ ...s, subjects: s.subjects.map((x) => ({ ...x, module: 'copy.mjs' })) }));
-    const out = await Promise.all(
-      copies.map(
-        (workerData) =>
-          new Promise<{ figures: { bytesPerSecond: Record<string, number> }; byCase: [number, number][][] }>((resolve, reject) => {
-            const w = new Worker(new URL('./turns.test-worker.mjs', import.meta.url), { workerData });
-            w.once('message', (m) => (resolve(m), void w.terminate()));
-            w.once('error', reject);
-          }),
-      ),
-    );
+    const { out, windows } = await runTurns(specs);
     expect(Object.keys(out[0]!.figures.bytesPerSecond).sort()).toEqual([
       'noble|aes-128-gcm|1024',
       'noble|aes-128-gcm|64',
@@ -146,47 +226,17 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
       'noble|chacha20-poly1305|64',
     ]);
     for (const f of out) for (const [k, v] of Object.entries(f.figures.bytesPerSecond)) expect(v, k).toBeGreaterThan(0);
-    const count = specs[0]!.turns!.count;
-    expect(new Int32Array(specs[0]!.turns!.sab)[0]).toBe(3 * count);
-    // Every case of every worker timed once in each of its worker's turns.
-    expect(out.map((o) => o.byCase.map((w) => w.length))).toEqual([
-      [count, count, count, count],
-      [count, count],
-      [count, count],
-    ]);
-    // And the workers' turns never overlap: one worker's windows all fall between another's turns.
-    const turns = out.flatMap((o, worker) =>
-      Array.from({ length: count }, (_, t) => ({ worker, a: Math.min(...o.byCase.map((w) => w[t]![0])), b: Math.max(...o.byCase.map((w) => w[t]![1])) })),
-    );
-    turns.sort((x, y) => x.a - y.a);
-    turns.forEach((t, i) => {
-      if (i > 0) expect(t.a, `turn ${i} starts after the one before it ends`).toBeGreaterThanOrEqual(turns[i - 1]!.b);
-    });
+    expectTheRunsTurns(windows, specs[0]!.turns!);
+    expect(new Int32Array(specs[0]!.turns!.sab)[0]).toBe(specs[0]!.turns!.order.length);
   });
 
-  it('with each case in a thread of its own (workerSpecs with apart), the threads take turns: their timed windows alternate and never overlap, each thread its count of turns', async () => {
+  it('with each case in a thread of its own (workerSpecs with apart), the threads take the turns as ordered, one at a time', async () => {
     const subjects = ['a', 'b'].map((name) => ({ name, module: 'copy.mjs', algorithm: 'aes-128-gcm' }));
     const specs = workerSpecs({ subjects, sizes: [64], ms: 12, reps: 1, interleaveMs: 1 }, true);
     expect(specs.map((s) => s.subjects.map((x) => x.name))).toEqual([['a'], ['b']]);
-    const count = specs[0]!.turns!.count;
-    const out = await Promise.all(
-      specs.map(
-        (workerData) =>
-          new Promise<{ figures: { bytesPerSecond: Record<string, number> }; windows: [number, number][] }>((resolve, reject) => {
-            const w = new Worker(new URL('./turns.test-worker.mjs', import.meta.url), { workerData });
-            w.once('message', (m) => (resolve(m), void w.terminate()));
-            w.once('error', reject);
-          }),
-      ),
-    );
+    const { out, windows } = await runTurns(specs);
     expect(Object.keys(out[0]!.figures.bytesPerSecond)).toEqual(['a|aes-128-gcm|64']);
     expect(Object.keys(out[1]!.figures.bytesPerSecond)).toEqual(['b|aes-128-gcm|64']);
-    expect(out.map((o) => o.windows.length)).toEqual([count, count]);
-    expect(new Int32Array(specs[0]!.turns!.sab)[0]).toBe(2 * count);
-    const all = out.flatMap((o, thread) => o.windows.map(([a, b]) => ({ a, b, thread }))).sort((x, y) => x.a - y.a);
-    all.forEach((w, i) => {
-      expect(w.thread, `window ${i}`).toBe(i % 2);
-      if (i > 0) expect(w.a, `window ${i} starts after the one before it ends`).toBeGreaterThanOrEqual(all[i - 1]!.b);
-    });
+    expectTheRunsTurns(windows, specs[0]!.turns!);
   });
 });
