@@ -10,6 +10,7 @@ import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { webcrypto } from '../implementations/webcrypto/backend.ts';
 import type { Backend } from '../implementations/shared.ts';
 import { calibrate, measureCase, measureInterleaved, settleBatches, sharedBatches, timerResolutionMs } from '../worker/measure.ts';
+import { twinKey } from '../worker/groups.ts';
 import { settles } from '../tables/algorithms.ts';
 import { pairedRatio } from '../stats.ts';
 import { validateBackends } from '../implementations/validate.ts';
@@ -471,6 +472,22 @@ describe('timing core', () => {
     const [a, b] = await measureInterleaved([mk(0, 0), mk(1, 12)], { ...o, twinOf: () => 'gcm/16k' });
     expect(b!.iterations).toBe(a!.iterations);
     expect(batches[1]!.slice(-3)).toEqual([a!.iterations, a!.iterations, a!.iterations]);
+  });
+
+  it("twins are one code's cases of an algorithm (groups.ts twinKey): its builds, the A/A pair, an A/B's two sides; two libraries of one algorithm keep their own batches", () => {
+    const c = (implementation: string, algorithm = 'aes-128-gcm') => ({ implementation, algorithm });
+    const ab = { base: 'noble-base', head: 'noble-head', margin: 0.05 };
+    // One implementation (its builds, its A/A twin) shares; another library of the algorithm does not.
+    expect(twinKey(c('rustcrypto-wasm'), undefined)).toBe(twinKey(c('rustcrypto-wasm'), undefined));
+    expect(twinKey(c('sjcl-gcm'), undefined)).not.toBe(twinKey(c('asmcrypto-gcm'), undefined));
+    expect(twinKey(c('noble'), undefined)).not.toBe(twinKey(c('noble', 'chacha20-poly1305'), undefined));
+    // An A/B's base and head are one code under test, whatever their ids; a third module is not of them.
+    expect(twinKey(c('noble-base'), ab)).toBe(twinKey(c('noble-head'), ab));
+    expect(twinKey(c('noble-head'), ab)).not.toBe(twinKey(c('sjcl-gcm'), ab));
+    expect(twinKey(c('noble-base'), undefined)).not.toBe(twinKey(c('noble-head'), undefined));
+    // So in a group of SJCL and asmcrypto.js about as fast per call, each samples with its own batch.
+    const group = [c('sjcl-gcm'), c('asmcrypto-gcm')];
+    expect(sharedBatches([202, 70], [0.01, 0.03], (i) => twinKey(group[i]!, undefined))).toEqual([202, 70]);
   });
 
   it('twins whose timed batch read far apart once, as a batch a neighbour interrupted does, are timed again and still share', async () => {

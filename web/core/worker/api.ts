@@ -16,7 +16,7 @@ import { validateBackends } from '../implementations/validate.ts';
 import type { ModuleInfo } from '../implementations/custom.ts';
 import type { RunParams } from '../schema.ts';
 import { estimateClock } from './clock.ts';
-import { comparisonGroups, detachOnce, outgrowsArena } from './groups.ts';
+import { comparisonGroups, detachOnce, outgrowsArena, twinKey } from './groups.ts';
 import { loadBackends, loadModules } from './load.ts';
 import { makeProbe, measureCase, measureInterleaved, timed, timerResolutionMs } from './measure.ts';
 import { type Apart, startApart } from './apart.ts';
@@ -134,8 +134,8 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
           iterationsFor: (i) => o.iterations[group[i]!.key],
           warmNsFor: (i) => o.warmNsPerOp?.[group[i]!.key],
           firstCycle,
-          // A group is one operation, size and AAD (comparisonGroups): its twins are its cases of one algorithm.
-          twinOf: (i) => group[i]!.algorithm,
+          // A group is one operation, size and AAD (comparisonGroups): its twins are one code's cases of one algorithm.
+          twinOf: (i) => twinKey(group[i]!, runParams?.ab),
           settleFor: (i) => o.settling?.includes(group[i]!.key) ?? false,
           probe: probe?.run,
           yieldNow,

@@ -10,6 +10,17 @@ import type { PlannedCase } from './types.ts';
 export const groupKey = (c: Pick<PlannedCase, 'operation' | 'sizeBytes' | 'aadBytes'>) => `${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
 
 /**
+ * Which cases of a group are twins, sampling with one batch (measure.ts sharedBatches): one code
+ * doing one algorithm's work, an implementation's builds and the A/A pair, or an A/B's two sides.
+ * Different libraries of one algorithm are not: a shared batch, the largest, gave asmcrypto.js at
+ * 64 B SJCL's 202 calls a sample against its own 70, and with a 64 KiB heap a call it read 0.74–0.83
+ * of a plain loop taking the same turns where its own batch read 0.99–1.13 (bench:modules, three
+ * runs each way, docs/methodology.md "A batch of its own").
+ */
+export const twinKey = (c: { algorithm: string; implementation: string }, ab: { base: string; head: string } | undefined) =>
+  `${c.algorithm}/${ab && (c.implementation === ab.base || c.implementation === ab.head) ? 'a/b' : c.implementation}`;
+
+/**
  * The cases that are compared with each other — the same operation, size and AAD, across
  * implementations, variants and algorithms — in order of first appearance, each group split
  * so that its members' buffers (about three payloads each) stay within `groupBytes`. Members

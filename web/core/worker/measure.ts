@@ -334,15 +334,15 @@ export function cycleOrder(n: number, cycle: number): number[] {
 const SHARE_BATCH_WITHIN = 4;
 
 /**
- * The batches twins sample with: cases that do the same work per call (the same algorithm,
- * operation, size and AAD: an A/B's base and head, the A/A pair, two builds of one cipher) and
- * take about as long per call (within SHARE_BATCH_WITHIN, `msPerCall` timed on their
+ * The batches twins sample with: cases of one code doing the same work per call (the same
+ * algorithm, operation, size and AAD: an A/B's base and head, the A/A pair, two builds of one
+ * cipher; groups.ts twinKey, not two libraries) and take about as long per call (within SHARE_BATCH_WITHIN, `msPerCall` timed on their
  * calibrated batches) take one batch, the largest calibrated among them, so a sample of each
  * holds as many calls. Calibration under load drew 1 to 5 calls at 16 KiB for identical code,
  * and once 1 call against 32 at 1 KiB; a case's time per call moved with its batch, and every
  * later worker of a run reuses the first one's batches, so an A/B of the same code read one
- * side slower in every worker of a session. Twins further apart (WASM and JavaScript at one
- * size) keep their own batches.
+ * side slower in every worker of a session. Twins further apart (a build 4× faster) keep their
+ * own batches.
  */
 export function sharedBatches(batch: readonly number[], msPerCall: readonly number[], twinOf: (i: number) => string): number[] {
   const out = [...batch];
