@@ -61,20 +61,27 @@ export function webCryptoCells(text = page('verdict.md')): Cell[] {
   return cells;
 }
 
-/** bench:modules: per home (Node, then each browser), each module's engine in the run against the plain loop's repeatability. */
-export function moduleCells(text = page('modules.md')): Map<string, Cell[]> {
+/**
+ * bench:modules: per home (Node, then each browser), each module's engine in the run against the
+ * plain loop's repeatability: the loop alone, or (`turns`) the loop taking the run's turns, which
+ * the page judges on the line after.
+ */
+export function moduleCells(text = page('modules.md'), { turns = false } = {}): Map<string, Cell[]> {
   const homes = new Map<string, Cell[]>();
   let home = '';
+  let at: RegExpExecArray | null = null;
   for (const line of text.split('\n')) {
     const head = /^bench:modules — (?:(Node) |.*\((chromium|firefox|webkit)\))/.exec(line);
     // The home, and how the engine measured the modules there (pages before modulesApart do not say).
     if (head)
       home = `${head[1] ?? ENGINE_NAMES[head[2]!]!}${/each module in a thread of its own/.test(line) ? ', each module in a thread of its own' : /every case in the measuring thread/.test(line) ? ', every case in the measuring thread' : ''}`;
     const row = /^(\S+)\s+(\S+)\s+(\d+ [KM]iB|\d+ B)\s+in the run: (ref A\/A.*)$/.exec(line);
-    const judged = row ? JUDGED.exec(row[4]!) : null;
-    if (!row || !judged) continue;
+    if (row) at = row;
+    const judgedLine = turns ? /^\s+the run over the loop taking turns: (ref A\/A.*)$/.exec(line)?.[1] : row?.[4];
+    const judged = at && judgedLine ? JUDGED.exec(judgedLine) : null;
+    if (!at || !judged) continue;
     const cells = homes.get(home) ?? homes.set(home, []).get(home)!;
-    cells.push({ what: `${row[1]} ${row[2]}`, size: row[3]!, bias: Number(judged[1]), within: judged[2] === 'within repeatability' });
+    cells.push({ what: `${at[1]} ${at[2]}`, size: at[3]!, bias: Number(judged[1]), within: judged[2] === 'within repeatability' });
   }
   return homes;
 }
@@ -139,6 +146,11 @@ export function standingTable(): string {
   const rows = [`| Web Crypto over a plain \`await\` loop (\`bench:verdict\`) | ${fromVerdict} | ${withinOf(web)} | ${outside(web)} |`];
   for (const [home, cells] of homes)
     rows.push(`| JavaScript modules over a plain loop, ${home} (\`bench:modules\`) | ${fromModules} | ${withinOf(cells)} | ${outside(cells)} |`);
+  // The same cells against the loop taking the run's turns: what is left once a caller's loop pays the turns too.
+  for (const [home, cells] of moduleCells(modules, { turns: true }))
+    rows.push(
+      `| JavaScript modules over the plain loop taking turns (the page's "interleaved"), ${home} (\`bench:modules\`) | ${fromModules} | ${withinOf(cells)} | ${outside(cells)} |`,
+    );
   const jsbt = nobleOverJsbt(modules);
   if (jsbt.rows.length) {
     const n = jsbt.rows.length;
