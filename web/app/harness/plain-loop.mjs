@@ -54,8 +54,8 @@ function loop(call, forMs) {
  * each case runs alone, one after the other: a third of a stretch to warm up, then `reps`
  * stretches of `ms`. With it the cases take turns as a run's do (turnOrder): size by size, one
  * batch of about `interleaveMs` a turn, each round in a shuffled order, for `ms` a case in all
- * (each case's turns add up to about one stretch) — how the engine samples — and have no stretches of their own (`medianStretch` is then its bytes
- * over its time too). With `settleMs` too, each turn first runs the case's own batch untimed for
+ * (each case's turns add up to about one stretch) — how the engine samples — and have no
+ * stretches of their own (`medianStretch` is then its bytes over its time too). With `settleMs` too, each turn first runs the case's own batch untimed for
  * that long (and at most `settleMaxBatches` batches, if given), as the engine's turn of its own does (measure.ts SETTLE_MS).
  * With `pauseMs` and no `interleaveMs`, each case runs alone but in batches of about 2 ms, each
  * followed by that long reading the clock: no other case runs, yet the thread stops encrypting.
@@ -112,19 +112,18 @@ export function turnOrder(subjects, sizes, count) {
  * Turn by turn through `order`, shared by every thread of a set through `sab` (two Int32s: the
  * turn under way and how many threads are warm; a Float64: when the turns of the current size
  * began, on the epoch clock): each thread waits until the count reaches a turn of its own, runs
- * it and passes the count on. A size's turns end after `budgetMs` of wall time, whichever thread
- * notices first moving the count to the next size (`caseMs` for each of its cases), so that a slow case (1 MiB: one call far
- * longer than a batch) does not hold the loop for `count` rounds. `ready` holds every thread
+ * it and passes the count on. A size's turns end after `caseMs` of wall time for each of its
+ * cases, whichever thread notices first moving the count to the next size, so that a slow case
+ * (1 MiB: one call far longer than a batch) does not hold the loop for `count` rounds. `ready` holds every thread
  * until all have warmed up, so that no thread's warm-up runs beside another's turns. Alone (no
  * `turns`), the same over a buffer of its own.
  */
 function turnsGate({ sab, of }, { order, groupEnds }, caseMs) {
   const word = new Int32Array(sab, 0, 2);
-  // A size's budget: `caseMs` for each of its cases.
-  const budgetMs = groupEnds.map((end, g) => caseMs * new Set(order.slice(g ? groupEnds[g - 1] : 0, end)).size);
+  // Every size holds the same cases (turnOrder), so one budget: `caseMs` for each of them.
+  const budgetMs = caseMs * new Set(order.slice(0, groupEnds[0])).size;
   const began = new Float64Array(sab, 8, 1);
   const epoch = () => performance.timeOrigin + performance.now();
-  const endOf = (p) => groupEnds.find((e) => e > p);
   return {
     ready() {
       Atomics.add(word, 1, 1);
@@ -136,10 +135,13 @@ function turnsGate({ sab, of }, { order, groupEnds }, caseMs) {
       let v = Atomics.load(word, 0);
       for (; v < p; v = Atomics.load(word, 0)) Atomics.wait(word, 0, v);
       if (v > p) return false;
-      const first = p === 0 || groupEnds.includes(p);
-      if (first) began[0] = epoch();
-      else if (epoch() - began[0] > budgetMs[groupEnds.indexOf(endOf(p))]) {
-        Atomics.store(word, 0, endOf(p));
+      if (p === 0 || groupEnds.includes(p)) began[0] = epoch();
+      else if (epoch() - began[0] > budgetMs) {
+        Atomics.store(
+          word,
+          0,
+          groupEnds.find((e) => e > p),
+        );
         Atomics.notify(word, 0);
         return false;
       }

@@ -22,9 +22,7 @@ import { compareInRun } from '../report/compare.ts';
 import { DEFAULT_MARGIN } from '../decision.ts';
 import { optimalPerRound, roundVariances } from '../stats.ts';
 
-/** In an A/B run, the side that is not `implementation` (null when it is neither, or no A/B). */
-export const otherSide = (ab: RunParams['ab'], implementation: string): string | null =>
-  !ab ? null : implementation === ab.base ? ab.head : implementation === ab.head ? ab.base : null;
+export { otherSide } from '../worker/groups.ts';
 
 /** The A/A twin's key (runner.ts aaTwin): its original's, marked. */
 export const aaTwinKey = (key: string): string => `${key}#aa`;

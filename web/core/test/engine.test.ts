@@ -11,6 +11,7 @@ import { webcrypto } from '../implementations/webcrypto/backend.ts';
 import type { Backend } from '../implementations/shared.ts';
 import { calibrate, measureCase, measureInterleaved, settleBatches, sharedBatches, timerResolutionMs } from '../worker/measure.ts';
 import { twinKey } from '../worker/groups.ts';
+import type { RunParams } from '../schema.ts';
 import { settles } from '../tables/algorithms.ts';
 import { pairedRatio } from '../stats.ts';
 import { validateBackends } from '../implementations/validate.ts';
@@ -476,18 +477,20 @@ describe('timing core', () => {
 
   it("twins are one code's cases of an algorithm (groups.ts twinKey): its builds, the A/A pair, an A/B's two sides; two libraries of one algorithm keep their own batches", () => {
     const c = (implementation: string, algorithm = 'aes-128-gcm') => ({ implementation, algorithm });
-    const ab = { base: 'noble-base', head: 'noble-head', margin: 0.05 };
-    // One implementation (its builds, its A/A twin) shares; another library of the algorithm does not.
-    expect(twinKey(c('rustcrypto-wasm'), undefined)).toBe(twinKey(c('rustcrypto-wasm'), undefined));
+    const ab = { base: 'noble-base', head: 'noble-head', margin: 0.05 } as RunParams['ab'];
+    // Another library of the algorithm, or another algorithm, is not a twin.
     expect(twinKey(c('sjcl-gcm'), undefined)).not.toBe(twinKey(c('asmcrypto-gcm'), undefined));
     expect(twinKey(c('noble'), undefined)).not.toBe(twinKey(c('noble', 'chacha20-poly1305'), undefined));
     // An A/B's base and head are one code under test, whatever their ids; a third module is not of them.
     expect(twinKey(c('noble-base'), ab)).toBe(twinKey(c('noble-head'), ab));
     expect(twinKey(c('noble-head'), ab)).not.toBe(twinKey(c('sjcl-gcm'), ab));
     expect(twinKey(c('noble-base'), undefined)).not.toBe(twinKey(c('noble-head'), undefined));
-    // So in a group of SJCL and asmcrypto.js about as fast per call, each samples with its own batch.
-    const group = [c('sjcl-gcm'), c('asmcrypto-gcm')];
-    expect(sharedBatches([202, 70], [0.01, 0.03], (i) => twinKey(group[i]!, undefined))).toEqual([202, 70]);
+    // So in a group of SJCL, asmcrypto.js and an A/A pair of one build, all about as fast per call,
+    // only the pair shares its larger batch; in an A/B the base and head share theirs.
+    const group = [c('sjcl-gcm'), c('asmcrypto-gcm'), c('rustcrypto-wasm'), c('rustcrypto-wasm')];
+    expect(sharedBatches([202, 70, 40, 60], [0.01, 0.03, 0.02, 0.02], (i) => twinKey(group[i]!, undefined))).toEqual([202, 70, 60, 60]);
+    const sides = [c('noble-base'), c('noble-head'), c('sjcl-gcm')];
+    expect(sharedBatches([30, 50, 202], [0.02, 0.02, 0.01], (i) => twinKey(sides[i]!, ab))).toEqual([50, 50, 202]);
   });
 
   it('twins whose timed batch read far apart once, as a batch a neighbour interrupted does, are timed again and still share', async () => {

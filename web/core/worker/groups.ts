@@ -17,8 +17,12 @@ export const groupKey = (c: Pick<PlannedCase, 'operation' | 'sizeBytes' | 'aadBy
  * of a plain loop taking the same turns where its own batch read 0.99–1.13 (bench:modules, three
  * runs each way, docs/methodology.md "A batch of its own").
  */
-export const twinKey = (c: { algorithm: string; implementation: string }, ab: { base: string; head: string } | undefined) =>
-  `${c.algorithm}/${ab && (c.implementation === ab.base || c.implementation === ab.head) ? 'a/b' : c.implementation}`;
+export const twinKey = (c: { algorithm: string; implementation: string }, ab: RunParams['ab']) =>
+  `${c.algorithm}/${otherSide(ab, c.implementation) ? 'a/b' : c.implementation}`;
+
+/** In an A/B run, the side that is not `implementation` (null when it is neither, or no A/B). */
+export const otherSide = (ab: RunParams['ab'], implementation: string): string | null =>
+  !ab ? null : implementation === ab.base ? ab.head : implementation === ab.head ? ab.base : null;
 
 /**
  * The cases that are compared with each other — the same operation, size and AAD, across
