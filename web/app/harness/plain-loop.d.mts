@@ -36,6 +36,8 @@ export interface TurnOrder {
 }
 /** Size by size, `count` rounds of every subject's case of that size, each round in a new shuffled order. */
 export function turnOrder(subjects: PlainSpec['subjects'], sizes: number[], count: number): TurnOrder;
+/** A turn's batch: calls for about `interleaveMs` at the fastest of `timings` ([calls, ms] each). */
+export function batchOf(timings: [number, number][], interleaveMs: number): number;
 
 /** By `name|algorithm|size`, bytes per second: every call's bytes over their time, and the median stretch's. */
 export interface PlainFigures {

@@ -63,6 +63,14 @@ function loop(call, forMs) {
  * `windows` holds each case's timed spans ([start, end], performance.now()); its figure is its
  * calls' bytes over their time.
  */
+/**
+ * A turn's batch: calls for about `interleaveMs` at the fastest of `timings` ([calls, ms] each),
+ * as the engine's calibrate sizes its batches (measure.ts: the fastest of three timings). A
+ * timing slowed by something else (a collector's pause, a late compile, another thread on the
+ * core) reads slow, never fast: sized by one timing, noble's AES-GCM at 64 B taking turns got
+ * 13–27 calls a batch in some fresh workers and 69–135 in others.
+ */
+export const batchOf = (timings, interleaveMs) => Math.max(1, Math.round(interleaveMs / Math.min(...timings.map(([n, t]) => t / n))));
 /** The time of timed windows, ms: a case's figure and its collector's share divide by the same. */
 const spanOf = (windows) => windows.reduce((t, [a, b]) => t + b - a, 0);
 /** A case's figure: every timed call's bytes over the time of its windows, in bytes per second. */
@@ -110,23 +118,28 @@ export function turnOrder(subjects, sizes, count) {
 
 /**
  * Turn by turn through `order`, shared by every thread of a set through `sab` (two Int32s: the
- * turn under way and how many threads are warm; a Float64: when the turns of the current size
+ * turn under way and how many threads have warmed up; a Float64: when the turns of the current size
  * began, on the epoch clock): each thread waits until the count reaches a turn of its own, runs
  * it and passes the count on. A size's turns end after `caseMs` of wall time for each of its
  * cases, whichever thread notices first moving the count to the next size, so that a slow case
- * (1 MiB: one call far longer than a batch) does not hold the loop for `count` rounds. `ready` holds every thread
- * until all have warmed up, so that no thread's warm-up runs beside another's turns. Alone (no
- * `turns`), the same over a buffer of its own.
+ * (1 MiB: one call far longer than a batch) does not hold the loop for `count` rounds. The
+ * threads warm up one after another, in the order of `me` (`warmUp`), and none takes a turn
+ * until all have: warmed up together, six threads on two cores sized their batches on a shared
+ * core (asmcrypto.js at 64 B: 13–51 calls against 47–79 one after another), and no warm-up runs
+ * beside another's turns. Alone (no `turns`), the same over a buffer of its own.
  */
-function turnsGate({ sab, of }, { order, groupEnds }, caseMs) {
+function turnsGate({ sab, me, of }, { order, groupEnds }, caseMs) {
   const word = new Int32Array(sab, 0, 2);
   // Every size holds the same cases (turnOrder), so one budget: `caseMs` for each of them.
   const budgetMs = caseMs * new Set(order.slice(0, groupEnds[0])).size;
   const began = new Float64Array(sab, 8, 1);
   const epoch = () => performance.timeOrigin + performance.now();
   return {
-    ready() {
-      Atomics.add(word, 1, 1);
+    /** Runs `warm` in this thread's warm-up turn, after every thread before it (`me`) has run its own, then waits for the rest. */
+    warmUp(warm) {
+      for (let v = Atomics.load(word, 1); v < me; v = Atomics.load(word, 1)) Atomics.wait(word, 1, v);
+      warm();
+      Atomics.store(word, 1, me + 1);
       Atomics.notify(word, 1);
       for (let v = Atomics.load(word, 1); v < of; v = Atomics.load(word, 1)) Atomics.wait(word, 1, v);
     },
@@ -238,24 +251,27 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
     }
     return { bytesPerSecond, medianStretch, sink, windows: windowsOf() };
   }
-  // Warm every case, then size its batch to about interleaveMs; each case's batches run in its own
-  // instance of plain-batch.mjs (its own call site), as the engine's loops do.
-  const batchUrl = new URL('./plain-batch.mjs', import.meta.url).href;
-  for (const [i, c] of cases.entries()) {
-    c.batchLoop = (await import(/* @vite-ignore */ `${batchUrl}?case=${i}`)).batch;
-    // Warmed through its own batch loop: loop()'s every call here is one call of the case's.
-    const one = () => [c.batchLoop(c.encrypt, c.inputs, 1)];
-    loop(one, ms / 3);
-    const [n, t] = loop(one, interleaveMs);
-    c.batch = Math.max(1, Math.round((n * interleaveMs) / t));
-  }
   // The run's turns, shared with the other threads of the set or this thread's own.
   const schedule = turns ?? turnOrder(subjects, sizes, turnsPerCase({ ms, interleaveMs }));
   // Each case's turns add up to about one stretch of `ms`; settling turns last as much longer.
   const span = settleMs ? 1 + Math.min(settleMaxBatches, Math.ceil(settleMs / interleaveMs)) : 1;
-  const gate = turnsGate(turns ?? { sab: new ArrayBuffer(16), of: 1 }, schedule, ms * span);
+  const gate = turnsGate(turns ?? { sab: new ArrayBuffer(16), me: 0, of: 1 }, schedule, ms * span);
+  // Warm every case, then size its batch to about interleaveMs; each case's batches run in its own
+  // instance of plain-batch.mjs (its own call site), as the engine's loops do.
+  const batchUrl = new URL('./plain-batch.mjs', import.meta.url).href;
+  for (const [i, c] of cases.entries()) c.batchLoop = (await import(/* @vite-ignore */ `${batchUrl}?case=${i}`)).batch;
+  gate.warmUp(() => {
+    for (const c of cases) {
+      // Warmed through its own batch loop: loop()'s every call here is one call of the case's.
+      const one = () => [c.batchLoop(c.encrypt, c.inputs, 1)];
+      loop(one, ms / 3);
+      c.batch = batchOf(
+        [0, 1, 2].map(() => loop(one, interleaveMs)),
+        interleaveMs,
+      );
+    }
+  });
   const mine = new Map(cases.map((c) => [c.key, c]));
-  gate.ready();
   for (const [p, key] of schedule.order.entries()) {
     const c = mine.get(key);
     if (!c || !gate.take(p)) continue;

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { type TurnOrder, plainLoop, turnOrder, workerSpecs } from './plain-loop.mjs';
+import { type TurnOrder, batchOf, plainLoop, turnOrder, workerSpecs } from './plain-loop.mjs';
 
 /** A module whose encrypt only makes its output: the loop's shape, not a cipher, is under test. */
 const copy = {
@@ -159,7 +159,7 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     const out = await Promise.all(
       specs.map(
         (workerData) =>
-          new Promise<{ figures: { bytesPerSecond: Record<string, number> }; byCase: [number, number][][] }>((resolve, reject) => {
+          new Promise<{ figures: { bytesPerSecond: Record<string, number> }; byCase: [number, number][][]; calls: number[] }>((resolve, reject) => {
             const w = new Worker(new URL('./turns.test-worker.mjs', import.meta.url), {
               workerData: { ...workerData, subjects: workerData.subjects.map((x) => ({ ...x, module: 'copy.mjs' })) },
             });
@@ -239,6 +239,32 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     const { out, windows } = await runTurns(specs);
     expect(Object.keys(out[0]!.figures.bytesPerSecond)).toEqual(['a|aes-128-gcm|64']);
     expect(Object.keys(out[1]!.figures.bytesPerSecond)).toEqual(['b|aes-128-gcm|64']);
+    expectTheRunsTurns(windows, specs[0]!.turns!);
+  });
+
+  it('warms the threads up one after another, in their order, before any takes a turn, and sizes each batch by the fastest of three timings (batchOf)', async () => {
+    // A timing slowed by something else reads slow, never fast: the fastest sizes the batch.
+    expect(
+      batchOf(
+        [
+          [13, 2],
+          [100, 2],
+          [98, 2],
+        ],
+        2,
+      ),
+    ).toBe(100);
+    expect(batchOf([[1, 5]], 2)).toBe(1);
+    const subjects = ['a', 'b', 'c'].map((name) => ({ name, module: 'copy.mjs', algorithm: 'aes-128-gcm' }));
+    const specs = workerSpecs({ subjects, sizes: [64], ms: 150, reps: 1, interleaveMs: 1 }, true);
+    const { out, windows } = await runTurns(specs);
+    const firstTurn = Math.min(...windows.map((w) => w.a));
+    // Each thread's calls before the first turn: its warm-up and its batch's timings.
+    const warm = out.map((o) => o.calls.filter((t) => t < firstTurn));
+    warm.forEach((calls, i) => {
+      expect(calls.length, `thread ${i} warmed up before the first turn`).toBeGreaterThan(0);
+      if (i > 0) expect(calls[0], `thread ${i} warms up after thread ${i - 1} has`).toBeGreaterThanOrEqual(warm[i - 1]!.at(-1)!);
+    });
     expectTheRunsTurns(windows, specs[0]!.turns!);
   });
 });
