@@ -48,6 +48,15 @@ function loop(call, forMs) {
 }
 
 /**
+ * A turn's batch: calls for about `interleaveMs` at the fastest of `timings` ([calls, ms] each),
+ * as the engine's calibrate sizes its batches (measure.ts: the fastest of three timings). A
+ * timing slowed by something else (a collector's pause, a late compile, another thread on the
+ * core) reads slow, never fast: sized by one timing, noble's AES-GCM at 64 B taking turns got
+ * 13–27 calls a batch in some fresh workers and 69–135 in others.
+ */
+export const batchOf = (timings, interleaveMs) => Math.max(1, Math.round(interleaveMs / Math.min(...timings.map(([n, t]) => t / n))));
+
+/**
  * Every subject at every size, keyed `name|algorithm|size`, in bytes per second: `bytesPerSecond`
  * is its bytes over its time, every call counted (what a caller gets, and what the engine's
  * "all calls" figure is); `medianStretch` the median of its stretches. Without `interleaveMs`
@@ -63,14 +72,6 @@ function loop(call, forMs) {
  * `windows` holds each case's timed spans ([start, end], performance.now()); its figure is its
  * calls' bytes over their time.
  */
-/**
- * A turn's batch: calls for about `interleaveMs` at the fastest of `timings` ([calls, ms] each),
- * as the engine's calibrate sizes its batches (measure.ts: the fastest of three timings). A
- * timing slowed by something else (a collector's pause, a late compile, another thread on the
- * core) reads slow, never fast: sized by one timing, noble's AES-GCM at 64 B taking turns got
- * 13–27 calls a batch in some fresh workers and 69–135 in others.
- */
-export const batchOf = (timings, interleaveMs) => Math.max(1, Math.round(interleaveMs / Math.min(...timings.map(([n, t]) => t / n))));
 /** The time of timed windows, ms: a case's figure and its collector's share divide by the same. */
 const spanOf = (windows) => windows.reduce((t, [a, b]) => t + b - a, 0);
 /** A case's figure: every timed call's bytes over the time of its windows, in bytes per second. */

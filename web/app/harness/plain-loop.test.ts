@@ -242,7 +242,7 @@ describe("bench:modules' plain loop taking turns (plain-loop.mjs)", () => {
     expectTheRunsTurns(windows, specs[0]!.turns!);
   });
 
-  it('warms the threads up one after another, in their order, before any takes a turn, and sizes each batch by the fastest of three timings (batchOf)', async () => {
+  it('warms the threads up one after another, in their order, before any takes a turn; a batch is sized by the fastest of the timings batchOf is given', async () => {
     // A timing slowed by something else reads slow, never fast: the fastest sizes the batch.
     expect(
       batchOf(
