@@ -117,6 +117,59 @@ const plainLoop = async (subjects: Subject[], interleaveMs?: number, { apart, ..
     ),
   );
 /**
+ * Idle turns (Node; IDLE_SIZES, default 64,1k; 'none' skips): each case in one worker against
+ * itself (scripts/idle-turns.worker.mjs): IDLE_TURNS batches of about 2 ms taking round-robin
+ * turns with IDLE_OTHERS threads that sleep, or stream through 8 MiB, for 2 ms a turn, without
+ * and with the engine's turn of its own before each (SETTLE_MS), over the same worker's batches
+ * back to back before and after. No other isolate is the reference, so what it reads is the
+ * turns' cost to that code in that heap. IDLE_ROTATIONS rotations of the four shapes' order.
+ */
+const IDLE_SIZES = process.env.IDLE_SIZES === 'none' ? [] : (process.env.IDLE_SIZES ?? '64,1k').split(',').map((x) => parseSize(x));
+const IDLE_ROTATIONS = Number(process.env.IDLE_ROTATIONS ?? 3);
+const IDLE_TURNS = Number(process.env.IDLE_TURNS ?? 100);
+const IDLE_OTHERS = Number(process.env.IDLE_OTHERS ?? 5);
+const IDLE_SHAPES = [
+  { label: 'others sleep', kind: 'sleep', settleMs: 0 },
+  { label: 'sleep, settled', kind: 'sleep', settleMs: SETTLE_MS },
+  { label: 'others stream', kind: 'stream', settleMs: 0 },
+  { label: 'stream, settled', kind: 'stream', settleMs: SETTLE_MS },
+] as const;
+async function idleTurns(subject: Subject, size: number, shape: (typeof IDLE_SHAPES)[number]): Promise<number> {
+  const sab = new SharedArrayBuffer(4);
+  const of = IDLE_OTHERS + 1;
+  const workers = Array.from(
+    { length: of },
+    (_, me) =>
+      new Worker(new URL('./idle-turns.worker.mjs', import.meta.url), {
+        workerData: { sab, me, of, kind: shape.kind, subject, size, turns: IDLE_TURNS, settleMs: shape.settleMs, settleMaxBatches: SETTLE_MAX_BATCHES },
+        execArgv: [],
+      }),
+  );
+  try {
+    const answers = await Promise.all(
+      workers.map((w) => new Promise<{ ratio?: number }>((resolve, reject) => (w.once('message', resolve), w.once('error', reject)))),
+    );
+    return answers[0]!.ratio!;
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+async function withIdleTurns(): Promise<Map<string, number[][]>> {
+  const out = new Map<string, number[][]>();
+  for (let r = 0; r < IDLE_ROTATIONS; r++)
+    for (const size of IDLE_SIZES)
+      for (const s of SUBJECTS) {
+        const row = out.get(loopKey(s, size)) ?? IDLE_SHAPES.map(() => []);
+        for (let j = 0; j < IDLE_SHAPES.length; j++) {
+          const i = (j + r) % IDLE_SHAPES.length;
+          row[i]!.push(await idleTurns(s, size, IDLE_SHAPES[i]!));
+        }
+        out.set(loopKey(s, size), row);
+      }
+  return out;
+}
+
+/**
  * A caller's heap beside the loop (LIVE_MB, MiB, default 8,32; 'none' skips): each subject
  * alone, in a fresh worker holding that much of small live objects, over the same loop holding
  * none, in LIVE_ROTATIONS rotations of that order. Every full collection marks what is live, so
@@ -509,6 +562,23 @@ if (RUNS > 0) {
 if (NEIGHBOUR_SIZES.length) {
   printNeighbours(await withNeighbours(sampleMs, plainLoop), sampleMs, 'Node');
   printNeighbours(await withNeighbours(sampleMs, plainLoop, true), sampleMs, 'Node, each neighbour in a thread of its own', true);
+}
+
+if (IDLE_SIZES.length) {
+  const idle = await withIdleTurns();
+  console.log(
+    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep or stream through 8 MiB for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
+  );
+  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${IDLE_SHAPES.map((x) => x.label.padStart(19)).join('')}`);
+  for (const [k, row] of idle) {
+    const [name, alg, size] = k.split('|');
+    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}${row.map((xs) => f(xs).padStart(19)).join('')}`);
+  }
+  const cells = [...idle.values()];
+  const low = (i: number) => cells.filter((row) => median(row[i]!) < 0.95).length;
+  console.log(
+    `  cells below 0.95: ${IDLE_SHAPES.map((x, i) => `${x.label} ${low(i)}`).join(', ')} (of ${cells.length}); medians of the cells ${IDLE_SHAPES.map((_, i) => median(cells.map((row) => median(row[i]!))).toFixed(2)).join(' / ')}`,
+  );
 }
 
 if (LIVE_MB.length) {

@@ -75,7 +75,10 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
     },
     prints: [/WASM AES-128-GCM vs Web Crypto AES-128-GCM\s+1024/, /flags: \d+ of \d+ cases unstable/],
   },
-  'bench:tiers': { env: { REPS: '1' }, prints: [/Node aes-128-gcm\/encrypt\/16384/, /Chromium aes-128-gcm\/encrypt\/16384/] },
+  'bench:tiers': {
+    env: { REPS: '1', JS_REPS: '1', JS_SIZES: '64', JS_SUBJECTS: 'noble/aes-128-gcm,sjcl-gcm/aes-128-gcm', STEADY_MS: '300' },
+    prints: [/Node aes-128-gcm\/encrypt\/16384/, /Chromium aes-128-gcm\/encrypt\/16384/, /sjcl-gcm\/aes-128-gcm\/64\s+\d\.\d\d \[/, /below 0\.95: .* of 2/],
+  },
   'bench:verdict': {
     env: {
       RUNS: '2',
@@ -128,6 +131,9 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       LIVE_ROTATIONS: '1',
       NEIGHBOUR_SIZES: '64',
       NEIGHBOUR_ROTATIONS: '1',
+      IDLE_SIZES: '64',
+      IDLE_ROTATIONS: '1',
+      IDLE_TURNS: '20',
     },
     prints: [
       /bench:modules — Node [^\n]*each module in a thread of its own/,
@@ -148,6 +154,9 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /of the \d cells whose loop taking turns reads below 0\.95 of the loop alone, \d read 0\.95 or more with the collector's pauses left out/,
       // Each case with no neighbour and with each other one, never with itself.
       /the neighbours \(Node\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \([\d.]+\)){3}\s+–\n/,
+      // Each case against itself in one worker: sleeping and streaming neighbours, without and with a turn of its own.
+      /idle turns \(Node\): [^\n]*\n[^\n]*others sleep\s+sleep, settled\s+others stream\s+stream, settled\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \[[\d.]+–[\d.]+\]){4}\n/,
+      /cells below 0\.95: others sleep \d, sleep, settled \d, others stream \d, stream, settled \d \(of 2\)/,
       // In the browser too, without the pauses a browser's worker cannot see.
       /the neighbours \(chromium\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+){3}\s+–\n/,
       /with no neighbour [\d.]+–[\d.]+; with one, \d of 6 pairs below 0\.90 and \d above 1\.10/,

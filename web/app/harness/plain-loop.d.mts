@@ -38,6 +38,12 @@ export interface TurnOrder {
 export function turnOrder(subjects: PlainSpec['subjects'], sizes: number[], count: number): TurnOrder;
 /** A turn's batch: calls for about `interleaveMs` at the fastest of `timings` ([calls, ms] each). */
 export function batchOf(timings: [number, number][], interleaveMs: number): number;
+/** A subject's encrypt: noble as the built-in backend calls it, or a module's (loaded by `load`), prepared once. */
+export function encryptOf(
+  subject: PlainSpec['subjects'][number],
+  load: (module: string) => Promise<unknown>,
+): Promise<(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array) => Uint8Array>;
+export function fill(n: number, seed: number): Uint8Array;
 
 /** By `name|algorithm|size`, bytes per second: every call's bytes over their time, and the median stretch's. */
 export interface PlainFigures {

@@ -10,7 +10,7 @@ export const fill = (n, seed) => Uint8Array.from({ length: n }, (_, i) => (Math.
 const keyBytes = (algorithm) => (algorithm === 'aes-128-gcm' ? 16 : 32);
 
 /** A subject's encrypt: noble as the built-in backend calls it (a cipher object per message), or a module's, prepared once. */
-async function encryptOf({ module, algorithm }, load) {
+export async function encryptOf({ module, algorithm }, load) {
   if (module === 'noble') {
     const f = algorithm === 'chacha20-poly1305' ? chacha20poly1305 : gcm;
     return (key, nonce, aad, pt) => f(key, nonce, aad).encrypt(pt);

@@ -1,0 +1,75 @@
+// bench:modules' idle turns (Node): one case in one isolate, against itself. Worker 0 times the
+// case's batches of about 2 ms back to back, then `turns` batches each taking a round-robin turn
+// with `others` threads (each, in its turn, sleeping or streaming through 8 MiB for 2 ms), then
+// back to back again; with `settleMs`, each of its turns first runs its own batches untimed for
+// that long (at most `settleMaxBatches`), as the engine's turn of its own does (measure.ts
+// SETTLE_MS). Worker 0 answers the turns' rate over the mean of the two back-to-back stretches:
+// what the turns cost the same code in the same heap, with no other isolate as the reference.
+import { parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { encryptOf, fill, batchOf } from '../web/app/harness/plain-loop.mjs';
+import { batch } from '../web/app/harness/plain-batch.mjs';
+
+const { sab, me, of, kind, subject, size, turns, settleMs, settleMaxBatches } = workerData;
+const word = new Int32Array(sab);
+const take = (p) => {
+  for (let v = Atomics.load(word, 0); v < p; v = Atomics.load(word, 0)) Atomics.wait(word, 0, v);
+};
+const pass = (p) => {
+  Atomics.store(word, 0, p + 1);
+  Atomics.notify(word, 0);
+};
+const TURN_MS = 2;
+
+if (me === 0) {
+  const encrypt = await encryptOf(subject, async (path) => (await import(pathToFileURL(path).href)).default);
+  const inputs = [fill(subject.algorithm === 'aes-128-gcm' ? 16 : 32, 1), fill(12, 2), new Uint8Array(0), fill(size, 4)];
+  const timed = (n) => {
+    const t = performance.now();
+    batch(encrypt, inputs, n);
+    return performance.now() - t;
+  };
+  // Warm up for 300 ms, then size the batch by the fastest of three timings, as the plain loop does.
+  for (const t = performance.now(); performance.now() - t < 300;) timed(8);
+  let n = 8;
+  while (timed(n) < TURN_MS / 4) n *= 2;
+  n = batchOf(
+    [0, 1, 2].map(() => [n, timed(n)]),
+    TURN_MS,
+  );
+  const backToBack = () => {
+    let ms = 0;
+    for (let i = 0; i < turns; i++) ms += timed(n);
+    return ms;
+  };
+  const before = backToBack();
+  let ms = 0;
+  for (let turn = 0; turn < turns; turn++) {
+    const p = turn * of;
+    take(p);
+    for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) timed(n);
+    ms += timed(n);
+    pass(p);
+  }
+  const after = backToBack();
+  take(turns * of);
+  // The same calls on each side: a rate ratio is the inverse of the time ratio.
+  parentPort.postMessage({ ratio: (before + after) / 2 / ms, batch: n });
+} else {
+  const buffer = new Float64Array(1 << 20);
+  let sink = 0;
+  const work =
+    kind === 'sleep'
+      ? () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, TURN_MS)
+      : () => {
+          for (let j = 0, t = performance.now(); performance.now() - t < TURN_MS; j = (j + 4096) & (buffer.length - 1))
+            for (let i = j; i < j + 4096; i++) sink += buffer[i] += 1;
+        };
+  for (let turn = 0; turn < turns; turn++) {
+    const p = turn * of + me;
+    take(p);
+    work();
+    pass(p);
+  }
+  parentPort.postMessage({ sink });
+}
