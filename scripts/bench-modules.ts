@@ -119,10 +119,11 @@ const plainLoop = async (subjects: Subject[], interleaveMs?: number, { apart, ..
 /**
  * Idle turns (Node; IDLE_SIZES, default 64,1k; 'none' skips): each case in one worker against
  * itself (scripts/idle-turns.worker.mjs): IDLE_TURNS batches of about 2 ms taking round-robin
- * turns with IDLE_OTHERS threads that sleep, or stream through 8 MiB, for 2 ms a turn, without
- * and with the engine's turn of its own before each (SETTLE_MS), over the same worker's batches
- * back to back before and after. No other isolate is the reference, so what it reads is the
- * turns' cost to that code in that heap. IDLE_ROTATIONS rotations of the four shapes' order.
+ * turns with IDLE_OTHERS threads that sleep, stream through 8 MiB, or call the other subjects'
+ * cases of its size (each in a thread of its own, as the engine holds modules), for 2 ms a turn,
+ * without and with the engine's turn of its own before each (SETTLE_MS), over the same worker's
+ * batches back to back before and after. No other isolate is the reference, so what it reads is
+ * the turns' cost to that code in that heap. IDLE_ROTATIONS rotations of the shapes' order.
  */
 const IDLE_SIZES = process.env.IDLE_SIZES === 'none' ? [] : (process.env.IDLE_SIZES ?? '64,1k').split(',').map((x) => parseSize(x));
 const IDLE_ROTATIONS = Number(process.env.IDLE_ROTATIONS ?? 3);
@@ -133,15 +134,30 @@ const IDLE_SHAPES = [
   { label: 'sleep, settled', kind: 'sleep', settleMs: SETTLE_MS },
   { label: 'others stream', kind: 'stream', settleMs: 0 },
   { label: 'stream, settled', kind: 'stream', settleMs: SETTLE_MS },
+  { label: 'others call', kind: 'modules', settleMs: 0 },
+  { label: 'call, settled', kind: 'modules', settleMs: SETTLE_MS },
 ] as const;
 async function idleTurns(subject: Subject, size: number, shape: (typeof IDLE_SHAPES)[number]): Promise<number> {
   const sab = new SharedArrayBuffer(4);
   const of = IDLE_OTHERS + 1;
+  const neighbours = SUBJECTS.filter((s) => s !== subject);
   const workers = Array.from(
     { length: of },
     (_, me) =>
       new Worker(new URL('./idle-turns.worker.mjs', import.meta.url), {
-        workerData: { sab, me, of, kind: shape.kind, subject, size, turns: IDLE_TURNS, settleMs: shape.settleMs, settleMaxBatches: SETTLE_MAX_BATCHES },
+        workerData: {
+          sab,
+          me,
+          of,
+          kind: shape.kind,
+          subject,
+          // The others' cases in turn: with IDLE_OTHERS 5 and all six subjects, each other case once.
+          neighbour: neighbours.length ? neighbours[(me - 1) % neighbours.length] : subject,
+          size,
+          turns: IDLE_TURNS,
+          settleMs: shape.settleMs,
+          settleMaxBatches: SETTLE_MAX_BATCHES,
+        },
         execArgv: [],
       }),
   );
@@ -567,7 +583,7 @@ if (NEIGHBOUR_SIZES.length) {
 if (IDLE_SIZES.length) {
   const idle = await withIdleTurns();
   console.log(
-    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep or stream through 8 MiB for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
+    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep, stream through 8 MiB, or call the other cases of its size (a thread each), for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
   );
   console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${IDLE_SHAPES.map((x) => x.label.padStart(19)).join('')}`);
   for (const [k, row] of idle) {

@@ -1,6 +1,7 @@
 // bench:modules' idle turns (Node): one case in one isolate, against itself. Worker 0 times the
 // case's batches of about 2 ms back to back, then `turns` batches each taking a round-robin turn
-// with `others` threads (each, in its turn, sleeping or streaming through 8 MiB for 2 ms), then
+// with `others` threads (each, in its turn, sleeping, streaming through 8 MiB, or calling its
+// `neighbour` case, another module's, for 2 ms), then
 // back to back again; with `settleMs`, each of its turns first runs its own batches untimed for
 // that long (at most `settleMaxBatches`), as the engine's turn of its own does (measure.ts
 // SETTLE_MS). Worker 0 answers the turns' rate over the mean of the two back-to-back stretches:
@@ -10,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { encryptOf, fill, batchOf } from '../web/app/harness/plain-loop.mjs';
 import { batch } from '../web/app/harness/plain-batch.mjs';
 
-const { sab, me, of, kind, subject, size, turns, settleMs, settleMaxBatches } = workerData;
+const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches } = workerData;
 const word = new Int32Array(sab);
 const take = (p) => {
   for (let v = Atomics.load(word, 0); v < p; v = Atomics.load(word, 0)) Atomics.wait(word, 0, v);
@@ -21,9 +22,14 @@ const pass = (p) => {
 };
 const TURN_MS = 2;
 
+/** A case's encrypt and its inputs, as the plain loop makes them. */
+const caseOf = async (s) => [
+  await encryptOf(s, async (path) => (await import(pathToFileURL(path).href)).default),
+  [fill(s.algorithm === 'aes-128-gcm' ? 16 : 32, 1), fill(12, 2), new Uint8Array(0), fill(size, 4)],
+];
+
 if (me === 0) {
-  const encrypt = await encryptOf(subject, async (path) => (await import(pathToFileURL(path).href)).default);
-  const inputs = [fill(subject.algorithm === 'aes-128-gcm' ? 16 : 32, 1), fill(12, 2), new Uint8Array(0), fill(size, 4)];
+  const [encrypt, inputs] = await caseOf(subject);
   const timed = (n) => {
     const t = performance.now();
     batch(encrypt, inputs, n);
@@ -58,13 +64,17 @@ if (me === 0) {
 } else {
   const buffer = new Float64Array(1 << 20);
   let sink = 0;
-  const work =
-    kind === 'sleep'
-      ? () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, TURN_MS)
-      : () => {
-          for (let j = 0, t = performance.now(); performance.now() - t < TURN_MS; j = (j + 4096) & (buffer.length - 1))
-            for (let i = j; i < j + 4096; i++) sink += buffer[i] += 1;
-        };
+  const [encrypt, inputs] = kind === 'modules' ? await caseOf(neighbour) : [];
+  const work = {
+    sleep: () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, TURN_MS),
+    stream: () => {
+      for (let j = 0, t = performance.now(); performance.now() - t < TURN_MS; j = (j + 4096) & (buffer.length - 1))
+        for (let i = j; i < j + 4096; i++) sink += buffer[i] += 1;
+    },
+    modules: () => {
+      for (const t = performance.now(); performance.now() - t < TURN_MS;) sink ^= batch(encrypt, inputs, 1);
+    },
+  }[kind];
   for (let turn = 0; turn < turns; turn++) {
     const p = turn * of + me;
     take(p);
