@@ -138,7 +138,7 @@ const IDLE_SHAPES = [
   { label: 'call, settled', kind: 'modules', settleMs: SETTLE_MS },
 ] as const;
 async function idleTurns(subject: Subject, size: number, shape: (typeof IDLE_SHAPES)[number]): Promise<number> {
-  const sab = new SharedArrayBuffer(4);
+  const sab = new SharedArrayBuffer(8);
   const of = IDLE_OTHERS + 1;
   const neighbours = SUBJECTS.filter((s) => s !== subject);
   const workers = Array.from(

@@ -12,6 +12,7 @@ import { encryptOf, fill, batchOf } from '../web/app/harness/plain-loop.mjs';
 import { batch } from '../web/app/harness/plain-batch.mjs';
 
 const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches } = workerData;
+// [the turn under way, how many of the others are ready]
 const word = new Int32Array(sab);
 const take = (p) => {
   for (let v = Atomics.load(word, 0); v < p; v = Atomics.load(word, 0)) Atomics.wait(word, 0, v);
@@ -30,6 +31,8 @@ const caseOf = async (s) => [
 
 if (me === 0) {
   const [encrypt, inputs] = await caseOf(subject);
+  // Nothing runs beside the stretches back to back: the others have loaded their cases and wait for their turns.
+  for (let v = Atomics.load(word, 1); v < of - 1; v = Atomics.load(word, 1)) Atomics.wait(word, 1, v);
   const timed = (n) => {
     const t = performance.now();
     batch(encrypt, inputs, n);
@@ -57,8 +60,8 @@ if (me === 0) {
     ms += timed(n);
     pass(p);
   }
-  const after = backToBack();
   take(turns * of);
+  const after = backToBack();
   // The same calls on each side: a rate ratio is the inverse of the time ratio.
   parentPort.postMessage({ ratio: (before + after) / 2 / ms, batch: n });
 } else {
@@ -75,6 +78,10 @@ if (me === 0) {
       for (const t = performance.now(); performance.now() - t < TURN_MS;) sink ^= batch(encrypt, inputs, 1);
     },
   }[kind];
+  // Warm, so that no compiler works beside the case's stretches or turns.
+  if (kind !== 'sleep') for (const t = performance.now(); performance.now() - t < 200;) work();
+  Atomics.add(word, 1, 1);
+  Atomics.notify(word, 1);
   for (let turn = 0; turn < turns; turn++) {
     const p = turn * of + me;
     take(p);
