@@ -27,7 +27,9 @@
  * and alone. And once, in Node and in each browser, each case taking turns with one neighbour
  * at a time (NEIGHBOUR_SIZES, see withNeighbours), and in Node the plain loop alone with a
  * caller's heap beside it (LIVE_MB of small live objects, see withLiveHeap): what a module's
- * garbage costs outside an empty worker. RUNS=0 measures only these.
+ * garbage costs outside an empty worker; and in Node each case taking turns against itself in
+ * one worker (IDLE_SIZES, see withIdleTurns): what the turns cost with no other isolate as the
+ * reference. RUNS=0 measures only these.
  */
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';

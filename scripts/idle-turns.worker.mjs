@@ -1,11 +1,11 @@
 // bench:modules' idle turns (Node): one case in one isolate, against itself. Worker 0 times the
 // case's batches of about 2 ms back to back, then `turns` batches each taking a round-robin turn
 // with `others` threads (each, in its turn, sleeping, streaming through 8 MiB, or calling its
-// `neighbour` case, another module's, for 2 ms), then
-// back to back again; with `settleMs`, each of its turns first runs its own batches untimed for
-// that long (at most `settleMaxBatches`), as the engine's turn of its own does (measure.ts
-// SETTLE_MS). Worker 0 answers the turns' rate over the mean of the two back-to-back stretches:
-// what the turns cost the same code in the same heap, with no other isolate as the reference.
+// `neighbour` case, another module's, for 2 ms), then back to back again; with `settleMs`, each
+// of its turns first runs its own batches untimed for that long (at most `settleMaxBatches`), as
+// the engine's turn of its own does (measure.ts SETTLE_MS). Worker 0 answers the turns' rate over
+// the mean of the two back-to-back stretches: what the turns cost the same code in the same heap,
+// with no other isolate as the reference.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { encryptOf, fill, batchOf } from '../web/app/harness/plain-loop.mjs';
