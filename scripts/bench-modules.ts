@@ -64,6 +64,8 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const MODULES_APART = process.env.MODULES_APART !== '0';
 const SIZES = (process.env.SIZES ?? '64,1k,1M').split(',').map((s) => parseSize(s));
 const LOOP_MS = Number(process.env.LOOP_MS ?? 300);
+/** A comma-separated list from the environment, `fallback` when unset, empty for 'none' (that table is skipped). */
+const listEnv = (name: string, fallback: string): string[] => (process.env[name] === 'none' ? [] : (process.env[name] ?? fallback).split(','));
 const example = (d: string) => fileURLToPath(new URL(`../examples/modules/${d}/index.mjs`, import.meta.url));
 const SUBJECTS = [
   { name: 'noble', module: 'noble', implementation: 'noble', algorithm: 'aes-128-gcm' },
@@ -127,7 +129,7 @@ const plainLoop = async (subjects: Subject[], interleaveMs?: number, { apart, ..
  * batches back to back before and after. No other isolate is the reference, so what it reads is
  * the turns' cost to that code in that heap. IDLE_ROTATIONS rotations of the shapes' order.
  */
-const IDLE_SIZES = process.env.IDLE_SIZES === 'none' ? [] : (process.env.IDLE_SIZES ?? '64,1k').split(',').map((x) => parseSize(x));
+const IDLE_SIZES = listEnv('IDLE_SIZES', '64,1k').map((x) => parseSize(x));
 const IDLE_ROTATIONS = Number(process.env.IDLE_ROTATIONS ?? 3);
 const IDLE_TURNS = Number(process.env.IDLE_TURNS ?? 100);
 const IDLE_OTHERS = Number(process.env.IDLE_OTHERS ?? 5);
@@ -194,7 +196,7 @@ async function withIdleTurns(): Promise<Map<string, number[][]>> {
  * a module that makes garbage fast (asmcrypto.js: a 64 KiB heap and a new asm.js instance per
  * call) costs more in an application's heap than in the empty worker the plain loop runs in.
  */
-const LIVE_MB = process.env.LIVE_MB === 'none' ? [] : (process.env.LIVE_MB ?? '8,32').split(',').map(Number);
+const LIVE_MB = listEnv('LIVE_MB', '8,32').map(Number);
 const LIVE_ROTATIONS = Number(process.env.LIVE_ROTATIONS ?? 2);
 async function withLiveHeap(): Promise<Map<string, Map<number, number[]>>> {
   const out = new Map<string, Map<number, number[]>>();
@@ -224,7 +226,7 @@ async function withLiveHeap(): Promise<Map<string, Map<number, number[]>>> {
  * ('' for none): [the ratio, the same with the collector's pauses left out of both sides, empty
  * where the home cannot see them].
  */
-const NEIGHBOUR_SIZES = process.env.NEIGHBOUR_SIZES === 'none' ? [] : (process.env.NEIGHBOUR_SIZES ?? '64,1k').split(',').map((x) => parseSize(x));
+const NEIGHBOUR_SIZES = listEnv('NEIGHBOUR_SIZES', '64,1k').map((x) => parseSize(x));
 const NEIGHBOUR_ROTATIONS = Number(process.env.NEIGHBOUR_ROTATIONS ?? 3);
 const subjectLabel = (s: Subject) => (s.name === 'noble' ? `noble ${s.algorithm.split('-')[0]}` : s.name.split('-')[0]!);
 /** A case's bytes over the time the collector's pauses left its loop; undefined where the home cannot tell (a browser). */

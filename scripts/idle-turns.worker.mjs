@@ -8,7 +8,7 @@
 // with no other isolate as the reference.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { encryptOf, fill, batchOf } from '../web/app/harness/plain-loop.mjs';
+import { encryptOf, inputsOf, batchOf } from '../web/app/harness/plain-loop.mjs';
 import { batch } from '../web/app/harness/plain-batch.mjs';
 
 const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches } = workerData;
@@ -24,10 +24,7 @@ const pass = (p) => {
 const TURN_MS = 2;
 
 /** A case's encrypt and its inputs, as the plain loop makes them. */
-const caseOf = async (s) => [
-  await encryptOf(s, async (path) => (await import(pathToFileURL(path).href)).default),
-  [fill(s.algorithm === 'aes-128-gcm' ? 16 : 32, 1), fill(12, 2), new Uint8Array(0), fill(size, 4)],
-];
+const caseOf = async (s) => [await encryptOf(s, async (path) => (await import(pathToFileURL(path).href)).default), inputsOf(s.algorithm, size)];
 
 if (me === 0) {
   const [encrypt, inputs] = await caseOf(subject);
@@ -66,10 +63,12 @@ if (me === 0) {
   parentPort.postMessage({ ratio: (before + after) / 2 / ms, batch: n });
 } else {
   const buffer = new Float64Array(1 << 20);
+  // A cell no thread notifies: waiting on it sleeps for the turn.
+  const nobody = new Int32Array(new SharedArrayBuffer(4));
   let sink = 0;
   const [encrypt, inputs] = kind === 'modules' ? await caseOf(neighbour) : [];
   const work = {
-    sleep: () => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, TURN_MS),
+    sleep: () => Atomics.wait(nobody, 0, 0, TURN_MS),
     stream: () => {
       for (let j = 0, t = performance.now(); performance.now() - t < TURN_MS; j = (j + 4096) & (buffer.length - 1))
         for (let i = j; i < j + 4096; i++) sink += buffer[i] += 1;

@@ -43,7 +43,8 @@ export function encryptOf(
   subject: PlainSpec['subjects'][number],
   load: (module: string) => Promise<unknown>,
 ): Promise<(key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array) => Uint8Array>;
-export function fill(n: number, seed: number): Uint8Array;
+/** A case's inputs, [key, nonce, aad, plaintext]: the same bytes on every call. */
+export function inputsOf(algorithm: string, size: number): [Uint8Array, Uint8Array, Uint8Array, Uint8Array];
 
 /** By `name|algorithm|size`, bytes per second: every call's bytes over their time, and the median stretch's. */
 export interface PlainFigures {

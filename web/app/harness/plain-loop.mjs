@@ -8,6 +8,8 @@ import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
 
 export const fill = (n, seed) => Uint8Array.from({ length: n }, (_, i) => (Math.imul(i & 0xff, 31) + seed) & 0xff);
 const keyBytes = (algorithm) => (algorithm === 'aes-128-gcm' ? 16 : 32);
+/** A case's inputs, [key, nonce, aad, plaintext]: the same bytes on every call. */
+export const inputsOf = (algorithm, size) => [fill(keyBytes(algorithm), 1), fill(12, 2), new Uint8Array(0), fill(size, 4)];
 
 /** A subject's encrypt: noble as the built-in backend calls it (a cipher object per message), or a module's, prepared once. */
 export async function encryptOf({ module, algorithm }, load) {
@@ -206,8 +208,8 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
   for (const s of subjects) {
     const encrypt = await encryptOf(s, load);
     for (const size of sizes) {
-      const [key, nonce, aad, pt] = [fill(keyBytes(s.algorithm), 1), fill(12, 2), new Uint8Array(0), fill(size, 4)];
-      const inputs = [key, nonce, aad, pt];
+      const inputs = inputsOf(s.algorithm, size);
+      const [key, nonce, aad, pt] = inputs;
       cases.push({
         key: caseKey(s, size),
         size,
