@@ -127,21 +127,28 @@ const plainLoop = async (subjects: Subject[], interleaveMs?: number, { apart, ..
  * cases of its size (each in a thread of its own, as the engine holds modules), for 2 ms a turn,
  * without and with the engine's turn of its own before each (SETTLE_MS), over the same worker's
  * batches back to back before and after. No other isolate is the reference, so what it reads is
- * the turns' cost to that code in that heap. IDLE_ROTATIONS rotations of the shapes' order.
+ * the turns' cost to that code in that heap. Beside the callers, IDLE_LONG_MS of its own calls
+ * before each timed batch and, apart, after it: if the wait cost only the calls just after it,
+ * calls after the batch would buy nothing. IDLE_ROTATIONS rotations of the shapes' order.
  */
 const IDLE_SIZES = listEnv('IDLE_SIZES', '64,1k').map((x) => parseSize(x));
 const IDLE_ROTATIONS = Number(process.env.IDLE_ROTATIONS ?? 3);
 const IDLE_TURNS = Number(process.env.IDLE_TURNS ?? 100);
 const IDLE_OTHERS = Number(process.env.IDLE_OTHERS ?? 5);
-const IDLE_SHAPES = [
+const IDLE_LONG_MS = 30;
+type IdleShape = { label: string; kind: 'sleep' | 'stream' | 'modules'; settleMs: number; maxBatches?: number; after?: boolean };
+const IDLE_SHAPES: readonly IdleShape[] = [
   { label: 'others sleep', kind: 'sleep', settleMs: 0 },
   { label: 'sleep, settled', kind: 'sleep', settleMs: SETTLE_MS },
   { label: 'others stream', kind: 'stream', settleMs: 0 },
   { label: 'stream, settled', kind: 'stream', settleMs: SETTLE_MS },
   { label: 'others call', kind: 'modules', settleMs: 0 },
   { label: 'call, settled', kind: 'modules', settleMs: SETTLE_MS },
-] as const;
-async function idleTurns(subject: Subject, size: number, shape: (typeof IDLE_SHAPES)[number]): Promise<number> {
+  // A longer turn of its own, before the timed batch and after it: the time since the wait, or the thread's share of the time?
+  { label: `call, ${IDLE_LONG_MS} ms before`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS },
+  { label: `call, ${IDLE_LONG_MS} ms after`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS, after: true },
+];
+async function idleTurns(subject: Subject, size: number, shape: IdleShape): Promise<number> {
   const sab = new SharedArrayBuffer(8);
   const of = IDLE_OTHERS + 1;
   const neighbours = SUBJECTS.filter((s) => s !== subject);
@@ -160,7 +167,8 @@ async function idleTurns(subject: Subject, size: number, shape: (typeof IDLE_SHA
           size,
           turns: IDLE_TURNS,
           settleMs: shape.settleMs,
-          settleMaxBatches: SETTLE_MAX_BATCHES,
+          settleMaxBatches: shape.maxBatches ?? SETTLE_MAX_BATCHES,
+          ownAfter: shape.after ?? false,
         },
         execArgv: [],
       }),
@@ -587,12 +595,12 @@ if (NEIGHBOUR_SIZES.length) {
 if (IDLE_SIZES.length) {
   const idle = await withIdleTurns();
   console.log(
-    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep, stream through 8 MiB, or call the other cases of its size (a thread each), for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
+    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep, stream through 8 MiB, or call the other cases of its size (a thread each), for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), and beside the callers with ${IDLE_LONG_MS} ms of them before each or after each, / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
   );
-  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${IDLE_SHAPES.map((x) => x.label.padStart(19)).join('')}`);
+  console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${IDLE_SHAPES.map((x) => x.label.padStart(20)).join('')}`);
   for (const [k, row] of idle) {
     const [name, alg, size] = k.split('|');
-    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}${row.map((xs) => f(xs).padStart(19)).join('')}`);
+    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}${row.map((xs) => f(xs).padStart(20)).join('')}`);
   }
   const cells = [...idle.values()];
   const low = (i: number) => cells.filter((row) => median(row[i]!) < 0.95).length;

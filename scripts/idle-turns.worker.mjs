@@ -3,7 +3,9 @@
 // with `others` threads (each, in its turn, sleeping, streaming through 8 MiB, or calling its
 // `neighbour` case, another module's, for 2 ms), then back to back again; with `settleMs`, each
 // of its turns first runs its own batches untimed for that long (at most `settleMaxBatches`), as
-// the engine's turn of its own does (measure.ts SETTLE_MS). Worker 0 answers the turns' rate over
+// the engine's turn of its own does (measure.ts SETTLE_MS), or, with `ownAfter`, runs them after
+// its timed batch instead: whether what they buy is the time since the wait or the thread's
+// share of the time spent on its own code. Worker 0 answers the turns' rate over
 // the mean of the two back-to-back stretches: what the turns cost the same code in the same heap,
 // with no other isolate as the reference.
 import { parentPort, workerData } from 'node:worker_threads';
@@ -11,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { encryptOf, inputsOf, batchOf } from '../web/app/harness/plain-loop.mjs';
 import { batch } from '../web/app/harness/plain-batch.mjs';
 
-const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches } = workerData;
+const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches, ownAfter } = workerData;
 // [the turn under way, how many of the others are ready]
 const word = new Int32Array(sab);
 const take = (p) => {
@@ -53,8 +55,12 @@ if (me === 0) {
   for (let turn = 0; turn < turns; turn++) {
     const p = turn * of;
     take(p);
-    for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) timed(n);
+    const own = () => {
+      for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) timed(n);
+    };
+    if (!ownAfter) own();
     ms += timed(n);
+    if (ownAfter) own();
     pass(p);
   }
   take(turns * of);
