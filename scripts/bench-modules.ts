@@ -42,7 +42,7 @@ import { openHarness, sandwiched, settled } from './harness-page.ts';
 import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from '../web/app/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
-import { recordPage } from './measured.ts';
+import { listEnv, recordPage } from './measured.ts';
 import { againstRepeatability, describe, type JudgedCell, tallyCells } from './repeatability.ts';
 import { SETTLE_MAX_BATCHES, SETTLE_MS } from '../web/core/worker/measure.ts';
 
@@ -64,8 +64,6 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const MODULES_APART = process.env.MODULES_APART !== '0';
 const SIZES = (process.env.SIZES ?? '64,1k,1M').split(',').map((s) => parseSize(s));
 const LOOP_MS = Number(process.env.LOOP_MS ?? 300);
-/** A comma-separated list from the environment, `fallback` when unset, empty for 'none' (that table is skipped). */
-const listEnv = (name: string, fallback: string): string[] => (process.env[name] === 'none' ? [] : (process.env[name] ?? fallback).split(','));
 const example = (d: string) => fileURLToPath(new URL(`../examples/modules/${d}/index.mjs`, import.meta.url));
 const SUBJECTS = [
   { name: 'noble', module: 'noble', implementation: 'noble', algorithm: 'aes-128-gcm' },
@@ -136,7 +134,7 @@ const IDLE_ROTATIONS = Number(process.env.IDLE_ROTATIONS ?? 3);
 const IDLE_TURNS = Number(process.env.IDLE_TURNS ?? 100);
 const IDLE_OTHERS = Number(process.env.IDLE_OTHERS ?? 5);
 const IDLE_LONG_MS = 30;
-type IdleShape = { label: string; kind: 'sleep' | 'stream' | 'modules'; settleMs: number; maxBatches?: number; after?: boolean };
+type IdleShape = { label: string; kind: 'sleep' | 'stream' | 'modules'; settleMs: number; maxBatches?: number; ownAfter?: boolean };
 const IDLE_SHAPES: readonly IdleShape[] = [
   { label: 'others sleep', kind: 'sleep', settleMs: 0 },
   { label: 'sleep, settled', kind: 'sleep', settleMs: SETTLE_MS },
@@ -146,7 +144,7 @@ const IDLE_SHAPES: readonly IdleShape[] = [
   { label: 'call, settled', kind: 'modules', settleMs: SETTLE_MS },
   // A longer turn of its own, before the timed batch and after it: the time since the wait, or the thread's share of the time?
   { label: `call, ${IDLE_LONG_MS} ms before`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS },
-  { label: `call, ${IDLE_LONG_MS} ms after`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS, after: true },
+  { label: `call, ${IDLE_LONG_MS} ms after`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS, ownAfter: true },
 ];
 async function idleTurns(subject: Subject, size: number, shape: IdleShape): Promise<number> {
   const sab = new SharedArrayBuffer(8);
@@ -168,7 +166,7 @@ async function idleTurns(subject: Subject, size: number, shape: IdleShape): Prom
           turns: IDLE_TURNS,
           settleMs: shape.settleMs,
           settleMaxBatches: shape.maxBatches ?? SETTLE_MAX_BATCHES,
-          ownAfter: shape.after ?? false,
+          ownAfter: shape.ownAfter ?? false,
         },
         execArgv: [],
       }),

@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { runInBrowser } from '../cli/browser-run.ts';
 import { median } from '../web/core/stats.ts';
-import { recordPage } from './measured.ts';
+import { listEnv, recordPage } from './measured.ts';
 
 recordPage('tiers', {
   title: "Does the engine time V8's optimised tier?",
@@ -72,11 +72,11 @@ for (const [key, tiers] of Object.entries(results)) {
 const JS_REPS = Number(process.env.JS_REPS ?? 5);
 const JS_SAMPLES = Number(process.env.JS_SAMPLES ?? 20);
 const STEADY_MS = Number(process.env.STEADY_MS ?? 2000);
-const JS_SIZES = (process.env.JS_SIZES ?? '64,1024').split(',');
-const JS_SUBJECTS = (
-  process.env.JS_SUBJECTS ??
-  'noble/aes-128-gcm,noble/chacha20-poly1305,node-forge-gcm/aes-128-gcm,sjcl-gcm/aes-128-gcm,asmcrypto-gcm/aes-128-gcm,stablelib-chacha20poly1305/chacha20-poly1305'
-).split(',');
+const JS_SIZES = listEnv('JS_SIZES', '64,1024');
+const JS_SUBJECTS = listEnv(
+  'JS_SUBJECTS',
+  'noble/aes-128-gcm,noble/chacha20-poly1305,node-forge-gcm/aes-128-gcm,sjcl-gcm/aes-128-gcm,asmcrypto-gcm/aes-128-gcm,stablelib-chacha20poly1305/chacha20-poly1305',
+);
 const LONG_MS = Number(process.env.LONG_MS ?? 500);
 const RULES = [
   ['engine', "the engine's warm-up"],

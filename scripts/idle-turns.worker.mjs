@@ -10,7 +10,7 @@
 // with no other isolate as the reference.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { encryptOf, inputsOf, batchOf } from '../web/app/harness/plain-loop.mjs';
+import { encryptOf, inputsOf, warmAndSize } from '../web/app/harness/plain-loop.mjs';
 import { batch } from '../web/app/harness/plain-batch.mjs';
 
 const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches, ownAfter } = workerData;
@@ -38,13 +38,7 @@ if (me === 0) {
     return performance.now() - t;
   };
   // Warm up for 300 ms, then size the batch by the fastest of three timings, as the plain loop does.
-  for (const t = performance.now(); performance.now() - t < 300;) timed(8);
-  let n = 8;
-  while (timed(n) < TURN_MS / 4) n *= 2;
-  n = batchOf(
-    [0, 1, 2].map(() => [n, timed(n)]),
-    TURN_MS,
-  );
+  const n = warmAndSize(batch, encrypt, inputs, 300, TURN_MS);
   const backToBack = () => {
     let ms = 0;
     for (let i = 0; i < turns; i++) ms += timed(n);
@@ -52,12 +46,13 @@ if (me === 0) {
   };
   const before = backToBack();
   let ms = 0;
+  // Its own calls, untimed: the turn of its own, before the timed batch or after it.
+  const own = () => {
+    for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) timed(n);
+  };
   for (let turn = 0; turn < turns; turn++) {
     const p = turn * of;
     take(p);
-    const own = () => {
-      for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) timed(n);
-    };
     if (!ownAfter) own();
     ms += timed(n);
     if (ownAfter) own();

@@ -52,6 +52,9 @@ export function writeMeasured(name: string, o: { title: string; about: string; c
   return file;
 }
 
+/** A comma-separated list from the environment (a bench's BENCH_ENV), `fallback` when unset, empty for 'none' (that table is skipped). */
+export const listEnv = (name: string, fallback: string): string[] => (process.env[name] === 'none' ? [] : (process.env[name] ?? fallback).split(','));
+
 /** The environment variables the benchmarks read (RUNS, ONLY …), as they were set: part of the command. */
 export const BENCH_ENV = [
   'RUNS',

@@ -38,6 +38,14 @@ export interface TurnOrder {
 export function turnOrder(subjects: PlainSpec['subjects'], sizes: number[], count: number): TurnOrder;
 /** A turn's batch: calls for about `interleaveMs` at the fastest of `timings` ([calls, ms] each). */
 export function batchOf(timings: [number, number][], interleaveMs: number): number;
+/** Warms a case through its batch loop for `warmMs`, then sizes its turn's batch to about `interleaveMs` (batchOf). */
+export function warmAndSize(
+  batchLoop: (encrypt: (...a: Uint8Array[]) => Uint8Array, inputs: Uint8Array[], n: number) => number,
+  encrypt: (key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, pt: Uint8Array) => Uint8Array,
+  inputs: Uint8Array[],
+  warmMs: number,
+  interleaveMs: number,
+): number;
 /** A subject's encrypt: noble as the built-in backend calls it, or a module's (loaded by `load`), prepared once. */
 export function encryptOf(
   subject: PlainSpec['subjects'][number],

@@ -58,6 +58,17 @@ function loop(call, forMs) {
  */
 export const batchOf = (timings, interleaveMs) => Math.max(1, Math.round(interleaveMs / Math.min(...timings.map(([n, t]) => t / n))));
 
+/** Warms a case through its batch loop `batchLoop` for `warmMs`, then sizes its turn's batch to about `interleaveMs` (batchOf). */
+export function warmAndSize(batchLoop, encrypt, inputs, warmMs, interleaveMs) {
+  // loop()'s every call here is one call of the case's.
+  const one = () => [batchLoop(encrypt, inputs, 1)];
+  loop(one, warmMs);
+  return batchOf(
+    [0, 1, 2].map(() => loop(one, interleaveMs)),
+    interleaveMs,
+  );
+}
+
 /**
  * Every subject at every size, keyed `name|algorithm|size`, in bytes per second: `bytesPerSecond`
  * is its bytes over its time, every call counted (what a caller gets, and what the engine's
@@ -264,15 +275,8 @@ async function loops({ subjects, sizes, ms, reps, interleaveMs, settleMs, settle
   const batchUrl = new URL('./plain-batch.mjs', import.meta.url).href;
   for (const [i, c] of cases.entries()) c.batchLoop = (await import(/* @vite-ignore */ `${batchUrl}?case=${i}`)).batch;
   gate.warmUp(() => {
-    for (const c of cases) {
-      // Warmed through its own batch loop: loop()'s every call here is one call of the case's.
-      const one = () => [c.batchLoop(c.encrypt, c.inputs, 1)];
-      loop(one, ms / 3);
-      c.batch = batchOf(
-        [0, 1, 2].map(() => loop(one, interleaveMs)),
-        interleaveMs,
-      );
-    }
+    // Each warmed through its own batch loop.
+    for (const c of cases) c.batch = warmAndSize(c.batchLoop, c.encrypt, c.inputs, ms / 3, interleaveMs);
   });
   const mine = new Map(cases.map((c) => [c.key, c]));
   for (const [p, key] of schedule.order.entries()) {
