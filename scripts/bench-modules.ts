@@ -127,14 +127,29 @@ const plainLoop = async (subjects: Subject[], interleaveMs?: number, { apart, ..
  * batches back to back before and after. No other isolate is the reference, so what it reads is
  * the turns' cost to that code in that heap. Beside the callers, IDLE_LONG_MS of its own calls
  * before each timed batch and, apart, after it: if the wait cost only the calls just after it,
- * calls after the batch would buy nothing. IDLE_ROTATIONS rotations of the shapes' order.
+ * calls after the batch would buy nothing. And the callers again with turns as long as a run's
+ * settling cases take (IDLE_RUN_TURN_MS): the wait between a run's samples of a case is five
+ * times longer than with 2 ms turns. IDLE_ROTATIONS rotations of the shapes' order.
  */
 const IDLE_SIZES = listEnv('IDLE_SIZES', '64,1k').map((x) => parseSize(x));
 const IDLE_ROTATIONS = Number(process.env.IDLE_ROTATIONS ?? 3);
 const IDLE_TURNS = Number(process.env.IDLE_TURNS ?? 100);
 const IDLE_OTHERS = Number(process.env.IDLE_OTHERS ?? 5);
 const IDLE_LONG_MS = 30;
-type IdleShape = { label: string; kind: 'sleep' | 'stream' | 'modules'; settleMs: number; maxBatches?: number; ownAfter?: boolean };
+/**
+ * The others' turns as a run's settling cases take them: each its turn of its own and a 2 ms
+ * sample, so a case waits five of them, about 50 ms, between its samples (10 ms with 2 ms turns).
+ */
+const IDLE_RUN_TURN_MS = SETTLE_MS + 2;
+type IdleShape = {
+  label: string;
+  kind: 'sleep' | 'stream' | 'modules';
+  settleMs: number;
+  maxBatches?: number;
+  ownAfter?: boolean;
+  /** How long each of the others' turns lasts (ms; 2 unless given). */
+  othersMs?: number;
+};
 const IDLE_SHAPES: readonly IdleShape[] = [
   { label: 'others sleep', kind: 'sleep', settleMs: 0 },
   { label: 'sleep, settled', kind: 'sleep', settleMs: SETTLE_MS },
@@ -145,6 +160,10 @@ const IDLE_SHAPES: readonly IdleShape[] = [
   // A longer turn of its own, before the timed batch and after it: the time since the wait, or the thread's share of the time?
   { label: `call, ${IDLE_LONG_MS} ms before`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS },
   { label: `call, ${IDLE_LONG_MS} ms after`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS, ownAfter: true },
+  // The wait a run's case meets: does a longer one cost more, and does the turn of its own take it back?
+  { label: `others call ${IDLE_RUN_TURN_MS} ms`, kind: 'modules', settleMs: 0, othersMs: IDLE_RUN_TURN_MS },
+  { label: `${IDLE_RUN_TURN_MS} ms, settled`, kind: 'modules', settleMs: SETTLE_MS, othersMs: IDLE_RUN_TURN_MS },
+  { label: `${IDLE_RUN_TURN_MS} ms, ${IDLE_LONG_MS} ms before`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS, othersMs: IDLE_RUN_TURN_MS },
 ];
 async function idleTurns(subject: Subject, size: number, shape: IdleShape): Promise<number> {
   const sab = new SharedArrayBuffer(8);
@@ -167,6 +186,7 @@ async function idleTurns(subject: Subject, size: number, shape: IdleShape): Prom
           settleMs: shape.settleMs,
           settleMaxBatches: shape.maxBatches ?? SETTLE_MAX_BATCHES,
           ownAfter: shape.ownAfter ?? false,
+          othersMs: shape.othersMs ?? 2,
         },
         execArgv: [],
       }),
@@ -593,7 +613,7 @@ if (NEIGHBOUR_SIZES.length) {
 if (IDLE_SIZES.length) {
   const idle = await withIdleTurns();
   console.log(
-    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep, stream through 8 MiB, or call the other cases of its size (a thread each), for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), and beside the callers with ${IDLE_LONG_MS} ms of them before each or after each, / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
+    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep, stream through 8 MiB, or call the other cases of its size (a thread each), for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), and beside the callers with ${IDLE_LONG_MS} ms of them before each or after each; then callers taking ${IDLE_RUN_TURN_MS} ms turns (a run's settling cases: its turn of its own and a sample), without and with ${SETTLE_MS} or ${IDLE_LONG_MS} ms of its own calls before each, / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
   );
   console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${IDLE_SHAPES.map((x) => x.label.padStart(20)).join('')}`);
   for (const [k, row] of idle) {

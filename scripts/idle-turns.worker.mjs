@@ -1,7 +1,7 @@
 // bench:modules' idle turns (Node): one case in one isolate, against itself. Worker 0 times the
 // case's batches of about 2 ms back to back, then `turns` batches each taking a round-robin turn
 // with `others` threads (each, in its turn, sleeping, streaming through 8 MiB, or calling its
-// `neighbour` case, another module's, for 2 ms), then back to back again; with `settleMs`, each
+// `neighbour` case, another module's, for `othersMs`), then back to back again; with `settleMs`, each
 // of its turns first runs its own batches untimed for that long (at most `settleMaxBatches`), as
 // the engine's turn of its own does (measure.ts SETTLE_MS), or, with `ownAfter`, runs them after
 // its timed batch instead: whether what they buy is the time since the wait or the thread's
@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { encryptOf, inputsOf, warmAndSize } from '../web/app/harness/plain-loop.mjs';
 import { batch } from '../web/app/harness/plain-batch.mjs';
 
-const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches, ownAfter } = workerData;
+const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches, ownAfter, othersMs } = workerData;
 // [the turn under way, how many of the others are ready]
 const word = new Int32Array(sab);
 const take = (p) => {
@@ -23,6 +23,7 @@ const pass = (p) => {
   Atomics.store(word, 0, p + 1);
   Atomics.notify(word, 0);
 };
+// Worker 0's timed batch lasts about this long.
 const TURN_MS = 2;
 
 /** A case's encrypt and its inputs, as the plain loop makes them. */
@@ -69,13 +70,13 @@ if (me === 0) {
   let sink = 0;
   const [encrypt, inputs] = kind === 'modules' ? await caseOf(neighbour) : [];
   const work = {
-    sleep: () => Atomics.wait(nobody, 0, 0, TURN_MS),
+    sleep: () => Atomics.wait(nobody, 0, 0, othersMs),
     stream: () => {
-      for (let j = 0, t = performance.now(); performance.now() - t < TURN_MS; j = (j + 4096) & (buffer.length - 1))
+      for (let j = 0, t = performance.now(); performance.now() - t < othersMs; j = (j + 4096) & (buffer.length - 1))
         for (let i = j; i < j + 4096; i++) sink += buffer[i] += 1;
     },
     modules: () => {
-      for (const t = performance.now(); performance.now() - t < TURN_MS;) sink ^= batch(encrypt, inputs, 1);
+      for (const t = performance.now(); performance.now() - t < othersMs;) sink ^= batch(encrypt, inputs, 1);
     },
   }[kind];
   // Warm, so that no compiler works beside the case's stretches or turns.
