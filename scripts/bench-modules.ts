@@ -129,7 +129,8 @@ const plainLoop = async (subjects: Subject[], interleaveMs?: number, { apart, ..
  * before each timed batch and, apart, after it: if the wait cost only the calls just after it,
  * calls after the batch would buy nothing. And the callers again with turns as long as a run's
  * settling cases take (IDLE_RUN_TURN_MS): the wait between a run's samples of a case is five
- * times longer than with 2 ms turns. IDLE_ROTATIONS rotations of the shapes' order.
+ * times longer than with 2 ms turns; and runs whose turns of their own last half and twice
+ * SETTLE_MS, every turn with them. IDLE_ROTATIONS rotations of the shapes' order.
  */
 const IDLE_SIZES = listEnv('IDLE_SIZES', '64,1k').map((x) => parseSize(x));
 const IDLE_ROTATIONS = Number(process.env.IDLE_ROTATIONS ?? 3);
@@ -164,6 +165,14 @@ const IDLE_SHAPES: readonly IdleShape[] = [
   { label: `others call ${IDLE_RUN_TURN_MS} ms`, kind: 'modules', settleMs: 0, othersMs: IDLE_RUN_TURN_MS },
   { label: `${IDLE_RUN_TURN_MS} ms, settled`, kind: 'modules', settleMs: SETTLE_MS, othersMs: IDLE_RUN_TURN_MS },
   { label: `${IDLE_RUN_TURN_MS} ms, ${IDLE_LONG_MS} ms before`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS, othersMs: IDLE_RUN_TURN_MS },
+  // A run whose turn of its own lasts half and twice as long, and whose other cases' turns do too: what another SETTLE_MS would read.
+  ...[SETTLE_MS / 2, SETTLE_MS * 2].map((ms): IdleShape => ({
+    label: `${ms + 2} ms, ${ms} ms before`,
+    kind: 'modules',
+    settleMs: ms,
+    maxBatches: ms,
+    othersMs: ms + 2,
+  })),
 ];
 async function idleTurns(subject: Subject, size: number, shape: IdleShape): Promise<number> {
   const sab = new SharedArrayBuffer(8);
@@ -613,7 +622,7 @@ if (NEIGHBOUR_SIZES.length) {
 if (IDLE_SIZES.length) {
   const idle = await withIdleTurns();
   console.log(
-    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep, stream through 8 MiB, or call the other cases of its size (a thread each), for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), and beside the callers with ${IDLE_LONG_MS} ms of them before each or after each; then callers taking ${IDLE_RUN_TURN_MS} ms turns (a run's settling cases: its turn of its own and a sample), without and with ${SETTLE_MS} or ${IDLE_LONG_MS} ms of its own calls before each, / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
+    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep, stream through 8 MiB, or call the other cases of its size (a thread each), for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), and beside the callers with ${IDLE_LONG_MS} ms of them before each or after each; then callers taking ${IDLE_RUN_TURN_MS} ms turns (a run's settling cases: its turn of its own and a sample), without and with ${SETTLE_MS} or ${IDLE_LONG_MS} ms of its own calls before each; then runs whose turns of their own last ${SETTLE_MS / 2} and ${SETTLE_MS * 2} ms, every thread's turn with them, / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
   );
   console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${IDLE_SHAPES.map((x) => x.label.padStart(20)).join('')}`);
   for (const [k, row] of idle) {

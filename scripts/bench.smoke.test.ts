@@ -154,9 +154,9 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /of the \d cells whose loop taking turns reads below 0\.95 of the loop alone, \d read 0\.95 or more with the collector's pauses left out/,
       // Each case with no neighbour and with each other one, never with itself.
       /the neighbours \(Node\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \([\d.]+\)){3}\s+–\n/,
-      // Each case against itself in one worker: sleeping and streaming neighbours, without and with a turn of its own, and a longer one before or after; callers with a run's longer turns.
-      /idle turns \(Node\): [^\n]*\n[^\n]*others sleep\s+sleep, settled\s+others stream\s+stream, settled\s+others call\s+call, settled\s+call, 30 ms before\s+call, 30 ms after\s+others call 10 ms\s+10 ms, settled\s+10 ms, 30 ms before\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \[[\d.]+–[\d.]+\]){11}\n/,
-      /cells below 0\.95: others sleep \d, sleep, settled \d, others stream \d, stream, settled \d, others call \d, call, settled \d, call, 30 ms before \d, call, 30 ms after \d, others call 10 ms \d, 10 ms, settled \d, 10 ms, 30 ms before \d \(of 3\)/,
+      // Each case against itself in one worker: sleeping and streaming neighbours, without and with a turn of its own, and a longer one before or after; callers with a run's longer turns, and runs with half and twice the turn of its own.
+      /idle turns \(Node\): [^\n]*\n[^\n]*others sleep\s+sleep, settled\s+others stream\s+stream, settled\s+others call\s+call, settled\s+call, 30 ms before\s+call, 30 ms after\s+others call 10 ms\s+10 ms, settled\s+10 ms, 30 ms before\s+6 ms, 4 ms before\s+18 ms, 16 ms before\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \[[\d.]+–[\d.]+\]){13}\n/,
+      /cells below 0\.95: others sleep \d, sleep, settled \d, others stream \d, stream, settled \d, others call \d, call, settled \d, call, 30 ms before \d, call, 30 ms after \d, others call 10 ms \d, 10 ms, settled \d, 10 ms, 30 ms before \d, 6 ms, 4 ms before \d, 18 ms, 16 ms before \d \(of 3\)/,
       // In the browser too, without the pauses a browser's worker cannot see.
       /the neighbours \(chromium\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+){3}\s+–\n/,
       /with no neighbour [\d.]+–[\d.]+; with one, \d of 6 pairs below 0\.90 and \d above 1\.10/,
