@@ -137,18 +137,21 @@ const IDLE_ROTATIONS = Number(process.env.IDLE_ROTATIONS ?? 3);
 const IDLE_TURNS = Number(process.env.IDLE_TURNS ?? 100);
 const IDLE_OTHERS = Number(process.env.IDLE_OTHERS ?? 5);
 const IDLE_LONG_MS = 30;
+/** The timed batch, and each other thread's turn unless a shape says otherwise (ms): a quick run's sample. */
+const IDLE_BATCH_MS = 2;
 /**
- * The others' turns as a run's settling cases take them: each its turn of its own and a 2 ms
- * sample, so a case waits five of them, about 50 ms, between its samples (10 ms with 2 ms turns).
+ * The others' turns as a run's settling cases take them: each its turn of its own and a sample,
+ * so a case waits five of them, about 50 ms, between its samples (10 ms with 2 ms turns).
  */
-const IDLE_RUN_TURN_MS = SETTLE_MS + 2;
+const IDLE_RUN_TURN_MS = SETTLE_MS + IDLE_BATCH_MS;
 type IdleShape = {
   label: string;
   kind: 'sleep' | 'stream' | 'modules';
   settleMs: number;
+  /** At most this many batches of its own (SETTLE_MAX_BATCHES unless given; Infinity: its time alone bounds it). */
   maxBatches?: number;
   ownAfter?: boolean;
-  /** How long each of the others' turns lasts (ms; 2 unless given). */
+  /** How long each of the others' turns lasts (ms; IDLE_BATCH_MS unless given). */
   othersMs?: number;
 };
 const IDLE_SHAPES: readonly IdleShape[] = [
@@ -159,22 +162,24 @@ const IDLE_SHAPES: readonly IdleShape[] = [
   { label: 'others call', kind: 'modules', settleMs: 0 },
   { label: 'call, settled', kind: 'modules', settleMs: SETTLE_MS },
   // A longer turn of its own, before the timed batch and after it: the time since the wait, or the thread's share of the time?
-  { label: `call, ${IDLE_LONG_MS} ms before`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS },
-  { label: `call, ${IDLE_LONG_MS} ms after`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS, ownAfter: true },
+  { label: `call, ${IDLE_LONG_MS} ms before`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: Infinity },
+  { label: `call, ${IDLE_LONG_MS} ms after`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: Infinity, ownAfter: true },
   // The wait a run's case meets: does a longer one cost more, and does the turn of its own take it back?
   { label: `others call ${IDLE_RUN_TURN_MS} ms`, kind: 'modules', settleMs: 0, othersMs: IDLE_RUN_TURN_MS },
   { label: `${IDLE_RUN_TURN_MS} ms, settled`, kind: 'modules', settleMs: SETTLE_MS, othersMs: IDLE_RUN_TURN_MS },
-  { label: `${IDLE_RUN_TURN_MS} ms, ${IDLE_LONG_MS} ms before`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: IDLE_LONG_MS, othersMs: IDLE_RUN_TURN_MS },
+  { label: `${IDLE_RUN_TURN_MS} ms, ${IDLE_LONG_MS} ms before`, kind: 'modules', settleMs: IDLE_LONG_MS, maxBatches: Infinity, othersMs: IDLE_RUN_TURN_MS },
   // A run whose turn of its own lasts half and twice as long, and whose other cases' turns do too: what another SETTLE_MS would read.
   ...[SETTLE_MS / 2, SETTLE_MS * 2].map((ms): IdleShape => ({
-    label: `${ms + 2} ms, ${ms} ms before`,
+    label: `${ms + IDLE_BATCH_MS} ms, ${ms} ms before`,
     kind: 'modules',
     settleMs: ms,
-    maxBatches: ms,
-    othersMs: ms + 2,
+    maxBatches: Infinity,
+    othersMs: ms + IDLE_BATCH_MS,
   })),
 ];
-async function idleTurns(subject: Subject, size: number, shape: IdleShape): Promise<number> {
+/** What worker 0 answers: the ratio, and what its turns held (the wait before each timed batch, its own batches before and after it, per turn). */
+type IdleAnswer = { ratio: number; waitMs: number; ownBefore: number; ownAfter: number };
+async function idleTurns(subject: Subject, size: number, shape: IdleShape): Promise<IdleAnswer> {
   const sab = new SharedArrayBuffer(8);
   const of = IDLE_OTHERS + 1;
   const neighbours = SUBJECTS.filter((s) => s !== subject);
@@ -195,26 +200,25 @@ async function idleTurns(subject: Subject, size: number, shape: IdleShape): Prom
           settleMs: shape.settleMs,
           settleMaxBatches: shape.maxBatches ?? SETTLE_MAX_BATCHES,
           ownAfter: shape.ownAfter ?? false,
-          othersMs: shape.othersMs ?? 2,
+          batchMs: IDLE_BATCH_MS,
+          othersMs: shape.othersMs ?? IDLE_BATCH_MS,
         },
         execArgv: [],
       }),
   );
   try {
-    const answers = await Promise.all(
-      workers.map((w) => new Promise<{ ratio?: number }>((resolve, reject) => (w.once('message', resolve), w.once('error', reject)))),
-    );
-    return answers[0]!.ratio!;
+    const answers = await Promise.all(workers.map((w) => new Promise<IdleAnswer>((resolve, reject) => (w.once('message', resolve), w.once('error', reject)))));
+    return answers[0]!;
   } finally {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 }
-async function withIdleTurns(): Promise<Map<string, number[][]>> {
-  const out = new Map<string, number[][]>();
+async function withIdleTurns(): Promise<Map<string, IdleAnswer[][]>> {
+  const out = new Map<string, IdleAnswer[][]>();
   for (let r = 0; r < IDLE_ROTATIONS; r++)
     for (const size of IDLE_SIZES)
       for (const s of SUBJECTS) {
-        const row = out.get(loopKey(s, size)) ?? IDLE_SHAPES.map(() => []);
+        const row = out.get(loopKey(s, size)) ?? IDLE_SHAPES.map((): IdleAnswer[] => []);
         for (let j = 0; j < IDLE_SHAPES.length; j++) {
           const i = (j + r) % IDLE_SHAPES.length;
           row[i]!.push(await idleTurns(s, size, IDLE_SHAPES[i]!));
@@ -622,17 +626,24 @@ if (NEIGHBOUR_SIZES.length) {
 if (IDLE_SIZES.length) {
   const idle = await withIdleTurns();
   console.log(
-    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about 2 ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep, stream through 8 MiB, or call the other cases of its size (a thread each), for 2 ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), and beside the callers with ${IDLE_LONG_MS} ms of them before each or after each; then callers taking ${IDLE_RUN_TURN_MS} ms turns (a run's settling cases: its turn of its own and a sample), without and with ${SETTLE_MS} or ${IDLE_LONG_MS} ms of its own calls before each; then runs whose turns of their own last ${SETTLE_MS / 2} and ${SETTLE_MS * 2} ms, every thread's turn with them, / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
+    `\nidle turns (Node): each case in one worker, ${IDLE_TURNS} batches of about ${IDLE_BATCH_MS} ms taking round-robin turns with ${IDLE_OTHERS} threads that sleep, stream through 8 MiB, or call the other cases of its size (a thread each), for ${IDLE_BATCH_MS} ms a turn, without and with ${SETTLE_MS} ms of its own calls before each (at most ${SETTLE_MAX_BATCHES} batches: the engine's turn of its own), and beside the callers with ${IDLE_LONG_MS} ms of them before each or after each; then callers taking ${IDLE_RUN_TURN_MS} ms turns (a run's settling cases: its turn of its own and a sample), without and with ${SETTLE_MS} or ${IDLE_LONG_MS} ms of its own calls before each; then runs whose turns of their own last ${SETTLE_MS / 2} and ${SETTLE_MS * 2} ms, every thread's turn with them, / the same worker's batches back to back before and after; median [range] of ${IDLE_ROTATIONS} rotations:`,
   );
   console.log(`${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}${IDLE_SHAPES.map((x) => x.label.padStart(20)).join('')}`);
   for (const [k, row] of idle) {
     const [name, alg, size] = k.split('|');
-    console.log(`${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}${row.map((xs) => f(xs).padStart(20)).join('')}`);
+    console.log(
+      `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}${row.map((xs) => f(xs.map((a) => a.ratio)).padStart(20)).join('')}`,
+    );
   }
   const cells = [...idle.values()];
-  const low = (i: number) => cells.filter((row) => median(row[i]!) < 0.95).length;
+  const low = (i: number) => cells.filter((row) => median(row[i]!.map((a) => a.ratio)) < 0.95).length;
   console.log(
-    `  cells below 0.95: ${IDLE_SHAPES.map((x, i) => `${x.label} ${low(i)}`).join(', ')} (of ${cells.length}); medians of the cells ${IDLE_SHAPES.map((_, i) => median(cells.map((row) => median(row[i]!))).toFixed(2)).join(' / ')}`,
+    `  cells below 0.95: ${IDLE_SHAPES.map((x, i) => `${x.label} ${low(i)}`).join(', ')} (of ${cells.length}); medians of the cells ${IDLE_SHAPES.map((_, i) => median(cells.map((row) => median(row[i]!.map((a) => a.ratio)))).toFixed(2)).join(' / ')}`,
+  );
+  // What each shape's turns held, as the worker counted them: the wait it was built to give, and where its own calls ran.
+  const held = (i: number, pick: (a: IdleAnswer) => number) => median(cells.flatMap((row) => row[i]!.map(pick)));
+  console.log(
+    `  each timed batch, median over the cells: the wait before it, and its own batches before / after it: ${IDLE_SHAPES.map((x, i) => `${x.label} ${held(i, (a) => a.waitMs).toFixed(1)} ms ${held(i, (a) => a.ownBefore).toFixed(1)} / ${held(i, (a) => a.ownAfter).toFixed(1)}`).join(', ')}`,
   );
 }
 

@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { encryptOf, inputsOf, warmAndSize } from '../web/app/harness/plain-loop.mjs';
 import { batch } from '../web/app/harness/plain-batch.mjs';
 
-const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches, ownAfter, othersMs } = workerData;
+const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches, ownAfter, batchMs, othersMs } = workerData;
 // [the turn under way, how many of the others are ready]
 const word = new Int32Array(sab);
 const take = (p) => {
@@ -23,8 +23,6 @@ const pass = (p) => {
   Atomics.store(word, 0, p + 1);
   Atomics.notify(word, 0);
 };
-// Worker 0's timed batch lasts about this long.
-const TURN_MS = 2;
 
 /** A case's encrypt and its inputs, as the plain loop makes them. */
 const caseOf = async (s) => [await encryptOf(s, async (path) => (await import(pathToFileURL(path).href)).default), inputsOf(s.algorithm, size)];
@@ -39,7 +37,7 @@ if (me === 0) {
     return performance.now() - t;
   };
   // Warm up for 300 ms, then size the batch by the fastest of three timings, as the plain loop does.
-  const n = warmAndSize(batch, encrypt, inputs, 300, TURN_MS);
+  const n = warmAndSize(batch, encrypt, inputs, 300, batchMs);
   const backToBack = () => {
     let ms = 0;
     for (let i = 0; i < turns; i++) ms += timed(n);
@@ -47,22 +45,35 @@ if (me === 0) {
   };
   const before = backToBack();
   let ms = 0;
-  // Its own calls, untimed: the turn of its own, before the timed batch or after it.
+  // Its own calls, untimed: the turn of its own, before the timed batch or after it; how many batches ran.
   const own = () => {
-    for (let k = 0, t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) timed(n);
+    let k = 0;
+    for (const t = performance.now(); k < settleMaxBatches && performance.now() - t < settleMs; k++) timed(n);
+    return k;
   };
+  // What the turns held, for the table's last line: the others' time between two turns, and the own batches on each side.
+  let waited = 0;
+  let passedAt = 0;
+  const ownRan = [0, 0];
   for (let turn = 0; turn < turns; turn++) {
     const p = turn * of;
     take(p);
-    if (!ownAfter) own();
+    if (turn > 0) waited += performance.now() - passedAt;
+    if (!ownAfter) ownRan[0] += own();
     ms += timed(n);
-    if (ownAfter) own();
+    if (ownAfter) ownRan[1] += own();
     pass(p);
+    passedAt = performance.now();
   }
   take(turns * of);
   const after = backToBack();
   // The same calls on each side: a rate ratio is the inverse of the time ratio.
-  parentPort.postMessage({ ratio: (before + after) / 2 / ms, batch: n });
+  parentPort.postMessage({
+    ratio: (before + after) / 2 / ms,
+    waitMs: waited / Math.max(1, turns - 1),
+    ownBefore: ownRan[0] / turns,
+    ownAfter: ownRan[1] / turns,
+  });
 } else {
   const buffer = new Float64Array(1 << 20);
   // A cell no thread notifies: waiting on it sleeps for the turn.
