@@ -62,8 +62,9 @@ if (me === 0) {
     if (!ownAfter) ownRan[0] += own();
     ms += timed(n);
     if (ownAfter) ownRan[1] += own();
-    pass(p);
+    // Read before passing the turn, so that none of the others' time falls before it.
     passedAt = performance.now();
+    pass(p);
   }
   take(turns * of);
   const after = backToBack();
