@@ -29,8 +29,10 @@
  * caller's heap beside it (LIVE_MB of small live objects, see withLiveHeap): what a module's
  * garbage costs outside an empty worker; and in Node each case taking turns against itself in
  * one worker (IDLE_SIZES, see withIdleTurns): what the turns cost with no other isolate as the
- * reference. RUNS=0 measures only these.
+ * reference; and one thread timed after pauses of its own, natively and in Node (PAUSES, see
+ * withPauses): whether that cost is V8's or the host's. RUNS=0 measures only these.
  */
+import { execFileSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatSize, parseSize } from '../web/core/params.ts';
@@ -43,6 +45,7 @@ import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpe
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
 import { listEnv, recordPage } from './measured.ts';
+import { nativeBuild } from './native.ts';
 import { againstRepeatability, describe, type JudgedCell, tallyCells } from './repeatability.ts';
 import { SETTLE_MAX_BATCHES, SETTLE_MS } from '../web/core/worker/measure.ts';
 
@@ -226,6 +229,50 @@ async function withIdleTurns(): Promise<Map<string, IdleAnswer[][]>> {
         out.set(loopKey(s, size), row);
       }
   return out;
+}
+
+/**
+ * Pauses of its own (PAUSES, default sleep2,sleep10,sleep50,spin10; 'none' skips): one thread
+ * and nothing else of ours working, timing batches of about IDLE_BATCH_MS back to back and each
+ * after its thread sleeps or spins on the clock that many ms, PAUSE_TURNS a stretch, held against
+ * the stretches back to back on either side (scripts/pause.worker.mjs), PAUSE_ROTATIONS rotated
+ * orders. What it times: dependent reads at random over a working set of PAUSE_KIB KiB, in native
+ * code (wasm/examples/pause_native.rs: no V8 at all) and the same walk in JavaScript; then the
+ * cases at PAUSE_SIZES. Whether what the idle turns cost is the engine's, V8's or the host's: a
+ * working set a thread leaves alone while others run may be gone from the caches when it returns.
+ */
+const PAUSES = listEnv('PAUSES', 'sleep2,sleep10,sleep50,spin10');
+const PAUSE_KIB = listEnv('PAUSE_KIB', '32,256,1024,8192').map(Number);
+const PAUSE_SIZES = listEnv('PAUSE_SIZES', '64,1k').map((x) => parseSize(x));
+const PAUSE_ROTATIONS = Number(process.env.PAUSE_ROTATIONS ?? 3);
+const PAUSE_TURNS = Number(process.env.PAUSE_TURNS ?? 100);
+for (const p of PAUSES) if (!/^(sleep|spin)\d+(\.\d+)?$/.test(p)) throw new Error(`PAUSES: '${p}' is not sleepMS or spinMS (e.g. sleep10, spin10)`);
+/** One row of the pauses' table: each pause's ratios, one a rotation, and how long its pauses lasted (mean, ms). */
+type PauseRow = { label: string; ratios: number[][]; pausedMs: number[] };
+type PauseAnswer = { ratios: Record<string, number[]>; pausedMs: Record<string, number> };
+const pauseRow = (label: string, a: PauseAnswer): PauseRow => ({ label, ratios: PAUSES.map((p) => a.ratios[p]!), pausedMs: PAUSES.map((p) => a.pausedMs[p]!) });
+async function pausedWorker(what: { kib: number } | { subject: Subject; size: number }): Promise<PauseAnswer> {
+  const worker = new Worker(new URL('./pause.worker.mjs', import.meta.url), {
+    workerData: { ...what, turns: PAUSE_TURNS, rotations: PAUSE_ROTATIONS, batchMs: IDLE_BATCH_MS, pauses: PAUSES },
+    execArgv: [],
+  });
+  try {
+    return await new Promise<PauseAnswer>((resolve, reject) => (worker.once('message', resolve), worker.once('error', reject)));
+  } finally {
+    await worker.terminate();
+  }
+}
+async function withPauses(): Promise<PauseRow[]> {
+  const rows: PauseRow[] = [];
+  const native = PAUSE_KIB.length ? nativeBuild.pause() : '';
+  for (const kib of PAUSE_KIB) {
+    const out = execFileSync(native, [`${kib}`, `${PAUSE_TURNS}`, `${PAUSE_ROTATIONS}`, `${IDLE_BATCH_MS}`, ...PAUSES], { encoding: 'utf8' });
+    rows.push(pauseRow(`native: a walk over ${kib} KiB`, JSON.parse(out) as PauseAnswer));
+    rows.push(pauseRow(`JavaScript: a walk over ${kib} KiB`, await pausedWorker({ kib })));
+  }
+  for (const size of PAUSE_SIZES)
+    for (const s of SUBJECTS) rows.push(pauseRow(`${s.name} ${s.algorithm} ${formatSize(size)}`, await pausedWorker({ subject: s, size })));
+  return rows;
 }
 
 /**
@@ -644,6 +691,25 @@ if (IDLE_SIZES.length) {
   const held = (i: number, pick: (a: IdleAnswer) => number) => median(cells.flatMap((row) => row[i]!.map(pick)));
   console.log(
     `  each timed batch, median over the cells: the wait before it, and its own batches before / after it: ${IDLE_SHAPES.map((x, i) => `${x.label} ${held(i, (a) => a.waitMs).toFixed(1)} ms ${held(i, (a) => a.ownBefore).toFixed(1)} / ${held(i, (a) => a.ownAfter).toFixed(1)}`).join(', ')}`,
+  );
+}
+
+if (PAUSES.length) {
+  const rows = await withPauses();
+  const label = (p: string) => p.replace(/^(sleep|spin)(.*)$/, '$1 $2 ms');
+  console.log(
+    `\npauses of its own (Node, and native code): one thread, nothing else of ours working, ${PAUSE_TURNS} batches of about ${IDLE_BATCH_MS} ms each timed after its thread sleeps or spins on the clock (the milliseconds given), / the same thread's batches back to back on either side; a walk is dependent reads at random over a working set, natively (wasm/examples/pause_native.rs) and in JavaScript; median [range] of ${PAUSE_ROTATIONS} rotations:`,
+  );
+  console.log(`${'what is timed'.padEnd(50)}${PAUSES.map((p) => label(p).padStart(20)).join('')}`);
+  for (const row of rows) console.log(`${row.label.padEnd(50)}${row.ratios.map((xs) => f(xs).padStart(20)).join('')}`);
+  const cases = rows.filter((r) => !r.label.includes('walk'));
+  if (cases.length)
+    console.log(
+      `  the cases, medians of the cells: ${PAUSES.map((p, i) => `${label(p)} ${median(cases.map((r) => median(r.ratios[i]!))).toFixed(2)} (${cases.filter((r) => median(r.ratios[i]!) < 0.95).length} of ${cases.length} below 0.95)`).join(', ')}`,
+    );
+  // How long the pauses lasted on the clock, as the threads measured them: the pause each column says.
+  console.log(
+    `  each pause, median over the rows: ${PAUSES.map((p, i) => `${label(p)} lasted ${median(rows.map((r) => r.pausedMs[i]!)).toFixed(1)} ms`).join(', ')}`,
   );
 }
 

@@ -134,6 +134,10 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       IDLE_SIZES: '64',
       IDLE_ROTATIONS: '1',
       IDLE_TURNS: '20',
+      PAUSE_KIB: '32',
+      PAUSE_SIZES: '64',
+      PAUSE_ROTATIONS: '1',
+      PAUSE_TURNS: '10',
     },
     prints: [
       /bench:modules — Node [^\n]*each module in a thread of its own/,
@@ -159,6 +163,10 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       /cells below 0\.95: others sleep \d, sleep, settled \d, others stream \d, stream, settled \d, others call \d, call, settled \d, call, 30 ms before \d, call, 30 ms after \d, others call 10 ms \d, 10 ms, settled \d, 10 ms, 30 ms before \d, 6 ms, 4 ms before \d, 18 ms, 16 ms before \d \(of 3\)/,
       // The shapes are what they say, by lower bounds and counts no load can break: five 2 ms turns are a wait of at least 10 ms, five 10 ms ones at least 50 (asserted with a tenth to spare for two clocks' edges), and a shape that ignored its turns' length would wait 10–13; own batches run on the side the shape names.
       /each timed batch, median over the cells: the wait before it, and its own batches before \/ after it: others sleep (?:9|[1-9]\d|\d{3,})\.\d ms 0\.0 \/ 0\.0, sleep, settled (?:9|[1-9]\d|\d{3,})\.\d ms [1-9]\.\d \/ 0\.0, [^\n]*call, 30 ms after (?:9|[1-9]\d|\d{3,})\.\d ms 0\.0 \/ [1-9]\d*\.\d, others call 10 ms (?:4[5-9]|[5-9]\d|\d{3,})\.\d ms 0\.0 \/ 0\.0, 10 ms, settled (?:4[5-9]|[5-9]\d|\d{3,})\.\d ms [1-9]\.\d \/ 0\.0, [^\n]*18 ms, 16 ms before (?:8[5-9]|9\d|\d{3,})\.\d ms [1-9]\d*\.\d \/ 0\.0/,
+      // One thread timed after pauses of its own: a walk natively and in JavaScript, then each case; every pause as long as its column says (a lower bound no load can break, with a tenth to spare for the clocks' edges).
+      /pauses of its own \(Node, and native code\): [^\n]*\n[^\n]*sleep 2 ms\s+sleep 10 ms\s+sleep 50 ms\s+spin 10 ms\nnative: a walk over 32 KiB(\s+[\d.]+ \[[\d.]+–[\d.]+\]){4}\nJavaScript: a walk over 32 KiB(\s+[\d.]+ \[[\d.]+–[\d.]+\]){4}\n(?:[^\n]*\n)*stablelib-chacha20poly1305 chacha20-poly1305 64 B(\s+[\d.]+ \[[\d.]+–[\d.]+\]){4}\n/,
+      /the cases, medians of the cells: sleep 2 ms [\d.]+ \(\d of 3 below 0\.95\), sleep 10 ms [\d.]+ \(\d of 3 below 0\.95\), sleep 50 ms [\d.]+ \(\d of 3 below 0\.95\), spin 10 ms [\d.]+ \(\d of 3 below 0\.95\)/,
+      /each pause, median over the rows: sleep 2 ms lasted (?:1\.[89]|[2-9]\.\d|\d{2,}\.\d) ms, sleep 10 ms lasted (?:9|[1-9]\d|\d{3,})\.\d ms, sleep 50 ms lasted (?:4[5-9]|[5-9]\d|\d{3,})\.\d ms, spin 10 ms lasted (?:9|[1-9]\d|\d{3,})\.\d ms/,
       // In the browser too, without the pauses a browser's worker cannot see.
       /the neighbours \(chromium\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+){3}\s+–\n/,
       /with no neighbour [\d.]+–[\d.]+; with one, \d of 6 pairs below 0\.90 and \d above 1\.10/,

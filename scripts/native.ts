@@ -1,7 +1,8 @@
 /**
  * The cores compiled for the host (wasm/examples/bench_native.rs), for the benchmarks that set
  * WebAssembly beside native code: `bench:cores` times them, `bench:counts` counts their
- * instructions under callgrind.
+ * instructions under callgrind; and pause_native.rs, native code timed after pauses of its own
+ * thread, for `bench:modules`.
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -11,16 +12,16 @@ import { pathToFileURL } from 'node:url';
 export const SOFT_CFGS = ['aes_backend="soft"', 'polyval_backend="soft"', 'chacha20_backend="soft"', 'poly1305_backend="soft"', 'sha2_backend="soft"'];
 export const SOFT_RUSTFLAGS = SOFT_CFGS.map((c) => `--cfg ${c}`).join(' ');
 
-/** Builds bench_native with these RUSTFLAGS (and features) in release; returns the binary's path. */
-export function buildNative(name: string, rustflags: string, features: string[] = []): string {
+/** Builds an example of the cores (bench_native unless named) with these RUSTFLAGS (and features) in release; returns the binary's path. */
+export function buildNative(name: string, rustflags: string, features: string[] = [], example = 'bench_native'): string {
   // Without flags of its own, the native build shares the workspace's target dir.
   const targetDir = rustflags ? `target/bench-${name}` : 'target';
   console.error(`building native ${name} (RUSTFLAGS='${rustflags}' ${features.join(' ')})`);
-  execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', 'bench_native', '--target-dir', targetDir, ...features], {
+  execFileSync('cargo', ['build', '--quiet', '--release', '-p', 'aeadbench-cores', '--example', example, '--target-dir', targetDir, ...features], {
     env: { ...process.env, RUSTFLAGS: rustflags },
     stdio: 'inherit',
   });
-  return `${targetDir}/release/examples/bench_native`;
+  return `${targetDir}/release/examples/${example}`;
 }
 
 /** The native builds the benchmarks run, by name. */
@@ -29,6 +30,8 @@ export const nativeBuild = {
   hw: () => buildNative('native-hw', ''),
   /** libaegis in C, for the AEGIS ids only. */
   libaegis: () => buildNative('native-libaegis', '', ['--no-default-features']),
+  /** What a pause of its own thread costs native code (wasm/examples/pause_native.rs), for bench:modules. */
+  pause: () => buildNative('native-pause', '', [], 'pause_native'),
 };
 
 // `tsx scripts/native.ts`: every build ahead of the benchmarks (npm test does, beside the WebKit suite).

@@ -1,0 +1,84 @@
+// bench:modules' pauses of its own (Node): one worker, no other thread of ours working, timing
+// batches of about `batchMs` back to back and each after a pause of its own thread (sleeping, or
+// spinning on the clock, for some milliseconds; `pauses`, e.g. 'sleep10', 'spin10'), in stretches
+// of `turns` batches, each held against the stretches back to back on either side of it, over
+// `rotations` rotated orders. What it times is a case of the modules' (`subject` at `size`, as the
+// plain loop calls it) or, with `kib`, the walk of wasm/examples/pause_native.rs written in
+// JavaScript: dependent reads at random over a working set of that many KiB. Answers each pause's
+// ratios (back to back over paused, a rate), one a rotation, and how long its pauses lasted on the
+// clock (mean, ms).
+import { parentPort, workerData } from 'node:worker_threads';
+import { pathToFileURL } from 'node:url';
+import { encryptOf, inputsOf, warmAndSize } from '../web/app/harness/plain-loop.mjs';
+import { batch } from '../web/app/harness/plain-batch.mjs';
+
+const { subject, size, kib, turns, rotations, batchMs, pauses } = workerData;
+
+/** n dependent reads at random over a working set (as pause_native.rs's Walk). */
+const walkOf = (words) => {
+  const set = new Uint32Array(words);
+  let x = 0x9e3779b9;
+  for (let i = 0; i < words; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    set[i] = x >>> 0;
+  }
+  const mask = words - 1;
+  let at = 0;
+  return (n) => {
+    for (let i = 0; i < n; i++) at = set[(at ^ i) & mask];
+    return at;
+  };
+};
+
+// `run(n)`: n of its calls (or reads), and the batch's length in them, after 300 ms of warm-up.
+let run;
+let n;
+if (kib) {
+  const reads = walkOf(2 ** Math.ceil(Math.log2((kib * 1024) / 4)));
+  run = (k) => reads(k);
+  // warmAndSize's one call is a call of `encrypt`: here a read.
+  n = warmAndSize((r, _, k) => r(k), reads, null, 300, batchMs);
+} else {
+  const encrypt = await encryptOf(subject, async (path) => (await import(pathToFileURL(path).href)).default);
+  const inputs = inputsOf(subject.algorithm, size);
+  run = (k) => batch(encrypt, inputs, k);
+  n = warmAndSize(batch, encrypt, inputs, 300, batchMs);
+}
+
+// A cell no thread notifies: waiting on it sleeps.
+const nobody = new Int32Array(new SharedArrayBuffer(4));
+let sink = 0;
+const pause = (kind) => {
+  const ms = Number(kind.replace(/^(sleep|spin)/, ''));
+  if (kind.startsWith('sleep')) Atomics.wait(nobody, 0, 0, ms);
+  else for (const t = performance.now(); performance.now() - t < ms;) sink++;
+};
+const pausedMs = Object.fromEntries(pauses.map((p) => [p, 0]));
+const stretch = (kind) => {
+  let ms = 0;
+  for (let i = 0; i < turns; i++) {
+    if (kind) {
+      const t = performance.now();
+      pause(kind);
+      pausedMs[kind] += performance.now() - t;
+    }
+    const t = performance.now();
+    sink ^= run(n);
+    ms += performance.now() - t;
+  }
+  return ms;
+};
+const ratios = pauses.map(() => []);
+for (let r = 0; r < rotations; r++)
+  for (let j = 0; j < pauses.length; j++) {
+    const i = (j + r) % pauses.length;
+    const before = stretch(null);
+    const paused = stretch(pauses[i]);
+    const after = stretch(null);
+    // The same calls in each stretch: a rate ratio is the inverse of the time ratio.
+    ratios[i].push((before + after) / 2 / paused);
+  }
+for (const p of pauses) pausedMs[p] /= Math.max(1, turns * rotations);
+parentPort.postMessage({ ratios: Object.fromEntries(pauses.map((p, i) => [p, ratios[i]])), pausedMs, sink });
