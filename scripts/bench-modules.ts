@@ -232,21 +232,24 @@ async function withIdleTurns(): Promise<Map<string, IdleAnswer[][]>> {
 }
 
 /**
- * Pauses of its own (PAUSES, default sleep2,sleep10,sleep50,spin10; 'none' skips): one thread
- * and nothing else of ours working, timing batches of about IDLE_BATCH_MS back to back and each
- * after its thread sleeps or spins on the clock that many ms, PAUSE_TURNS a stretch, held against
+ * Pauses of its own (PAUSES, default sleep2,sleep10,sleep50,spin10,sleep50+8; 'none' skips): one
+ * thread and nothing else of ours working, timing batches of about IDLE_BATCH_MS back to back and
+ * each after its thread sleeps or spins on the clock that many ms (and with +MS, then runs its
+ * own batches untimed that long, as the engine's turn of its own), PAUSE_TURNS a stretch, held against
  * the stretches back to back on either side (scripts/pause.worker.mjs), PAUSE_ROTATIONS rotated
  * orders. What it times: dependent reads at random over a working set of PAUSE_KIB KiB, in native
  * code (wasm/examples/pause_native.rs: no V8 at all) and the same walk in JavaScript; then the
  * cases at PAUSE_SIZES. Whether what the idle turns cost is the engine's, V8's or the host's: a
  * working set a thread leaves alone while others run may be gone from the caches when it returns.
  */
-const PAUSES = listEnv('PAUSES', 'sleep2,sleep10,sleep50,spin10');
+const PAUSES = listEnv('PAUSES', 'sleep2,sleep10,sleep50,spin10,sleep50+8');
 const PAUSE_KIB = listEnv('PAUSE_KIB', '32,256,1024,8192').map(Number);
 const PAUSE_SIZES = listEnv('PAUSE_SIZES', '64,1k').map((x) => parseSize(x));
 const PAUSE_ROTATIONS = Number(process.env.PAUSE_ROTATIONS ?? 3);
 const PAUSE_TURNS = Number(process.env.PAUSE_TURNS ?? 100);
-for (const p of PAUSES) if (!/^(sleep|spin)\d+(\.\d+)?$/.test(p)) throw new Error(`PAUSES: '${p}' is not sleepMS or spinMS (e.g. sleep10, spin10)`);
+for (const p of PAUSES)
+  if (!/^(sleep|spin)\d+(\.\d+)?(\+\d+(\.\d+)?)?$/.test(p))
+    throw new Error(`PAUSES: '${p}' is not sleepMS or spinMS, with +MS of its own after it or not (e.g. sleep10, spin10, sleep50+8)`);
 /** One row of the pauses' table: each pause's ratios, one a rotation, and how long its pauses lasted (mean, ms). */
 type PauseRow = { label: string; ratios: number[][]; pausedMs: number[] };
 type PauseAnswer = { ratios: Record<string, number[]>; pausedMs: Record<string, number> };
@@ -696,7 +699,8 @@ if (IDLE_SIZES.length) {
 
 if (PAUSES.length) {
   const rows = await withPauses();
-  const label = (p: string) => p.replace(/^(sleep|spin)(.*)$/, '$1 $2 ms');
+  const label = (p: string) =>
+    p.replace(/^(sleep|spin)([\d.]+)(?:\+([\d.]+))?$/, (_, how: string, ms: string, own?: string) => `${how} ${ms} ms${own ? ` + ${own} own` : ''}`);
   console.log(
     `\npauses of its own (Node, and native code): one thread, nothing else of ours working, ${PAUSE_TURNS} batches of about ${IDLE_BATCH_MS} ms each timed after its thread sleeps or spins on the clock (the milliseconds given), / the same thread's batches back to back on either side; a walk is dependent reads at random over a working set, natively (wasm/examples/pause_native.rs) and in JavaScript; median [range] of ${PAUSE_ROTATIONS} rotations:`,
   );

@@ -1,6 +1,7 @@
 // bench:modules' pauses of its own (Node): one worker, no other thread of ours working, timing
 // batches of about `batchMs` back to back and each after a pause of its own thread (sleeping, or
-// spinning on the clock, for some milliseconds; `pauses`, e.g. 'sleep10', 'spin10'), in stretches
+// spinning on the clock, for some milliseconds; `pauses`, e.g. 'sleep10', 'spin10'; 'sleep50+8':
+// then its own batches untimed for 8 ms, as the engine's turn of its own), in stretches
 // of `turns` batches, each held against the stretches back to back on either side of it, over
 // `rotations` rotated orders. What it times is a case of the modules' (`subject` at `size`, as the
 // plain loop calls it) or, with `kib`, the walk of wasm/examples/pause_native.rs written in
@@ -55,14 +56,20 @@ const pause = (kind) => {
   if (kind.startsWith('sleep')) Atomics.wait(nobody, 0, 0, ms);
   else for (const t = performance.now(); performance.now() - t < ms;) sink++;
 };
+/** With `+MS` after a pause (`sleep10+8`), its own batches run untimed for that long after it, as the engine's turn of its own. */
+const settle = (ms) => {
+  for (const t = performance.now(); performance.now() - t < ms;) sink ^= run(n);
+};
 const pausedMs = Object.fromEntries(pauses.map((p) => [p, 0]));
 const stretch = (kind) => {
   let ms = 0;
   for (let i = 0; i < turns; i++) {
     if (kind) {
+      const [p, settleMs = '0'] = kind.split('+');
       const t = performance.now();
-      pause(kind);
+      pause(p);
       pausedMs[kind] += performance.now() - t;
+      settle(Number(settleMs));
     }
     const t = performance.now();
     sink ^= run(n);

@@ -4,6 +4,9 @@
 //! milliseconds), in stretches of `TURNS` batches; each pause's stretch is held against the
 //! stretches back to back on either side of it, `ROTATIONS` times in a rotated order.
 //!
+//! With `+MS` after a pause (`sleep10+8`), its own batches then run untimed for that long before the
+//! timed one, as the engine's turn of its own does (measure.ts SETTLE_MS).
+//!
 //! `pause_native KIB TURNS ROTATIONS BATCH_MS PAUSE...` (a pause: `sleep10`, `spin10`) prints one
 //! JSON line: for each pause, the ratio (back to back over paused, a rate) of every rotation, and
 //! how long its pauses lasted on the clock (mean, ms).
@@ -40,6 +43,14 @@ impl Walk {
             at = self.set[((at ^ i as u32) & mask) as usize];
         }
         self.at = black_box(at);
+    }
+}
+
+/// A pause and, after `+`, how long its own batches then run untimed (ms): `sleep10+8`.
+fn parse(kind: &str) -> (&str, f64) {
+    match kind.split_once('+') {
+        Some((p, settle)) => (p, settle.parse().expect("a settle after + is in ms")),
+        None => (kind, 0.0),
     }
 }
 
@@ -92,9 +103,15 @@ fn main() {
         (0..turns)
             .map(|_| {
                 if let Some(i) = kind {
+                    let (p, settle_ms) = parse(&pauses[i]);
                     let t = Instant::now();
-                    pause(&pauses[i]);
+                    pause(p);
                     paused_ms[i] += t.elapsed().as_secs_f64() * 1e3;
+                    // Its own batches, untimed, as the engine's turn of its own.
+                    let t = Instant::now();
+                    while t.elapsed().as_secs_f64() * 1e3 < settle_ms {
+                        timed(walk, n);
+                    }
                 }
                 timed(walk, n)
             })
