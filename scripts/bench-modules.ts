@@ -243,7 +243,10 @@ async function withIdleTurns(): Promise<Map<string, IdleAnswer[][]>> {
  * working set a thread leaves alone while others run may be gone from the caches when it returns.
  */
 const PAUSES = listEnv('PAUSES', 'sleep2,sleep10,sleep50,spin10,sleep50+8');
-const PAUSE_KIB = listEnv('PAUSE_KIB', '32,256,1024,8192').map(Number);
+const PAUSE_KIB = listEnv('PAUSE_KIB', '32,256,1024,8192').map((k) => {
+  if (!/^[1-9]\d*$/.test(k)) throw new Error(`PAUSE_KIB: '${k}' is not a working set in KiB (a whole number, e.g. 32,1024)`);
+  return Number(k);
+});
 const PAUSE_SIZES = listEnv('PAUSE_SIZES', '64,1k').map((x) => parseSize(x));
 const PAUSE_ROTATIONS = Number(process.env.PAUSE_ROTATIONS ?? 3);
 const PAUSE_TURNS = Number(process.env.PAUSE_TURNS ?? 100);

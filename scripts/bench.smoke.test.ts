@@ -137,7 +137,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
       PAUSE_KIB: '32',
       PAUSE_SIZES: '64',
       PAUSE_ROTATIONS: '1',
-      PAUSE_TURNS: '10',
+      PAUSE_TURNS: '5',
     },
     prints: [
       /bench:modules — Node [^\n]*each module in a thread of its own/,
