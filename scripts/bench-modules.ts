@@ -235,12 +235,13 @@ async function withIdleTurns(): Promise<Map<string, IdleAnswer[][]>> {
  * Pauses of its own (PAUSES, default sleep2,sleep10,sleep50,spin10,sleep50+8; 'none' skips): one
  * thread and nothing else of ours working, timing batches of about IDLE_BATCH_MS back to back and
  * each after its thread sleeps or spins on the clock that many ms (and with +MS, then runs its
- * own batches untimed that long, as the engine's turn of its own), PAUSE_TURNS a stretch, held against
- * the stretches back to back on either side (scripts/pause.worker.mjs), PAUSE_ROTATIONS rotated
- * orders. What it times: dependent reads at random over a working set of PAUSE_KIB KiB, in native
- * code (wasm/examples/pause_native.rs: no V8 at all) and the same walk in JavaScript; then the
- * cases at PAUSE_SIZES. Whether what the idle turns cost is the engine's, V8's or the host's: a
- * working set a thread leaves alone while others run may be gone from the caches when it returns.
+ * own batches untimed that long, as the engine's turn of its own), PAUSE_TURNS a stretch, held
+ * against the stretches back to back on either side (scripts/pause.worker.mjs), PAUSE_ROTATIONS
+ * rotated orders. What it times: dependent reads at random over a working set of PAUSE_KIB KiB,
+ * in native code (wasm/examples/pause_native.rs: no V8 at all) and the same walk in JavaScript;
+ * then the cases at PAUSE_SIZES, and the engine's WebAssembly core for their algorithms. Whether
+ * what the idle turns cost is the engine's, V8's or the host's: a working set a thread leaves
+ * alone while others run may be gone from the caches when it returns.
  */
 const PAUSES = listEnv('PAUSES', 'sleep2,sleep10,sleep50,spin10,sleep50+8');
 const PAUSE_KIB = listEnv('PAUSE_KIB', '32,256,1024,8192').map((k) => {
@@ -253,11 +254,13 @@ const PAUSE_TURNS = Number(process.env.PAUSE_TURNS ?? 100);
 for (const p of PAUSES)
   if (!/^(sleep|spin)\d+(\.\d+)?(\+\d+(\.\d+)?)?$/.test(p))
     throw new Error(`PAUSES: '${p}' is not sleepMS or spinMS, with +MS of its own after it or not (e.g. sleep10, spin10, sleep50+8)`);
+/** The rows of the engine's WebAssembly core in the pauses' table start so. */
+const WASM_ROW = 'rustcrypto-wasm (simd128)';
 /** One row of the pauses' table: each pause's ratios, one a rotation, and how long its pauses lasted (mean, ms). */
 type PauseRow = { label: string; ratios: number[][]; pausedMs: number[] };
 type PauseAnswer = { ratios: Record<string, number[]>; pausedMs: Record<string, number> };
 const pauseRow = (label: string, a: PauseAnswer): PauseRow => ({ label, ratios: PAUSES.map((p) => a.ratios[p]!), pausedMs: PAUSES.map((p) => a.pausedMs[p]!) });
-async function pausedWorker(what: { kib: number } | { subject: Subject; size: number }): Promise<PauseAnswer> {
+async function pausedWorker(what: { kib: number } | { subject: Subject; size: number } | { wasm: string; size: number }): Promise<PauseAnswer> {
   const worker = new Worker(new URL('./pause.worker.mjs', import.meta.url), {
     workerData: { ...what, turns: PAUSE_TURNS, rotations: PAUSE_ROTATIONS, batchMs: IDLE_BATCH_MS, pauses: PAUSES },
     execArgv: [],
@@ -276,8 +279,12 @@ async function withPauses(): Promise<PauseRow[]> {
     rows.push(pauseRow(`native: a walk over ${kib} KiB`, JSON.parse(out) as PauseAnswer));
     rows.push(pauseRow(`JavaScript: a walk over ${kib} KiB`, await pausedWorker({ kib })));
   }
-  for (const size of PAUSE_SIZES)
+  for (const size of PAUSE_SIZES) {
     for (const s of SUBJECTS) rows.push(pauseRow(`${s.name} ${s.algorithm} ${formatSize(size)}`, await pausedWorker({ subject: s, size })));
+    // The engine's own WebAssembly, for the algorithms the modules implement: whether its figures pay the pause too.
+    for (const wasm of new Set(SUBJECTS.map((s) => s.algorithm)))
+      rows.push(pauseRow(`${WASM_ROW} ${wasm} ${formatSize(size)}`, await pausedWorker({ wasm, size })));
+  }
   return rows;
 }
 
@@ -709,7 +716,12 @@ if (PAUSES.length) {
   );
   console.log(`${'what is timed'.padEnd(50)}${PAUSES.map((p) => label(p).padStart(20)).join('')}`);
   for (const row of rows) console.log(`${row.label.padEnd(50)}${row.ratios.map((xs) => f(xs).padStart(20)).join('')}`);
-  const cases = rows.filter((r) => !r.label.includes('walk'));
+  const cases = rows.filter((r) => !r.label.includes('walk') && !r.label.startsWith(WASM_ROW));
+  const wasmRows = rows.filter((r) => r.label.startsWith(WASM_ROW));
+  if (wasmRows.length)
+    console.log(
+      `  the engine's WebAssembly, medians of the cells: ${PAUSES.map((p, i) => `${label(p)} ${median(wasmRows.map((r) => median(r.ratios[i]!))).toFixed(2)}`).join(', ')}`,
+    );
   if (cases.length)
     console.log(
       `  the cases, medians of the cells: ${PAUSES.map((p, i) => `${label(p)} ${median(cases.map((r) => median(r.ratios[i]!))).toFixed(2)} (${cases.filter((r) => median(r.ratios[i]!) < 0.95).length} of ${cases.length} below 0.95)`).join(', ')}`,

@@ -4,16 +4,19 @@
 // then its own batches untimed for 8 ms, as the engine's turn of its own), in stretches
 // of `turns` batches, each held against the stretches back to back on either side of it, over
 // `rotations` rotated orders. What it times is a case of the modules' (`subject` at `size`, as the
-// plain loop calls it) or, with `kib`, the walk of wasm/examples/pause_native.rs written in
-// JavaScript: dependent reads at random over a working set of that many KiB. Answers each pause's
+// plain loop calls it); with `wasm`, the RustCrypto core's own loop of that algorithm's encrypt at
+// `size` (the simd128 build, as the engine runs it where WebAssembly SIMD exists); or, with `kib`,
+// the walk of wasm/examples/pause_native.rs written in JavaScript: dependent reads at random over
+// a working set of that many KiB. Answers each pause's
 // ratios (back to back over paused, a rate), one a rotation, and how long its pauses lasted on the
 // clock (mean, ms).
 import { parentPort, workerData } from 'node:worker_threads';
+import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { encryptOf, inputsOf, warmAndSize } from '../web/app/harness/plain-loop.mjs';
 import { batch } from '../web/app/harness/plain-batch.mjs';
 
-const { subject, size, kib, turns, rotations, batchMs, pauses } = workerData;
+const { subject, wasm, size, kib, turns, rotations, batchMs, pauses } = workerData;
 
 /** n dependent reads at random over a working set (as pause_native.rs's Walk). */
 const walkOf = (words) => {
@@ -41,6 +44,14 @@ if (kib) {
   run = (k) => reads(k);
   // warmAndSize's one call is a call of `encrypt`: here a read.
   n = warmAndSize((r, _, k) => r(k), reads, null, 300, batchMs);
+} else if (wasm) {
+  const dir = new URL('../web/core/wasm/simd128/', import.meta.url);
+  const cores = await import(new URL('cores.js', dir).href);
+  cores.initSync({ module: readFileSync(new URL('cores_bg.wasm', dir)) });
+  const bench = new cores.Bench(wasm, 'encrypt', size, 0);
+  run = (k) => bench.run(k);
+  // One call of warmAndSize's is one message of the core's loop.
+  n = warmAndSize((b, _, k) => b.run(k), bench, null, 300, batchMs);
 } else {
   const encrypt = await encryptOf(subject, async (path) => (await import(pathToFileURL(path).href)).default);
   const inputs = inputsOf(subject.algorithm, size);
