@@ -243,7 +243,15 @@ async function withIdleTurns(): Promise<Map<string, IdleAnswer[][]>> {
  * what the idle turns cost is the engine's, V8's or the host's: a working set a thread leaves
  * alone while others run may be gone from the caches when it returns.
  */
-const PAUSES = listEnv('PAUSES', 'sleep2,sleep10,sleep50,spin10,sleep50+8');
+/** A pause of PAUSES: how the thread stops and for how long, then how long its own batches run untimed (ms), as spelled (`sleep50+8`) and as printed. */
+type Pause = { spelled: string; how: 'sleep' | 'spin'; ms: number; ownMs: number; label: string };
+const parsePause = (spelled: string): Pause => {
+  const m = /^(sleep|spin)(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$/.exec(spelled);
+  if (!m) throw new Error(`PAUSES: '${spelled}' is not sleepMS or spinMS, with +MS of its own after it or not (e.g. sleep10, spin10, sleep50+8)`);
+  const [, how, ms, own] = m as unknown as [string, 'sleep' | 'spin', string, string | undefined];
+  return { spelled, how, ms: Number(ms), ownMs: Number(own ?? 0), label: `${how} ${ms} ms${own ? ` + ${own} own` : ''}` };
+};
+const PAUSES = listEnv('PAUSES', 'sleep2,sleep10,sleep50,spin10,sleep50+8').map(parsePause);
 const PAUSE_KIB = listEnv('PAUSE_KIB', '32,256,1024,8192').map((k) => {
   if (!/^[1-9]\d*$/.test(k)) throw new Error(`PAUSE_KIB: '${k}' is not a working set in KiB (a whole number, e.g. 32,1024)`);
   return Number(k);
@@ -251,15 +259,9 @@ const PAUSE_KIB = listEnv('PAUSE_KIB', '32,256,1024,8192').map((k) => {
 const PAUSE_SIZES = listEnv('PAUSE_SIZES', '64,1k').map((x) => parseSize(x));
 const PAUSE_ROTATIONS = Number(process.env.PAUSE_ROTATIONS ?? 3);
 const PAUSE_TURNS = Number(process.env.PAUSE_TURNS ?? 100);
-for (const p of PAUSES)
-  if (!/^(sleep|spin)\d+(\.\d+)?(\+\d+(\.\d+)?)?$/.test(p))
-    throw new Error(`PAUSES: '${p}' is not sleepMS or spinMS, with +MS of its own after it or not (e.g. sleep10, spin10, sleep50+8)`);
-/** The rows of the engine's WebAssembly core in the pauses' table start so. */
-const WASM_ROW = 'rustcrypto-wasm (simd128)';
-/** One row of the pauses' table: each pause's ratios, one a rotation, and how long its pauses lasted (mean, ms). */
-type PauseRow = { label: string; ratios: number[][]; pausedMs: number[] };
-type PauseAnswer = { ratios: Record<string, number[]>; pausedMs: Record<string, number> };
-const pauseRow = (label: string, a: PauseAnswer): PauseRow => ({ label, ratios: PAUSES.map((p) => a.ratios[p]!), pausedMs: PAUSES.map((p) => a.pausedMs[p]!) });
+/** One row of the pauses' table, and what its thread answered, in the pauses' order: each pause's ratios (one a rotation), and per turn how long its pauses lasted (ms) and its own batches after them. */
+type PauseAnswer = { ratios: number[][]; pausedMs: number[]; ownBatches: number[] };
+type PauseRow = PauseAnswer & { kind: 'walk' | 'case' | 'wasm'; label: string };
 async function pausedWorker(what: { kib: number } | { subject: Subject; size: number } | { wasm: string; size: number }): Promise<PauseAnswer> {
   const worker = new Worker(new URL('./pause.worker.mjs', import.meta.url), {
     workerData: { ...what, turns: PAUSE_TURNS, rotations: PAUSE_ROTATIONS, batchMs: IDLE_BATCH_MS, pauses: PAUSES },
@@ -275,15 +277,17 @@ async function withPauses(): Promise<PauseRow[]> {
   const rows: PauseRow[] = [];
   const native = PAUSE_KIB.length ? nativeBuild.pause() : '';
   for (const kib of PAUSE_KIB) {
-    const out = execFileSync(native, [`${kib}`, `${PAUSE_TURNS}`, `${PAUSE_ROTATIONS}`, `${IDLE_BATCH_MS}`, ...PAUSES], { encoding: 'utf8' });
-    rows.push(pauseRow(`native: a walk over ${kib} KiB`, JSON.parse(out) as PauseAnswer));
-    rows.push(pauseRow(`JavaScript: a walk over ${kib} KiB`, await pausedWorker({ kib })));
+    const out = execFileSync(native, [`${kib}`, `${PAUSE_TURNS}`, `${PAUSE_ROTATIONS}`, `${IDLE_BATCH_MS}`, ...PAUSES.map((p) => p.spelled)], {
+      encoding: 'utf8',
+    });
+    rows.push({ kind: 'walk', label: `native: a walk over ${kib} KiB`, ...(JSON.parse(out) as PauseAnswer) });
+    rows.push({ kind: 'walk', label: `JavaScript: a walk over ${kib} KiB`, ...(await pausedWorker({ kib })) });
   }
   for (const size of PAUSE_SIZES) {
-    for (const s of SUBJECTS) rows.push(pauseRow(`${s.name} ${s.algorithm} ${formatSize(size)}`, await pausedWorker({ subject: s, size })));
+    for (const s of SUBJECTS) rows.push({ kind: 'case', label: `${s.name} ${s.algorithm} ${formatSize(size)}`, ...(await pausedWorker({ subject: s, size })) });
     // The engine's own WebAssembly, for the algorithms the modules implement: whether its figures pay the pause too.
     for (const wasm of new Set(SUBJECTS.map((s) => s.algorithm)))
-      rows.push(pauseRow(`${WASM_ROW} ${wasm} ${formatSize(size)}`, await pausedWorker({ wasm, size })));
+      rows.push({ kind: 'wasm', label: `rustcrypto-wasm (simd128) ${wasm} ${formatSize(size)}`, ...(await pausedWorker({ wasm, size })) });
   }
   return rows;
 }
@@ -709,26 +713,24 @@ if (IDLE_SIZES.length) {
 
 if (PAUSES.length) {
   const rows = await withPauses();
-  const label = (p: string) =>
-    p.replace(/^(sleep|spin)([\d.]+)(?:\+([\d.]+))?$/, (_, how: string, ms: string, own?: string) => `${how} ${ms} ms${own ? ` + ${own} own` : ''}`);
   console.log(
     `\npauses of its own (Node, and native code): one thread, nothing else of ours working, ${PAUSE_TURNS} batches of about ${IDLE_BATCH_MS} ms each timed after its thread sleeps or spins on the clock (the milliseconds given), / the same thread's batches back to back on either side; a walk is dependent reads at random over a working set, natively (wasm/examples/pause_native.rs) and in JavaScript; median [range] of ${PAUSE_ROTATIONS} rotations:`,
   );
-  console.log(`${'what is timed'.padEnd(50)}${PAUSES.map((p) => label(p).padStart(20)).join('')}`);
+  console.log(`${'what is timed'.padEnd(50)}${PAUSES.map((p) => p.label.padStart(20)).join('')}`);
   for (const row of rows) console.log(`${row.label.padEnd(50)}${row.ratios.map((xs) => f(xs).padStart(20)).join('')}`);
-  const cases = rows.filter((r) => !r.label.includes('walk') && !r.label.startsWith(WASM_ROW));
-  const wasmRows = rows.filter((r) => r.label.startsWith(WASM_ROW));
+  const cases = rows.filter((r) => r.kind === 'case');
+  const wasmRows = rows.filter((r) => r.kind === 'wasm');
   if (wasmRows.length)
     console.log(
-      `  the engine's WebAssembly, medians of the cells: ${PAUSES.map((p, i) => `${label(p)} ${median(wasmRows.map((r) => median(r.ratios[i]!))).toFixed(2)}`).join(', ')}`,
+      `  the engine's WebAssembly, medians of the cells: ${PAUSES.map((p, i) => `${p.label} ${median(wasmRows.map((r) => median(r.ratios[i]!))).toFixed(2)}`).join(', ')}`,
     );
   if (cases.length)
     console.log(
-      `  the cases, medians of the cells: ${PAUSES.map((p, i) => `${label(p)} ${median(cases.map((r) => median(r.ratios[i]!))).toFixed(2)} (${cases.filter((r) => median(r.ratios[i]!) < 0.95).length} of ${cases.length} below 0.95)`).join(', ')}`,
+      `  the cases, medians of the cells: ${PAUSES.map((p, i) => `${p.label} ${median(cases.map((r) => median(r.ratios[i]!))).toFixed(2)} (${cases.filter((r) => median(r.ratios[i]!) < 0.95).length} of ${cases.length} below 0.95)`).join(', ')}`,
     );
-  // How long the pauses lasted on the clock, as the threads measured them: the pause each column says.
+  // What each pause held, as the threads measured it: the pause its column says, and its own batches after it.
   console.log(
-    `  each pause, median over the rows: ${PAUSES.map((p, i) => `${label(p)} lasted ${median(rows.map((r) => r.pausedMs[i]!)).toFixed(1)} ms`).join(', ')}`,
+    `  each pause, median over the rows: ${PAUSES.map((p, i) => `${p.label} lasted ${median(rows.map((r) => r.pausedMs[i]!)).toFixed(1)} ms, ${median(rows.map((r) => r.ownBatches[i]!)).toFixed(1)} own batches after it`).join(', ')}`,
   );
 }
 

@@ -1,15 +1,15 @@
 // bench:modules' pauses of its own (Node): one worker, no other thread of ours working, timing
-// batches of about `batchMs` back to back and each after a pause of its own thread (sleeping, or
-// spinning on the clock, for some milliseconds; `pauses`, e.g. 'sleep10', 'spin10'; 'sleep50+8':
-// then its own batches untimed for 8 ms, as the engine's turn of its own), in stretches
+// batches of about `batchMs` back to back and each after a pause of its own thread (`pauses`, as
+// bench-modules.ts parses them: sleeping or spinning on the clock for `ms`, then its own batches
+// untimed for `ownMs`, as the engine's turn of its own), in stretches
 // of `turns` batches, each held against the stretches back to back on either side of it, over
 // `rotations` rotated orders. What it times is a case of the modules' (`subject` at `size`, as the
 // plain loop calls it); with `wasm`, the RustCrypto core's own loop of that algorithm's encrypt at
 // `size` (the simd128 build, as the engine runs it where WebAssembly SIMD exists); or, with `kib`,
 // the walk of wasm/examples/pause_native.rs written in JavaScript: dependent reads at random over
-// a working set of that many KiB. Answers each pause's
-// ratios (back to back over paused, a rate), one a rotation, and how long its pauses lasted on the
-// clock (mean, ms).
+// a working set of that many KiB. Answers, in the pauses' order, each pause's ratios (back to back
+// over paused, a rate), one a rotation; how long its pauses lasted on the clock; and how many of
+// its own batches ran after each (means per turn), as pause_native.rs does.
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -62,25 +62,22 @@ if (kib) {
 // A cell no thread notifies: waiting on it sleeps.
 const nobody = new Int32Array(new SharedArrayBuffer(4));
 let sink = 0;
-const pause = (kind) => {
-  const ms = Number(kind.replace(/^(sleep|spin)/, ''));
-  if (kind.startsWith('sleep')) Atomics.wait(nobody, 0, 0, ms);
+const stop = ({ how, ms }) => {
+  if (how === 'sleep') Atomics.wait(nobody, 0, 0, ms);
   else for (const t = performance.now(); performance.now() - t < ms;) sink++;
 };
-/** With `+MS` after a pause (`sleep10+8`), its own batches run untimed for that long after it, as the engine's turn of its own. */
-const settle = (ms) => {
-  for (const t = performance.now(); performance.now() - t < ms;) sink ^= run(n);
-};
-const pausedMs = Object.fromEntries(pauses.map((p) => [p, 0]));
-const stretch = (kind) => {
+// Summed over every stretch of each pause: the time its pauses lasted, and its own batches after them.
+const pausedMs = pauses.map(() => 0);
+const ownBatches = pauses.map(() => 0);
+const stretch = (i) => {
   let ms = 0;
-  for (let i = 0; i < turns; i++) {
-    if (kind) {
-      const [p, settleMs = '0'] = kind.split('+');
+  for (let k = 0; k < turns; k++) {
+    if (i !== null) {
       const t = performance.now();
-      pause(p);
-      pausedMs[kind] += performance.now() - t;
-      settle(Number(settleMs));
+      stop(pauses[i]);
+      pausedMs[i] += performance.now() - t;
+      // Its own batches, untimed, as the engine's turn of its own.
+      for (const t = performance.now(); performance.now() - t < pauses[i].ownMs; ownBatches[i]++) sink ^= run(n);
     }
     const t = performance.now();
     sink ^= run(n);
@@ -93,10 +90,10 @@ for (let r = 0; r < rotations; r++)
   for (let j = 0; j < pauses.length; j++) {
     const i = (j + r) % pauses.length;
     const before = stretch(null);
-    const paused = stretch(pauses[i]);
+    const paused = stretch(i);
     const after = stretch(null);
     // The same calls in each stretch: a rate ratio is the inverse of the time ratio.
     ratios[i].push((before + after) / 2 / paused);
   }
-for (const p of pauses) pausedMs[p] /= Math.max(1, turns * rotations);
-parentPort.postMessage({ ratios: Object.fromEntries(pauses.map((p, i) => [p, ratios[i]])), pausedMs, sink });
+const perTurn = (xs) => xs.map((x) => x / Math.max(1, turns * rotations));
+parentPort.postMessage({ ratios, pausedMs: perTurn(pausedMs), ownBatches: perTurn(ownBatches), sink });

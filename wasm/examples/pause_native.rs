@@ -8,8 +8,9 @@
 //! timed one, as the engine's turn of its own does (measure.ts SETTLE_MS).
 //!
 //! `pause_native KIB TURNS ROTATIONS BATCH_MS PAUSE...` (a pause: `sleep10`, `spin10`) prints one
-//! JSON line: for each pause, the ratio (back to back over paused, a rate) of every rotation, and
-//! how long its pauses lasted on the clock (mean, ms).
+//! JSON line of arrays in the pauses' order: each pause's ratios (back to back over paused, a
+//! rate), one a rotation; how long its pauses lasted on the clock; and how many of its own batches
+//! ran after each (means per turn, ms and batches).
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -46,28 +47,49 @@ impl Walk {
     }
 }
 
-/// A pause and, after `+`, how long its own batches then run untimed (ms): `sleep10+8`.
-fn parse(kind: &str) -> (&str, f64) {
-    match kind.split_once('+') {
-        Some((p, settle)) => (p, settle.parse().expect("a settle after + is in ms")),
-        None => (kind, 0.0),
-    }
+/// A pause as `sleep10`, `spin10` or `sleep50+8` spells it: how the thread stops, for how long,
+/// and how long its own batches then run untimed (ms).
+struct Pause {
+    sleeps: bool,
+    stop: Duration,
+    own_ms: f64,
 }
 
-fn pause(kind: &str) {
-    let (how, ms) = kind.split_at(if kind.starts_with("sleep") { 5 } else { 4 });
-    let ms: f64 = ms.parse().expect("a pause is sleepMS or spinMS");
-    let d = Duration::from_secs_f64(ms / 1e3);
-    match how {
-        "sleep" => std::thread::sleep(d),
-        "spin" => {
+impl Pause {
+    fn parse(spelled: &str) -> Self {
+        fn bad<T>(spelled: &str) -> T {
+            panic!("a pause is sleepMS or spinMS, with +MS or not, not {spelled}")
+        }
+        let (stop, own) = spelled.split_once('+').unwrap_or((spelled, "0"));
+        let (sleeps, ms) = match (stop.strip_prefix("sleep"), stop.strip_prefix("spin")) {
+            (Some(ms), _) => (true, ms),
+            (_, Some(ms)) => (false, ms),
+            _ => bad(spelled),
+        };
+        let ms: f64 = ms.parse().unwrap_or_else(|_| bad(spelled));
+        Self {
+            sleeps,
+            stop: Duration::from_secs_f64(ms / 1e3),
+            own_ms: own.parse().unwrap_or_else(|_| bad(spelled)),
+        }
+    }
+
+    fn stop(&self) {
+        if self.sleeps {
+            std::thread::sleep(self.stop);
+        } else {
             let t = Instant::now();
-            while t.elapsed() < d {
+            while t.elapsed() < self.stop {
                 std::hint::spin_loop();
             }
         }
-        _ => panic!("a pause is sleepMS or spinMS, not {kind}"),
     }
+}
+
+/// `[a,b,…]` with `digits` decimals.
+fn json(xs: &[f64], digits: usize) -> String {
+    let xs: Vec<String> = xs.iter().map(|x| format!("{x:.digits$}")).collect();
+    format!("[{}]", xs.join(","))
 }
 
 fn main() {
@@ -81,7 +103,7 @@ fn main() {
     let turns = num(1, "TURNS") as usize;
     let rotations = num(2, "ROTATIONS") as usize;
     let batch_ms = num(3, "BATCH_MS");
-    let pauses = &args[4..];
+    let pauses: Vec<Pause> = args[4..].iter().map(|p| Pause::parse(p)).collect();
     let mut walk = Walk::new((kib * 1024 / 4).next_power_of_two());
     // Warm up for 300 ms, then size the batch by the fastest of three timings.
     let t = Instant::now();
@@ -97,20 +119,21 @@ fn main() {
         .map(|_| timed(&mut walk, 100_000))
         .fold(f64::INFINITY, f64::min);
     let n = ((100_000.0 * batch_ms / best) as u64).max(1);
-    // The time its pauses lasted, summed over every stretch of each pause.
+    // Summed over every stretch of each pause: the time its pauses lasted, and its own batches after them.
     let mut paused_ms = vec![0.0; pauses.len()];
-    let mut stretch = |walk: &mut Walk, kind: Option<usize>| -> f64 {
+    let mut own_batches = vec![0.0; pauses.len()];
+    let mut stretch = |walk: &mut Walk, pause: Option<usize>| -> f64 {
         (0..turns)
             .map(|_| {
-                if let Some(i) = kind {
-                    let (p, settle_ms) = parse(&pauses[i]);
+                if let Some(i) = pause {
                     let t = Instant::now();
-                    pause(p);
+                    pauses[i].stop();
                     paused_ms[i] += t.elapsed().as_secs_f64() * 1e3;
                     // Its own batches, untimed, as the engine's turn of its own.
                     let t = Instant::now();
-                    while t.elapsed().as_secs_f64() * 1e3 < settle_ms {
+                    while t.elapsed().as_secs_f64() * 1e3 < pauses[i].own_ms {
                         timed(walk, n);
+                        own_batches[i] += 1.0;
                     }
                 }
                 timed(walk, n)
@@ -128,27 +151,12 @@ fn main() {
         }
     }
     let each = (turns * rotations).max(1) as f64;
-    let fields: Vec<String> = pauses
-        .iter()
-        .zip(&ratios)
-        .map(|(p, rs)| {
-            format!(
-                r#""{p}":[{}]"#,
-                rs.iter()
-                    .map(|x| format!("{x:.4}"))
-                    .collect::<Vec<_>>()
-                    .join(",")
-            )
-        })
-        .collect();
-    let lasted: Vec<String> = pauses
-        .iter()
-        .zip(&paused_ms)
-        .map(|(p, ms)| format!(r#""{p}":{:.3}"#, ms / each))
-        .collect();
+    let per_turn = |xs: &[f64]| xs.iter().map(|x| x / each).collect::<Vec<_>>();
+    let ratios: Vec<String> = ratios.iter().map(|rs| json(rs, 4)).collect();
     println!(
-        r#"{{"ratios":{{{}}},"pausedMs":{{{}}}}}"#,
-        fields.join(","),
-        lasted.join(",")
+        r#"{{"ratios":[{}],"pausedMs":{},"ownBatches":{}}}"#,
+        ratios.join(","),
+        json(&per_turn(&paused_ms), 3),
+        json(&per_turn(&own_batches), 2)
     );
 }
