@@ -256,7 +256,7 @@ export const BEHAVIOURS: Behaviour[] = [
       expect(await d.text('verdict')).toMatch(/(Fastest|Tie) for/);
       // The headline leads it: one sentence of choices, no ratio or interval in it.
       const lead = await d.text('headline');
-      expect(lead).toContain('On this device the fastest choice is');
+      expect(lead).toContain('Fastest on this device:');
       expect(/×|\[|ahead of/.test(lead)).toBe(false);
       expect(await d.count('[data-testid="submit-panel"]')).toBe(0); // read-only: nothing to send
       await d.openAfresh(link.replace(/#\/result\/.*/, '#/result/not-a-uuid'));

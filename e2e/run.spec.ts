@@ -20,7 +20,7 @@ for (const [width, height] of [
     expect(await page.evaluate(() => window.aeadbench?.status)).toBe('running');
     info.annotations.push({ type: 'verdict in view after', description: `${((Date.now() - clicked) / 1000).toFixed(1)} s` });
     // The headline leads the verdict, in plain words, while the run measures.
-    await expect(page.getByTestId('headline')).toContainText('On this device the fastest choice is');
+    await expect(page.getByTestId('headline')).toContainText('Fastest on this device:');
     // One count of cases while it measures: the progress bar's, and no other figure of cases beside it.
     await expect(page.getByTestId('progress')).toContainText(/\d+ \/ \d+ (undecided )?cases/);
     await expect(page.getByTestId('live')).toHaveText('live');

@@ -29,7 +29,7 @@ import { SETTLE_CALLS } from '../web/core/worker/measure.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
 import { recordPage } from './measured.ts';
 import { againstRepeatability, describe } from './repeatability.ts';
-import { headline, visitorAnswer } from '../web/app/lib/headline.ts';
+import { headline, visitorAnswer } from '../web/core/report/headline.ts';
 
 recordPage('verdict', {
   title: 'Does the verdict hold?',

@@ -52,3 +52,44 @@ export function ratioOf(a: CaseResult, b: CaseResult): Ratio {
     cases,
   };
 }
+
+/**
+ * `items` (ranked fastest first by median) with the leader chosen by the estimate the page prints
+ * beside it: the paired ratio. A median ranking and a paired ratio can disagree (the median of
+ * each side against the median of cycle-by-cycle ratios), and a winner named by one while the
+ * other is printed read "ahead at 0.94×". The leader is moved to whichever contender its ratio
+ * says is faster until none is (at most once per contender: paired ratios need not be
+ * transitive); the rest follow closest first, by their ratio to the leader.
+ */
+export function byPrintedEstimate<T>(items: readonly T[], caseOf: (t: T) => CaseResult): T[] {
+  if (items.length < 2) return [...items];
+  let lead = 0;
+  const seen = new Set([0]);
+  for (;;) {
+    const a = caseOf(items[lead]!);
+    let next = -1;
+    let best = 1;
+    items.forEach((it, i) => {
+      if (i === lead) return;
+      const v = ratioOf(a, caseOf(it)).value;
+      if (v < best) [best, next] = [v, i];
+    });
+    if (next < 0 || seen.has(next)) break;
+    seen.add(next);
+    lead = next;
+  }
+  const leader = caseOf(items[lead]!);
+  const rest = items
+    .filter((_, i) => i !== lead)
+    .map((it) => ({ it, v: ratioOf(leader, caseOf(it)).value }))
+    .sort((x, y) => x.v - y.v)
+    .map((x) => x.it);
+  return [items[lead]!, ...rest];
+}
+
+/** A ratio as the page prints it: "1.13× [1.03–1.23, paired]". */
+export const timesText = (r: Pick<Ratio, 'value' | 'low' | 'high'> & { paired?: boolean }) =>
+  `${r.value.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}${r.paired ? ', paired' : ''}]`;
+
+/** Whether a ratio as printed (two decimals) says the first is faster: no "ahead" at 1.00× or below. */
+export const printedAhead = (r: Pick<Ratio, 'value'>) => Number(r.value.toFixed(2)) > 1;

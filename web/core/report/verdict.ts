@@ -12,7 +12,7 @@ import { type AlgorithmId, KiB, MiB, algorithm, isContender } from '../tables/al
 import { formatSize } from '../params.ts';
 import type { CaseResult, ResultDocument } from '../schema.ts';
 import { type CostModel, fitCostModel } from './costmodel.ts';
-import { type Ratio, VERDICT_MARGIN, contenderLabel, ratioOf } from './ratio.ts';
+import { type Ratio, VERDICT_MARGIN, byPrintedEstimate, contenderLabel, printedAhead, ratioOf, timesText } from './ratio.ts';
 import { type Decision, decide } from '../decision.ts';
 import { caseKey } from '../schema.ts';
 
@@ -34,7 +34,17 @@ export const HARDWARE_AES_MIN_BYTES = 64 * KiB;
  * How far a statement can be trusted (decision.ts): `sure` a difference beyond the margin,
  * `tie` equal within it, `too-close` / `noisy` undecided (noisy: measured cases are flagged).
  */
-export type Certainty = 'sure' | 'tie' | 'too-close' | 'noisy';
+export type Certainty = 'sure' | 'tie' | 'too-close' | 'noisy' | 'busy';
+
+/**
+ * How far the run's A/A check (one case measured twice, side by side) read from 1, as a fraction:
+ * null when it read SAME. A device that cannot tell a case from itself within ±3 % cannot
+ * separate two contenders by less than this, and no claim narrower than it is made.
+ */
+export function busySpread(aa: ResultDocument['aaCheck'] | undefined): number | null {
+  if (!aa || aa.decision === 'same') return null;
+  return Math.max(aa.high, 1 / aa.low) - 1;
+}
 
 /** time(b) / time(a) at one size, > 1 when a is faster: paired where sampled side by side. */
 export interface Contender {
@@ -66,16 +76,25 @@ export interface Fastest {
    * further than ABOUT_THE_SAME from its estimate).
    */
   aboutTheSame: string[] | null;
+  /** Undecided: the largest difference the leading group's intervals allow, as a fraction ("within 8 %"). */
+  within: number | null;
 }
 
 export interface Cost {
   contender: Contender;
+  /** The line as printed (three significant figures): fixed µs per message, ns per byte. */
   fixedUs: number;
   perByteNs: number;
   r2: number;
+  /** The sizes it holds for: every measured size from one to the other is within `maxError` of the line. */
+  fromBytes: number;
+  toBytes: number;
+  maxError: number;
 }
 
 export interface Crossover {
+  /** Whose AES-GCM is held against WASM's: the browser's Web Crypto, or in Node (no Web Crypto measured) node:crypto's OpenSSL. */
+  platform: 'webcrypto' | 'node-crypto';
   algorithm: AlgorithmId;
   /** `overtakes`: from `atBytes` up Web Crypto is faster; `always` / `never`: at every size measured. */
   kind: 'overtakes' | 'always' | 'never' | 'mixed';
@@ -102,12 +121,16 @@ export interface Claim {
   answer: string;
   cases: string[];
   /**
-   * A fastest claim as a visitor reads it (web/app/lib/headline.ts): Fastest.aboutTheSame —
+   * A fastest claim as a visitor reads it (web/core/report/headline.ts): Fastest.aboutTheSame —
    * one label when nothing else comes within ABOUT_THE_SAME of the winner (and the claim is
    * decided), several when some do ("about the same"). Absent while measuring, when a near
    * contender was measured too loosely to place, and when a lone winner is not decided.
    */
   leading?: string[];
+  /** An undecided fastest claim: the largest difference its leaders' intervals allow, a fraction (Fastest.within). */
+  within?: number;
+  /** Left undecided because the device was too busy: the A/A's spread, a fraction (busySpread). */
+  busy?: number;
 }
 
 /**
@@ -152,7 +175,11 @@ function casesOf(doc: Pick<ResultDocument, 'cases'>): { operation: CaseResult['o
   return { operation, cases: ofOp.filter((c) => c.aadBytes === aad && isContender(c)) };
 }
 
-export function fastestBySize(cases: CaseResult[]): Fastest[] {
+/**
+ * The fastest contender of each size class. `busy` (busySpread): the A/A's spread on a device too
+ * busy to tell a case from itself; a difference or a tie narrower than it is not claimed.
+ */
+export function fastestBySize(cases: CaseResult[], busy: number | null = null): Fastest[] {
   const out: Fastest[] = [];
   for (const cls of SIZE_CLASSES) {
     const inClass = cases.filter((c) => cls.holds(c.sizeBytes));
@@ -164,10 +191,15 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
     const at = cls.id === 'small' ? sizes[0]! : cls.id === 'large' ? sizes[sizes.length - 1]! : sizes[sizes.length >> 1]!;
     // Only contenders measured at every size of the class compete on the same ground; they are
     // ranked at the representative size, where the claim is decided and its figure shown.
-    const scored = [...byContender.values()]
-      .filter((cs) => cs.length === sizes.length)
-      .map((cs) => ({ cs, mbps: cs.find((c) => c.sizeBytes === at)!.bytesPerSecond / 1e6 }))
-      .sort((a, b) => b.mbps - a.mbps);
+    // Ranked by the median, then the leader chosen by the paired ratio the sentence prints
+    // (ratio.ts byPrintedEstimate), so that a winner is never "ahead" at 0.94×.
+    const scored = byPrintedEstimate(
+      [...byContender.values()]
+        .filter((cs) => cs.length === sizes.length)
+        .map((cs) => ({ cs, mbps: cs.find((c) => c.sizeBytes === at)!.bytesPerSecond / 1e6 }))
+        .sort((a, b) => b.mbps - a.mbps),
+      (s) => s.cs.find((c) => c.sizeBytes === at)!,
+    );
     const [first, second, ...rest] = scored;
     if (!first) continue;
     // The figure shown is the median's MB/s at that size, a row of the table (the ranking
@@ -203,11 +235,13 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
       (o) => o.m.value <= (1 + ABOUT_THE_SAME) ** 2 && !(o.m.low >= o.m.value / (1 + ABOUT_THE_SAME) && o.m.high <= o.m.value * (1 + ABOUT_THE_SAME)),
     );
     const aboutTheSame = loose ? null : [contenderLabel(w), ...all.filter((o) => o.m.value <= 1 + ABOUT_THE_SAME).map((o) => contenderLabel(o.c))].sort();
-    const certainty: Certainty = open.length
-      ? certaintyOf(open[0]!.m, [w, ...open.map((o) => o.c)])
-      : others.some((o) => o.decision === 'same')
-        ? 'tie'
-        : 'sure';
+    const found: Certainty = open.length ? certaintyOf(open[0]!.m, [w, ...open.map((o) => o.c)]) : others.some((o) => o.decision === 'same') ? 'tie' : 'sure';
+    // On a busy device a difference must clear the A/A's spread, and a tie is claimed only when the spread is inside its margin.
+    const narrow =
+      busy !== null && (found === 'tie' ? busy > VERDICT_MARGIN : found === 'sure' ? all.some((o) => o.decision === 'different' && o.m.low < 1 + busy) : true);
+    const certainty: Certainty = narrow ? 'busy' : found;
+    const undecided = certainty !== 'sure' && certainty !== 'tie';
+    const spanOf = (xs: typeof all) => Math.max(0, ...xs.map((o) => Math.max(o.m.high, 1 / o.m.low) - 1));
     out.push({
       sizeClass: cls.id,
       sizes,
@@ -216,33 +250,72 @@ export function fastestBySize(cases: CaseResult[]): Fastest[] {
       margin: runnerUp?.m ?? null,
       alsoLeading: alsoLeading.map((x) => ({ ...contender(x.cs), margin: x.m })),
       certainty,
-      aboutTheSame,
+      aboutTheSame: certainty === 'busy' && busy! > ABOUT_THE_SAME ? null : aboutTheSame,
+      within: undecided ? spanOf(open.length ? open : others) : null,
     });
   }
   return out;
 }
 
+/** A cost line is said only over the sizes whose measured median it predicts within this. */
+export const COST_FIT_ERROR = 0.1;
+
+/** Three significant figures: what the cost sentence prints, and what its errors are computed from. */
+const sig3 = (x: number) => Number(x.toPrecision(3));
+
+/**
+ * The cost line of one contender, fitted to its medians (costmodel.ts) over the widest run of
+ * consecutive measured sizes whose every median the printed line (three significant figures)
+ * predicts within COST_FIT_ERROR: a line fitted to every size read 27 % off the table at 1 MiB
+ * (the fixed cost and the per-byte cost are not the whole story across six decades), and a
+ * sentence must hold for the rows beside it. Null when fewer than two sizes were measured.
+ */
 export function costOf(cases: CaseResult[], c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>): Cost | null {
-  const mine = cases.filter((x) => key(x) === key(c));
-  if (new Set(mine.map((x) => x.sizeBytes)).size < 2) return null;
-  let m: CostModel;
-  try {
-    m = fitCostModel(mine.map((x) => ({ sizeBytes: x.sizeBytes, ns: x.summary.median })));
-  } catch {
-    return null;
+  const bySize = new Map<number, number>();
+  for (const x of cases) if (key(x) === key(c) && !bySize.has(x.sizeBytes)) bySize.set(x.sizeBytes, x.summary.median);
+  const points = [...bySize].map(([sizeBytes, ns]) => ({ sizeBytes, ns })).sort((a, b) => a.sizeBytes - b.sizeBytes);
+  let lo = 0;
+  let hi = points.length - 1;
+  while (hi > lo) {
+    const span = points.slice(lo, hi + 1);
+    let m: CostModel;
+    try {
+      m = fitCostModel(span);
+    } catch {
+      return null;
+    }
+    const fixedUs = sig3(Math.max(0, m.fixedNs) / 1e3);
+    const perByteNs = sig3(Math.max(0, m.perByteNs));
+    const errors = span.map((p) => Math.abs(fixedUs * 1e3 + perByteNs * p.sizeBytes - p.ns) / p.ns);
+    const worst = Math.max(...errors);
+    if (worst <= COST_FIT_ERROR)
+      return {
+        contender: { implementation: c.implementation, variant: c.variant, algorithm: c.algorithm, label: contenderLabel(c) },
+        fixedUs,
+        perByteNs,
+        r2: m.r2,
+        fromBytes: span[0]!.sizeBytes,
+        toBytes: span[span.length - 1]!.sizeBytes,
+        maxError: worst,
+      };
+    // Drop the end the line misses more, and fit again.
+    if (errors[0]! >= errors[errors.length - 1]!) lo++;
+    else hi--;
   }
-  return {
-    contender: { implementation: c.implementation, variant: c.variant, algorithm: c.algorithm, label: contenderLabel(c) },
-    fixedUs: Math.max(0, m.fixedNs) / 1e3,
-    perByteNs: m.perByteNs,
-    r2: m.r2,
-  };
+  return null;
 }
 
 /** Web Crypto's AES-GCM against the fastest WASM build of the same id, size by size. */
-export function webCryptoCrossover(cases: CaseResult[]): Crossover | null {
-  for (const alg of ['aes-128-gcm', 'aes-256-gcm'] as const) {
-    const web = cases.filter((c) => c.implementation === 'webcrypto' && c.algorithm === alg);
+export function webCryptoCrossover(cases: CaseResult[], busy: number | null = null): Crossover | null {
+  // On a busy device (busySpread) a size is decided only by a difference wider than the A/A's spread.
+  const margin = Math.max(VERDICT_MARGIN, busy ?? 0);
+  for (const [platform, alg] of [
+    ['webcrypto', 'aes-128-gcm'],
+    ['webcrypto', 'aes-256-gcm'],
+    ['node-crypto', 'aes-128-gcm'],
+    ['node-crypto', 'aes-256-gcm'],
+  ] as const) {
+    const web = cases.filter((c) => c.implementation === platform && c.algorithm === alg);
     const wasm = cases.filter((c) => c.implementation === 'rustcrypto-wasm' && c.algorithm === alg);
     const sizes = [...new Set(web.map((c) => c.sizeBytes))].filter((s) => wasm.some((c) => c.sizeBytes === s)).sort((a, b) => a - b);
     if (!sizes.length) continue;
@@ -254,7 +327,7 @@ export function webCryptoCrossover(cases: CaseResult[]): Crossover | null {
     });
     // Each size decided by the one rule: Web Crypto faster, WASM faster, a tie, or undecided.
     const state = ratios.map((r) => {
-      const d = decide(r, VERDICT_MARGIN);
+      const d = decide(r, margin);
       return d === 'different' ? (r.value > 1 ? 'web' : 'wasm') : d;
     });
     const webFrom = state.length - [...state].reverse().findIndex((x) => x !== 'web');
@@ -269,51 +342,77 @@ export function webCryptoCrossover(cases: CaseResult[]): Crossover | null {
     } else kind = 'mixed';
     // Sure when no size it rests on is undecided: around the crossover, or every size otherwise.
     const relevant = kind === 'overtakes' ? state.slice(Math.max(0, from - 1), from + 1) : state;
-    const certainty: Certainty = relevant.every((x) => x !== 'unknown') ? 'sure' : cases.some((c) => c.unstable && c.algorithm === alg) ? 'noisy' : 'too-close';
-    return { algorithm: alg, kind, atBytes, ratios, certainty };
+    const certainty: Certainty = relevant.every((x) => x !== 'unknown')
+      ? 'sure'
+      : busy !== null
+        ? 'busy'
+        : cases.some((c) => c.unstable && c.algorithm === alg)
+          ? 'noisy'
+          : 'too-close';
+    return { platform, algorithm: alg, kind, atBytes, ratios, certainty };
   }
   return null;
 }
 
-/** What Web Crypto's AES-GCM against WASM's at the largest size says about AES instructions. */
+/** Whose AES-GCM a crossover holds against WASM's, as the page names it. */
+const platformLabel = (c: Pick<Crossover, 'platform'>) => (c.platform === 'webcrypto' ? 'Web Crypto' : 'node:crypto (OpenSSL)');
+
+/** What the platform's AES-GCM (Web Crypto, or node:crypto in Node) against WASM's at the largest size says about AES instructions. */
 export function hardwareAes(cross: Crossover | null): HardwareAes {
-  if (!cross) return { likely: null, ratio: null, why: 'Web Crypto’s AES-GCM was not measured beside WASM’s, so this run cannot tell.' };
+  if (!cross) return { likely: null, ratio: null, why: 'Neither Web Crypto’s nor node:crypto’s AES-GCM was measured beside WASM’s, so this run cannot tell.' };
   const r = cross.ratios[cross.ratios.length - 1]!;
   const at = formatSize(r.sizeBytes);
+  const who = platformLabel(cross);
   // Below this, both sides pay mostly per-call costs (an await, a key schedule, OpenSSL's
   // context): a small ratio says nothing about AES instructions.
   if (r.sizeBytes < HARDWARE_AES_MIN_BYTES)
     return {
       likely: null,
       ratio: r,
-      why: `Not enough evidence about AES instructions: the largest size measured is ${at}, and the call needs Web Crypto’s AES-GCM beside WASM’s at ${formatSize(HARDWARE_AES_MIN_BYTES)} or more.`,
+      why: `Not enough evidence about AES instructions: the largest size measured is ${at}, and the call needs ${who}’s AES-GCM beside WASM’s at ${formatSize(HARDWARE_AES_MIN_BYTES)} or more.`,
     };
   if (r.low >= HARDWARE_AES_RATIO)
     return {
       likely: true,
       ratio: r,
-      why: `Web Crypto’s AES-GCM is ${r.value.toFixed(1)}× WASM’s constant-time software AES at ${at}: a speed that needs AES instructions (AES-NI, ARMv8 Crypto).`,
+      why: `${who}’s AES-GCM is ${r.value.toFixed(1)}× WASM’s constant-time software AES at ${at}: a speed that needs AES instructions (AES-NI, ARMv8 Crypto).`,
     };
   if (r.high <= SOFTWARE_AES_RATIO)
     return {
       likely: false,
       ratio: r,
-      why: `Web Crypto’s AES-GCM is only ${r.value.toFixed(1)}× WASM’s software AES at ${at}: the platform probably has no AES instructions, or does not use them here. ChaCha20-Poly1305 is the safer choice on such devices.`,
+      why: `${who}’s AES-GCM is only ${r.value.toFixed(1)}× WASM’s software AES at ${at}: the platform probably has no AES instructions, or does not use them here. ChaCha20-Poly1305 is the safer choice on such devices.`,
     };
   return {
     likely: null,
     ratio: r,
-    why: `Web Crypto’s AES-GCM is ${r.value.toFixed(1)}× WASM’s at ${at} [${r.low.toFixed(1)}–${r.high.toFixed(1)}]: between software and hardware speed, so this run cannot say.`,
+    why: `${who}’s AES-GCM is ${r.value.toFixed(1)}× WASM’s at ${at} [${r.low.toFixed(1)}–${r.high.toFixed(1)}]: between software and hardware speed, so this run cannot say.`,
   };
 }
 
 const SURE_WORDS: Record<Certainty, string> = {
   sure: '',
   tie: ` (a tie: within ±${VERDICT_MARGIN * 100} %)`,
-  'too-close': ' (too close to call: the 95 % interval includes a tie)',
+  'too-close': ` (too close to call: the 95 % interval reaches within ±${VERDICT_MARGIN * 100} %, which counts as a tie)`,
   noisy: ' (the run was too noisy to be sure: measured cases are flagged unstable)',
+  busy: ' (not told apart: the device was too busy, see below)',
 };
-const times = (r: Ratio) => `${r.value.toFixed(2)}× [${r.low.toFixed(2)}–${r.high.toFixed(2)}${r.paired ? ', paired' : ''}]`;
+
+/**
+ * The contenders not told apart from the winner, each with its ratio. One whose interval excludes
+ * 1 is behind, and says so, with why that is not a difference: it may be less than the margin.
+ */
+function notToldApart(open: { label: string; margin: Ratio }[]): string {
+  const behind = open.filter((x) => x.margin.low > 1);
+  const level = open.filter((x) => x.margin.low <= 1);
+  const out: string[] = [];
+  if (level.length) out.push(` Not told apart from ${listed(level.map((x) => `${x.label} (${timesText(x.margin)})`))} either.`);
+  if (behind.length)
+    out.push(
+      ` ${listed(behind.map((x) => `${x.label} (${timesText(x.margin)})`))} ${behind.length > 1 ? 'are' : 'is'} behind, but perhaps by less than the ±${VERDICT_MARGIN * 100} % that counts as a difference.`,
+    );
+  return out.join('');
+}
 
 /**
  * `live`: the run is still measuring — an undecided statement says so ("measuring…") rather than
@@ -327,7 +426,7 @@ export function verdict(
   doc: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'aaCheck' | 'environment'>> & { awaiting?: readonly number[] },
   o: { live?: boolean } = {},
 ): Verdict {
-  const words = (c: Certainty) => (o.live && (c === 'too-close' || c === 'noisy') ? ' (measuring…)' : SURE_WORDS[c]);
+  const words = (c: Certainty) => (o.live && (c === 'too-close' || c === 'noisy' || c === 'busy') ? ' (measuring…)' : SURE_WORDS[c]);
   const awaiting = o.live ? (doc.awaiting ?? []) : [];
   // A class's winner waits for the class's own sizes; the crossover, the cost and the hardware-AES call for every size.
   const pending = (claimId: string) => {
@@ -335,7 +434,8 @@ export function verdict(
     return cls ? awaiting.some(cls.holds) : awaiting.length > 0;
   };
   const { operation, cases } = casesOf(doc);
-  const fastest = fastestBySize(cases);
+  const busy = busySpread(doc.aaCheck);
+  const fastest = fastestBySize(cases, busy);
   const large = fastest.find((f) => f.sizeClass === 'large') ?? fastest[fastest.length - 1];
   // Whose message cost is told: the large messages' winner, or for a tie its first member in the
   // claim's order, so that the sentence does not follow whichever member ranked first this run.
@@ -345,7 +445,7 @@ export function verdict(
       ? [large.winner, ...rivals(large).filter((x) => x.decision === 'same')].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0))[0]!
       : large.winner);
   const cost = costed && !pending('cost') ? costOf(cases, costed) : null;
-  const crossover = webCryptoCrossover(cases);
+  const crossover = webCryptoCrossover(cases, busy);
   const hw = hardwareAes(crossover);
   const sentences: string[] = [];
   const mode = doc.environment?.execution?.mode;
@@ -376,7 +476,7 @@ export function verdict(
     const tied = rs.filter((x) => x.decision === 'same');
     // Contenders after the runner-up that the run could not tell from the winner yet.
     const open = rs.slice(f.margin ? 1 : 0).filter((x) => x.decision === 'unknown');
-    const notApart = open.length && f.certainty !== 'tie' ? ` Not told apart from ${listed(open.map((x) => `${x.label} (${times(x.margin)})`))} either.` : '';
+    const notApart = open.length && f.certainty !== 'tie' ? notToldApart(open) : '';
     // A tie names its members in one order (the claim's), whichever of them ranked first this run,
     // with the span of their figures: no member reads as the winner of it.
     const members = [f.winner, ...tied].sort((a, b) => (a.label < b.label ? -1 : a.label > b.label ? 1 : 0));
@@ -385,34 +485,36 @@ export function verdict(
       f.certainty === 'tie' && tied.length
         ? `Tie for ${cls.label}: ${listed(members.map((x) => x.label))}, within ±${VERDICT_MARGIN * 100} % of one another at ${at}, ${span(members.map((x) => x.mbps))} MB/s (medians).${caveat}`
         : `Fastest for ${cls.label}: ${f.winner.label}, ${mbps}` +
-            (f.runnerUp && f.margin ? `, ${times(f.margin)} ahead of ${f.runnerUp.label}` : '') +
+            (f.runnerUp && f.margin
+              ? printedAhead(f.margin)
+                ? `, ${timesText(f.margin)} ahead of ${f.runnerUp.label}`
+                : `, level with ${f.runnerUp.label} (${timesText(f.margin)})`
+              : '') +
             `${words(f.certainty)}.${notApart}${caveat}`,
     );
   }
   if (cost)
     sentences.push(
-      `One message with ${cost.contender.label} costs about ${cost.fixedUs.toFixed(cost.fixedUs < 10 ? 2 : 0)} µs plus ${cost.perByteNs.toFixed(2)} ns per byte.`,
+      `One message with ${cost.contender.label} costs about ${cost.fixedUs} µs plus ${cost.perByteNs} ns per byte, from ${formatSize(cost.fromBytes)} to ${formatSize(cost.toBytes)} (within ${Math.max(1, Math.ceil(cost.maxError * 100))} % of every median measured there).`,
     );
-  if (crossover && pending('crossover')) sentences.push(`Where Web Crypto overtakes WASM for ${algorithm(crossover.algorithm).label}: measuring…`);
+  const who = crossover ? platformLabel(crossover) : '';
+  if (crossover && pending('crossover')) sentences.push(`Where ${who} overtakes WASM for ${algorithm(crossover.algorithm).label}: measuring…`);
   else if (crossover) {
     const name = algorithm(crossover.algorithm).label;
     const text =
       crossover.kind === 'overtakes'
-        ? `Web Crypto overtakes WASM for ${name} from ${formatSize(crossover.atBytes!)} on`
+        ? `${who} overtakes WASM for ${name} from ${formatSize(crossover.atBytes!)} on`
         : crossover.kind === 'always'
-          ? `Web Crypto is faster than WASM for ${name} at every size measured`
+          ? `${who} is faster than WASM for ${name} at every size measured`
           : crossover.kind === 'never'
-            ? `Web Crypto is not faster than WASM for ${name} at any size measured (its per-call cost outweighs any hardware AES here)`
-            : `Web Crypto and WASM trade places for ${name} from size to size`;
+            ? `${who} is not faster than WASM for ${name} at any size measured (its per-call cost outweighs any hardware AES here)`
+            : `${who} and WASM trade places for ${name} from size to size`;
     sentences.push(`${text}${words(crossover.certainty)}.`);
   }
   sentences.push(pending('hardware-aes') ? 'AES instructions: measuring…' : hw.why);
   const aa = doc.aaCheck;
-  if (aa?.decision === 'different')
-    sentences.push(
-      `Caution: the A/A check failed — ${contenderLabel(aa)} at ${formatSize(aa.sizeBytes)}, measured twice side by side, differed by ${Math.abs((aa.ratio - 1) * 100).toFixed(1)} % [${aa.low.toFixed(3)}–${aa.high.toFixed(3)}]; differences this small elsewhere in this run may come from the device, not the code.`,
-    );
-  const decided = claimsOf(fastest, crossover, hw);
+  if (aa && busy !== null && !o.live) sentences.push(busySentence(aa, busy));
+  const decided = claimsOf(fastest, crossover, hw, busy);
   // A claim that waits for a size says so, even a size class with no case yet.
   const claims = CLAIM_IDS.flatMap((id): Claim[] => {
     const c = decided.find((x) => x.id === id);
@@ -459,13 +561,22 @@ function rivals(f: Fastest): (Contender & { mbps: number; margin: Ratio; decisio
   return all.map((x) => ({ ...x, decision: decide(x.margin, VERDICT_MARGIN) }));
 }
 
+/** The words for a run whose A/A check did not read SAME: what the device could not see, and what that means here. */
+export function busySentence(aa: NonNullable<ResultDocument['aaCheck']>, spread: number): string {
+  return (
+    `This device was too busy during the run to separate differences smaller than ±${Math.ceil(spread * 100)} %: ` +
+    `${contenderLabel(aa)} at ${formatSize(aa.sizeBytes)}, measured twice side by side, read ${aa.ratio.toFixed(3)}× [${aa.low.toFixed(3)}–${aa.high.toFixed(3)}] against itself ` +
+    `(the check passes within ±3 %). No claim above rests on a smaller difference; a quieter moment, or a longer run, would narrow it.`
+  );
+}
+
 /** "A", "A and B", "A, B and C". */
 const listed = (xs: string[]) => (xs.length < 2 ? (xs[0] ?? '') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
 
 const decisionOf = (c: Certainty): Decision => (c === 'sure' ? 'different' : c === 'tie' ? 'same' : 'unknown');
 
 /** The verdict's statements as claims (see Claim): what bench:verdict counts and the stop rule decides. */
-function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareAes): Claim[] {
+function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareAes, busy: number | null): Claim[] {
   const out: Claim[] = [];
   for (const f of fastest) {
     const decision = decisionOf(f.certainty);
@@ -486,6 +597,8 @@ function claimsOf(fastest: Fastest[], crossover: Crossover | null, hw: HardwareA
       answer,
       cases: decision === 'unknown' ? [...new Set(open.flatMap((x) => x.margin.cases))] : f.margin ? [...f.margin.cases] : [],
       ...(named ? { leading } : {}),
+      ...(f.within !== null ? { within: f.within } : {}),
+      ...(f.certainty === 'busy' ? { busy: busy! } : {}),
     });
   }
   if (crossover) {

@@ -8,7 +8,7 @@
 import { isContender } from '../tables/algorithms.ts';
 import type { CaseResult } from '../schema.ts';
 import { decide } from '../decision.ts';
-import { VERDICT_MARGIN, contenderLabel, ratioOf } from './ratio.ts';
+import { VERDICT_MARGIN, byPrintedEstimate, contenderLabel, ratioOf } from './ratio.ts';
 
 export interface SizeWinner {
   sizeBytes: number;
@@ -29,7 +29,11 @@ export function winnersBySize(cases: readonly CaseResult[]): SizeWinner[] {
   const mine = cases.filter((c) => c.operation === operation && c.aadBytes === (cases[0]?.aadBytes ?? 0) && isContender(c));
   const sizes = [...new Set(mine.map((c) => c.sizeBytes))].sort((a, b) => a - b);
   return sizes.map((sizeBytes) => {
-    const ranked = mine.filter((c) => c.sizeBytes === sizeBytes).sort((a, b) => b.bytesPerSecond - a.bytesPerSecond);
+    // Led by the estimate printed beside it (the paired ratio), as the verdict's winners are.
+    const ranked = byPrintedEstimate(
+      mine.filter((c) => c.sizeBytes === sizeBytes).sort((a, b) => b.bytesPerSecond - a.bytesPerSecond),
+      (c) => c,
+    );
     const [first, second] = ranked as [CaseResult, CaseResult | undefined];
     const r = second ? ratioOf(first, second) : null;
     const d = r ? decide(r, VERDICT_MARGIN) : null;

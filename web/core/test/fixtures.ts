@@ -3,6 +3,9 @@ import type { EngineName } from '../platform/env.ts';
 import { SCHEMA_VERSION } from '../schema.ts';
 import { presetParams } from '../params.ts';
 import { toCaseResult } from '../run/document.ts';
+import { KiB, MiB } from '../tables/algorithms.ts';
+import type { CaseResult } from '../schema.ts';
+import { CYCLES_PER_ROUND } from '../stats.ts';
 
 /** A fresh, valid document with one case (mutate freely). */
 export function sampleDocument() {
@@ -50,4 +53,40 @@ export function sampleDocument() {
     skipped: [],
     warnings: [],
   };
+}
+
+export const SYNTHETIC_SIZES = [64, KiB, 16 * KiB, MiB];
+export type Model = {
+  impl: CaseResult['implementation'];
+  variant: string;
+  alg: CaseResult['algorithm'];
+  fixedNs: number;
+  perByteNs: number;
+  /** Times this at a size: a line bent by caches, as real cases are at 1 MiB. */
+  bend?: Readonly<Record<number, number>>;
+};
+
+/** Cases whose time is fixed + size × per-byte, sampled in shared cycles, with ±`jitter` noise. */
+export function syntheticRun(
+  models: Model[],
+  o: { jitter?: number; independent?: boolean; workers?: number; sizes?: readonly number[]; seed?: number } = {},
+): { cases: CaseResult[] } {
+  const jitter = o.jitter ?? 0.01;
+  const workers = o.workers ?? 1;
+  let seed = o.seed ?? 7;
+  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
+  const cases: CaseResult[] = [];
+  for (const size of o.sizes ?? SYNTHETIC_SIZES) {
+    // One machine-wide swing per cycle, shared by the cases of a size (what pairing cancels);
+    // 12 cycles in each worker (a round), whose cycle ids name it.
+    const swing = Array.from({ length: 12 * workers }, () => 1 + 0.3 * Math.abs(rand()));
+    const cycles = swing.map((_, i) => Math.floor(i / 12) * CYCLES_PER_ROUND + size * 100 + (i % 12));
+    for (const m of models) {
+      const t = (m.fixedNs + size * m.perByteNs) * (m.bend?.[size] ?? 1);
+      const samples = swing.map((s) => t * (o.independent ? 1 + jitter * rand() * 3 : s * (1 + jitter * rand())));
+      const c = { key: 'k', implementation: m.impl, variant: m.variant, algorithm: m.alg, operation: 'encrypt' as const, sizeBytes: size, aadBytes: 0 };
+      cases.push(toCaseResult(c, { key: 'k', samples, cycles, iterations: 10, interruptions: 0, stateBytes: null, reruns: 0 }, { cvThreshold: 0.035 }));
+    }
+  }
+  return { cases };
 }

@@ -578,7 +578,7 @@ describe('startRun (the scheduler) with a fake worker', () => {
     expect(doc.aaCheck).toBeDefined();
   });
 
-  it('a failed A/A check is said in the verdict, as a caution about small differences', async () => {
+  it('an A/A check that is not SAME is said in the verdict, in words: the device was too busy for differences under its spread', async () => {
     const { verdict } = await import('../report/verdict.ts');
     const doc = {
       ...(sampleDocument() as unknown as ResultDocument),
@@ -594,8 +594,12 @@ describe('startRun (the scheduler) with a fake worker', () => {
         decision: 'different',
       },
     } satisfies ResultDocument;
-    expect(verdict(doc).sentences.at(-1)).toContain('Caution: the A/A check failed');
-    expect(verdict(doc).sentences.at(-1)).toContain('differed by 8.0 %');
+    expect(verdict(doc).sentences.at(-1)).toMatch(/^This device was too busy during the run to separate differences smaller than ±12 %: /);
+    expect(verdict(doc).sentences.at(-1)).toContain('read 1.080× [1.050–1.110] against itself');
+    // An undecided A/A says it as well: UNKNOWN is not silence.
+    expect(verdict({ ...doc, aaCheck: { ...doc.aaCheck, ratio: 1.01, low: 0.9, high: 1.14, decision: 'unknown' } }).sentences.at(-1)).toContain(
+      'smaller than ±14 %',
+    );
   });
 
   it('spends nothing more once everything is resolved', async () => {

@@ -7,36 +7,37 @@ import type { CaseResult } from '../schema.ts';
 import { CYCLES_PER_ROUND, pairedRatio, workerAwareRatio } from '../stats.ts';
 import { VERDICT_MARGIN } from '../report/ratio.ts';
 import { ABOUT_THE_SAME, noteShown, verdict } from '../report/verdict.ts';
-
-const SIZES = [64, KiB, 16 * KiB, MiB];
-type Model = { impl: CaseResult['implementation']; variant: string; alg: CaseResult['algorithm']; fixedNs: number; perByteNs: number };
-
-/** Cases whose time is fixed + size × per-byte, sampled in shared cycles, with ±`jitter` noise. */
-function run(models: Model[], o: { jitter?: number; independent?: boolean; workers?: number } = {}): { cases: CaseResult[] } {
-  const jitter = o.jitter ?? 0.01;
-  const workers = o.workers ?? 1;
-  let seed = 7;
-  const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647) * 2 - 1;
-  const cases: CaseResult[] = [];
-  for (const size of SIZES) {
-    // One machine-wide swing per cycle, shared by the cases of a size (what pairing cancels);
-    // 12 cycles in each worker (a round), whose cycle ids name it.
-    const swing = Array.from({ length: 12 * workers }, () => 1 + 0.3 * Math.abs(rand()));
-    const cycles = swing.map((_, i) => Math.floor(i / 12) * CYCLES_PER_ROUND + size * 100 + (i % 12));
-    for (const m of models) {
-      const t = m.fixedNs + size * m.perByteNs;
-      const samples = swing.map((s) => t * (o.independent ? 1 + jitter * rand() * 3 : s * (1 + jitter * rand())));
-      const c = { key: 'k', implementation: m.impl, variant: m.variant, algorithm: m.alg, operation: 'encrypt' as const, sizeBytes: size, aadBytes: 0 };
-      cases.push(toCaseResult(c, { key: 'k', samples, cycles, iterations: 10, interruptions: 0, stateBytes: null, reruns: 0 }, { cvThreshold: 0.035 }));
-    }
-  }
-  return { cases };
-}
+import { type Model, syntheticRun as run } from './fixtures.ts';
 
 const wasmGcm: Model = { impl: 'rustcrypto-wasm', variant: 'simd128', alg: 'aes-128-gcm', fixedNs: 600, perByteNs: 10 };
 const wasmChacha: Model = { impl: 'rustcrypto-wasm', variant: 'simd128', alg: 'chacha20-poly1305', fixedNs: 300, perByteNs: 2.3 };
 
 describe('verdict', () => {
+  it('in Node, answers the AES-instructions question from node:crypto’s AES-GCM where Web Crypto was not measured', () => {
+    const node: Model = { impl: 'node-crypto', variant: 'default', alg: 'aes-128-gcm', fixedNs: 2_000, perByteNs: 0.5 };
+    const v = verdict(run([wasmGcm, wasmChacha, node], { workers: 4 }));
+    expect(v.crossover).toMatchObject({ platform: 'node-crypto', algorithm: 'aes-128-gcm' });
+    expect(v.hardwareAes.likely).toBe(true);
+    expect(v.hardwareAes.why).toMatch(/^node:crypto \(OpenSSL\)’s AES-GCM is \d+\.\d× WASM’s/);
+    expect(v.sentences.join(' ')).not.toContain('Web Crypto');
+  });
+
+  it('on a device too busy for its A/A check, says so in words and leaves undecided what is narrower than its spread', () => {
+    const slower: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 330, perByteNs: 2.53 }; // 10 % behind
+    const doc = run([wasmChacha, slower], { jitter: 0.002, workers: 4 });
+    const aaCheck = { implementation: 'rustcrypto-wasm', variant: 'simd128', algorithm: 'chacha20-poly1305', operation: 'encrypt', sizeBytes: KiB } as const;
+    const quiet = verdict({ ...doc, aaCheck: { ...aaCheck, ratio: 1.0, low: 0.99, high: 1.01, decision: 'same' } });
+    const busy = verdict({ ...doc, aaCheck: { ...aaCheck, ratio: 1.02, low: 0.85, high: 1.22, decision: 'unknown' } });
+    expect(quiet.fastest.map((f) => f.certainty)).toEqual(['sure', 'sure', 'sure']);
+    expect(quiet.sentences.join(' ')).not.toContain('too busy');
+    // 10 % apart is inside the A/A's ±22 %: no winner is claimed, and the sentence says why.
+    expect(busy.fastest.map((f) => f.certainty)).toEqual(['busy', 'busy', 'busy']);
+    expect(busy.claims.filter((c) => c.id.startsWith('fastest/')).every((c) => c.decision === 'unknown' && c.busy! > 0.2)).toBe(true);
+    expect(busy.sentences.find((t) => t.startsWith('This device was too busy'))).toMatch(
+      /smaller than ±2\d %: ChaCha20-Poly1305 .* at 1 KiB, measured twice side by side, read 1\.020×/,
+    );
+  });
+
   it('a device with hardware AES: Web Crypto wins large messages, overtakes WASM at a stated size, and AES instructions are likely', () => {
     const web: Model = { impl: 'webcrypto', variant: 'sequential', alg: 'aes-128-gcm', fixedNs: 25_000, perByteNs: 0.6 };
     // Four workers, as a quick run's claims get: one worker alone decides only large differences.
@@ -118,7 +119,8 @@ describe('verdict', () => {
     expect(claimOf(a).leading).toEqual(claimOf(a).answer.split(' = '));
     // The stop rule is pointed at the undecided pair.
     expect(claimOf(edge).cases.some((k) => k.includes('ascon-aead128'))).toBe(true);
-    expect(edge.sentences.find((t) => t.startsWith('Fastest for large'))).toContain('Not told apart from');
+    // Its interval excludes 1 but reaches inside the margin: it is behind, and the sentence says why that is no difference.
+    expect(edge.sentences.find((t) => t.startsWith('Fastest for large'))).toMatch(/is behind, but perhaps by less than the ±5 % that counts as a difference/);
   });
 
   it(`gives a visitor no group to pick from when an undecided pair may lie more than ${ABOUT_THE_SAME * 100} % apart`, () => {
@@ -250,7 +252,7 @@ describe('verdict', () => {
     const v = verdict(run([wasmGcm, wasmChacha]));
     expect(v.crossover).toBeNull();
     expect(v.hardwareAes).toMatchObject({ likely: null, ratio: null });
-    expect(v.hardwareAes.why).toContain('not measured');
+    expect(v.hardwareAes.why).toContain('was measured beside WASM’s, so this run cannot tell');
     expect(v.fastest).toHaveLength(3);
   });
 
