@@ -108,7 +108,9 @@ export function refusedIn(doc: ResultDocument): string[] {
 }
 
 export function parseBudget(text: string): number {
-  const m = /^\s*(\d+(?:\.\d+)?)\s*s?\s*$/.exec(text);
+  if (/^\s*\d+(\.\d+)?\s*$/.test(text))
+    throw new CliError(`Invalid --budget: '${text}' (a duration needs its unit: write ${text.trim()}s for ${text.trim()} seconds)`);
+  const m = /^\s*(\d+(?:\.\d+)?)\s*s\s*$/.exec(text);
   const s = m ? Number(m[1]) : NaN;
   if (!(s >= 5 && s <= 3600)) throw new CliError(`Invalid --budget: '${text}' (expected seconds from 5 to 3600, like 120s)`);
   return s;

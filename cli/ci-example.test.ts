@@ -29,4 +29,12 @@ describe('the GitHub Actions example', () => {
     const pinned = JSON.parse(readFileSync('package.json', 'utf8')).devDependencies['playwright-core'];
     expect(workflow).toContain(`playwright-core@${pinned}`);
   });
+
+  it('installs the browsers with a command of a package it installs, and aeadbench from a tarball (it is not published)', () => {
+    const installs = /npm install --no-save ([^\n]+)/.exec(workflow)![1]!.split(/\s+/);
+    for (const m of workflow.matchAll(/npx ([\w-]+) install/g)) expect(installs.map((p) => p.replace(/@[\d.]+$/, ''))).toContain(m[1]);
+    expect(workflow).not.toMatch(/npx playwright install/);
+    expect(installs).not.toContain('aeadbench');
+    expect(installs.some((p) => /AEADBENCH_TGZ/.test(p))).toBe(true);
+  });
 });

@@ -94,7 +94,8 @@ export function stdoutFormat(name: string): RunOutput | undefined {
 /** The Markdown table a CI job summary gets (GitHub Actions sets $GITHUB_STEP_SUMMARY). */
 export const summaryMarkdown = (doc: ResultDocument, command: string) => runMarkdown(doc, command);
 
-const pad = (flag: string) => `  ${flag.padEnd(34)}`;
+/** A flag and its description in two columns, at least two spaces between them however long the flag. */
+const pad = (flag: string) => `  ${`${flag}  `.padEnd(36)}`;
 
 /** `aeadbench help`: the commands, then every output from the registry. */
 export const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefox|webkit|node[,…] [--out DIR] [--preset quick|standard|full]

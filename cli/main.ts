@@ -4,11 +4,12 @@
  * outputs (formats.ts). In the repository: npm run bench -- run --browser chromium --preset quick --json out.json
  * @module
  */
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, appendFileSync, constants, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { closest, distance } from 'fastest-levenshtein';
 import { pathToFileURL } from 'node:url';
 import { comparisonMarkdown, matrixMarkdown, toJunit } from '../web/core/report/ci-formats.ts';
-import { parseArgs } from 'node:util';
+import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { ParamError, parseParams, toSearch } from '../web/core/params.ts';
 import { FILE_OUTPUTS, RUN_OUTPUTS, STDOUT_FORMATS, USAGE, stdoutFormat, summaryMarkdown } from './formats.ts';
 import { DEFAULT_OPS_THRESHOLD, compareOps, opsExitCode, opsTable } from '../web/core/report/ops.ts';
@@ -56,8 +57,51 @@ export function plainProgressLine(engine: string, p: Progress, elapsedMs: number
   return `[${engine}] ${p.phase} ${p.done}/${p.total} ${what}, ${(elapsedMs / 1000).toFixed(0)} s elapsed${eta}${p.current ? ` (${p.current})` : ''}`;
 }
 
+/**
+ * parseArgs, with an unknown flag refused by name and the nearest known one suggested (as the
+ * package does for option names): `--size` answers "did you mean --sizes?".
+ */
+function parseFlags<T extends ParseArgsConfig>(config: T): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (e) {
+    const m = /Unknown option '(--?[^']+)'/.exec((e as Error).message);
+    if (!m) throw e;
+    const known = Object.keys(config.options ?? {}).map((k) => `--${k}`);
+    const near = closest(m[1]!, known);
+    const hint = distance(m[1]!, near) <= Math.max(2, Math.floor(m[1]!.length / 3)) ? ` (did you mean ${near}?)` : '';
+    throw new CliError(`unknown option ${m[1]}${hint}; the options are ${known.join(', ')}`);
+  }
+}
+
+/**
+ * Every file a command will write, checked before anything is measured: its folder is made
+ * where missing, and a folder that cannot be written (or a path that is a folder) is refused by
+ * name, so that a run's minute is never lost to its last step.
+ */
+export function checkOutputPaths(paths: readonly { flag: string; path: string; dir?: boolean }[]): void {
+  for (const { flag, path, dir } of paths) {
+    const folder = dir ? path : dirname(path);
+    try {
+      mkdirSync(folder, { recursive: true });
+      accessSync(folder, constants.W_OK);
+    } catch (e) {
+      throw new CliError(`Invalid --${flag}: '${path}' cannot be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).message} on ${folder})`);
+    }
+    if (!dir) {
+      let isDir = false;
+      try {
+        isDir = statSync(path).isDirectory();
+      } catch {
+        // absent: written later
+      }
+      if (isDir) throw new CliError(`Invalid --${flag}: '${path}' is a folder; give a file name`);
+    }
+  }
+}
+
 async function run(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values } = parseFlags({
     args: argv,
     options: {
       browser: { type: 'string', default: 'chromium' },
@@ -123,6 +167,7 @@ async function run(argv: string[]): Promise<number> {
   } catch (e) {
     throw new CliError(e instanceof ParamError ? `Invalid --${e.param}: '${e.value}' (${e.detail})` : (e as Error).message);
   }
+  checkOutputPaths([...files.map((f) => ({ flag: f.output.name, path: f.path })), ...(values.out ? [{ flag: 'out', path: values.out, dir: true }] : [])]);
   const tty = process.stderr.isTTY;
   const measure = async (engine: string): Promise<ResultDocument> => {
     const plain = plainProgress();
@@ -266,7 +311,7 @@ function stepSummary(markdown: string): void {
 }
 
 async function compare(argv: string[]): Promise<number> {
-  const { positionals, values } = parseArgs({
+  const { positionals, values } = parseFlags({
     args: argv,
     allowPositionals: true,
     strict: true,
@@ -292,6 +337,10 @@ async function compare(argv: string[]): Promise<number> {
   if (values.base !== undefined || values.head !== undefined) {
     if (positionals.length) throw new CliError(`compare takes either two result files or --base and --head modules, not both\n${USAGE}`);
     if (values.base === undefined || values.head === undefined) throw new CliError(`an A/B compare needs both --base and --head (module files)\n${USAGE}`);
+    checkOutputPaths([
+      ...(['junit', 'json'] as const).flatMap((flag) => (values[flag] ? [{ flag, path: values[flag] }] : [])),
+      ...(values.out ? [{ flag: 'out', path: values.out, dir: true }] : []),
+    ]);
     const tty = process.stderr.isTTY;
     const plain = plainProgress();
     return abCompare({

@@ -55,11 +55,15 @@ export const PARAM_NAMES = [
   'ab',
 ] as const;
 
-const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1 << 20, mb: 1 << 20, mib: 1 << 20 };
+const UNITS: Record<string, number> = { '': 1, b: 1, k: 1024, kib: 1024, m: 1 << 20, mib: 1 << 20 };
+/** Units read two ways (kB is 1000 bytes to SI and 1024 to many tools): refused, with the spelling that says 1024. */
+const AMBIGUOUS_UNITS: Record<string, string> = { kb: 'KiB', mb: 'MiB' };
 
-/** Parses `64`, `1k`, `16KiB`, `1M`, `4 MiB` into bytes. */
+/** Parses `64`, `1k`, `16KiB`, `1M`, `4 MiB` into bytes; refuses `1kb` (1000 or 1024?) naming `1KiB`. */
 export function parseSize(text: string, param = 'sizes'): number {
   const m = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text);
+  const ambiguous = m ? AMBIGUOUS_UNITS[m[2]!.toLowerCase()] : undefined;
+  if (ambiguous) throw new ParamError(param, text, `'${m![2]}' may mean 1000 or 1024: write ${m![1]}${ambiguous} (or ${m![1]}${ambiguous[0]!.toLowerCase()})`);
   const unit = m ? UNITS[m[2]!.toLowerCase()] : undefined;
   if (!m || unit === undefined) throw new ParamError(param, text, 'expected a size like 64, 1k, 16KiB or 1M');
   const bytes = Math.round(Number(m[1]) * unit);
@@ -103,6 +107,8 @@ function number(param: string, raw: string, min: number, max: number): number {
 /** Seconds, with or without an `s` (`20`, `20s`), as ms; an error names the value as written. */
 function seconds(param: string, raw: string, min: number, max: number): number {
   const n = Number(raw.trim().replace(/s$/, ''));
+  // A bare number is refused: '5' read as seconds by one caller and as milliseconds by another (the package's budgetMs).
+  if (/^\s*\d+(\.\d+)?\s*$/.test(raw) && n !== 0) throw new ParamError(param, raw, `a duration needs its unit: write ${raw.trim()}s for ${raw.trim()} seconds`);
   if (!/^\s*\d+(\.\d+)?s?\s*$/.test(raw) || n < min || n > max) throw new ParamError(param, raw, `expected seconds from ${min} to ${max}, like 20s`);
   return Math.round(n * 1000);
 }

@@ -51,6 +51,10 @@ describe('URL parameters', () => {
     ['overtime=soon', "Invalid overtime param: 'soon'"],
     ['overtime=-5s', "Invalid overtime param: '-5s' (expected seconds from 0 to 3600"],
     ['budget=0.5s', "Invalid budget param: '0.5s' (expected seconds from 1 to 3600"],
+    // A newcomer's spellings, refused with the one that works (each started a full run before).
+    ['budget=5', "Invalid budget param: '5' (a duration needs its unit: write 5s for 5 seconds)"],
+    ['sizes=1kb', "Invalid sizes param: '1kb' ('kb' may mean 1000 or 1024: write 1KiB (or 1k))"],
+    ['sizes=64,2MB', "Invalid sizes param: '64,2MB' ('MB' may mean 1000 or 1024: write 2MiB (or 2m))"],
   ])('rejects %s naming the value', (query, message) => {
     expect(() => parseParams(query)).toThrow(ParamError);
     expect(() => parseParams(query)).toThrow(message);
