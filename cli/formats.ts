@@ -102,7 +102,7 @@ export const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefo
                      [--algorithms a,b] [--implementations a,b] [--sizes 64,1k,1M]
                      [--operations encrypt,decrypt] [--rounds N] [--budget 20s] [--overtime 20s] ${FILE_OUTPUTS.map((o) => `[--${o.name} FILE]`).join(' ')}
                      [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
-                     [--format ${STDOUT_FORMATS.join('|')}] [--implementation FILE]… [--modules-alone]
+                     [--format ${STDOUT_FORMATS.join('|')}] [--implementation FILE]… [--modules-alone] [--apart]
        aeadbench compare A.json B.json [--margin 3%] [--junit FILE]
                      throughput of B over A per case, FASTER / SAME / SLOWER / UNKNOWN against the margin
        aeadbench compare A.json B.json --metric ops [--threshold 0.5%] [--junit FILE]
@@ -127,6 +127,8 @@ bundled with its own node_modules, checked by the gate, then timed beside the bu
 a module that fails the gate is not timed, is named with its first failure, and the run exits 1.
 --modules-alone times the modules without the preset's built-ins: only those --implementations
 names run beside them (none named: the modules alone; a CI job watching its own code).
+--apart measures each module, and each built-in whose calls are JavaScript's, in a thread of its
+own; by default every case shares the measuring thread, one condition for all that is compared.
 --budget and --overtime bound a run's time: the quick preset measures for 20 s, then up to 20 s
 more while a tenth of its cases or a claim is unresolved (--overtime 0s: never more).
 

@@ -110,6 +110,7 @@ async function run(argv: string[]): Promise<number> {
       implementations: { type: 'string' },
       implementation: { type: 'string', multiple: true },
       'modules-alone': { type: 'boolean', default: false },
+      apart: { type: 'boolean', default: false },
       sizes: { type: 'string' },
       operations: { type: 'string' },
       rounds: { type: 'string' },
@@ -158,6 +159,8 @@ async function run(argv: string[]): Promise<number> {
   }
   const alone = values['modules-alone']!;
   if (alone && !values.implementation?.length) throw new CliError('--modules-alone times modules of yours alone: give them with --implementation FILE');
+  if (values.apart && !values.implementation?.length)
+    throw new CliError('--apart measures modules of yours each in a thread of its own: give them with --implementation FILE');
   const q = new URLSearchParams();
   for (const k of ['preset', 'algorithms', 'implementations', 'sizes', 'operations', 'rounds', 'budget', 'overtime'] as const)
     if (values[k] !== undefined) q.set(k, values[k]!);
@@ -203,11 +206,12 @@ async function run(argv: string[]): Promise<number> {
       // Without --implementations, Node's defaults (node:crypto too), and the modules beside them.
       const ids = values.implementations ? params.implementations : [];
       const implementations = ids.length || bundles.length ? [...ids, ...bundles.map((b) => b.path!)] : undefined;
-      return runBenchmark({ ...params, implementations, modulesAlone: alone, onProgress });
+      return runBenchmark({ ...params, implementations, modulesAlone: alone, modulesApart: values.apart, onProgress });
     } else {
       const files = new Map(bundles.map((b) => [b.urlPath, b.bytes]));
       const q = new URLSearchParams(toSearch(params));
       if (bundles.length) q.set('module', bundles.map((b) => b.urlPath).join(','));
+      if (values.apart) q.set('apart', '1');
       if (alone) {
         // Alone, the page keeps only the built-ins --implementations names (toSearch leaves out a list equal to the preset's).
         q.delete('implementations');

@@ -19,14 +19,14 @@ test('a module served beside the site is gated, timed in a worker of its own thr
   try {
     const { port } = server.address() as AddressInfo;
     await page.goto(
-      `http://127.0.0.1:${port}/?preset=quick&algorithms=chacha20-poly1305&implementations=rustcrypto-wasm&sizes=64&operations=encrypt&rounds=1&reruns=0&module=${bundle.urlPath}&autorun=1`,
+      `http://127.0.0.1:${port}/?preset=quick&algorithms=chacha20-poly1305&implementations=rustcrypto-wasm&sizes=64&operations=encrypt&rounds=1&reruns=0&module=${bundle.urlPath}&apart=1&autorun=1`,
     );
     const a = await finished(page);
     expect(a.status, a.error ?? '').toBe('done');
     const sha = createHash('sha256').update(bundle.bytes).digest('hex');
     expect(a.result!.modules).toEqual([expect.objectContaining({ id: 'stablelib-chacha20poly1305', sha256: sha })]);
     expect(a.result!.cases.filter((c) => c.implementation === 'stablelib-chacha20poly1305').length).toBe(1);
-    // The measuring worker started the module's own (worker/apart.ts); one that cannot says so here.
+    // apart=1: the measuring worker started the module's own (worker/apart.ts); one that cannot says so here.
     expect(a.result!.warnings.filter((w) => /own thread did not start/.test(w))).toEqual([]);
     await expect(page.getByTestId('modules')).toContainText('@stablelib/chacha20poly1305 2.0.1');
     await expect(page.getByTestId('modules')).toContainText(sha.slice(0, 12));

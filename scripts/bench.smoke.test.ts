@@ -8,6 +8,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { delimiter, resolve } from 'node:path';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as v from 'valibot';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const SCRIPTS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
@@ -30,8 +34,33 @@ function run(command: string, env: Record<string, string>): Promise<{ status: nu
   });
 }
 
-/** Per benchmark: the environment that makes it tiny, and what its output must contain. */
-const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> = {
+const decision = v.picklist(['same', 'unknown', 'different']);
+/** bench:twins' JSON document (scripts/bench-twins.ts --json). */
+const TwinsDocument = v.object({
+  bench: v.literal('twins'),
+  busy: v.boolean(),
+  margin: v.number(),
+  runs: v.array(v.object({ engine: v.string(), run: v.number(), seconds: v.pipe(v.number(), v.minValue(0)), aa: v.nullable(decision) })),
+  cells: v.pipe(
+    v.array(
+      v.object({
+        engine: v.string(),
+        builtIn: v.string(),
+        sizeBytes: v.pipe(v.number(), v.integer(), v.minValue(1)),
+        ratios: v.pipe(v.array(v.pipe(v.number(), v.minValue(0))), v.minLength(1)),
+        decisions: v.array(decision),
+        median: v.number(),
+      }),
+    ),
+    v.minLength(1),
+  ),
+});
+
+/**
+ * Per benchmark: the environment that makes it tiny, and what its output must contain; or, for a
+ * benchmark that writes a JSON document (`--json FILE`), the schema that document must meet.
+ */
+const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[]; json?: v.GenericSchema }> = {
   'bench:cores': {
     env: { ROUNDS: '1', SAMPLE_MS: '2', SAMPLES: '2', SIZES: '64,1024', ALGORITHMS: 'aes-128-gcm,aegis-128l' },
     prints: [/bench:cores — MB\/s/, /aes-128-gcm\s+encrypt\s+64 B\s+\d/, /best WASM build \/ native soft: min \d/],
@@ -186,6 +215,8 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[] }> =
     ],
   },
   'bench:peers': { env: { SIZES: '64', ROUNDS: '1' }, prints: [/bench:peers —/, /chacha20-poly1305\s+encrypt\s+64 B\s+rustcrypto-wasm/] },
+  // Node and Chromium, one run at one size: every pair of the engine measured, in a valid document.
+  'bench:twins': { env: { RUNS: '1', ENGINES: 'node,chromium', SIZES: '1k', BUDGET: '4s' }, prints: [], json: TwinsDocument },
 };
 
 describe('benchmarks', () => {
@@ -207,11 +238,16 @@ describe('benchmarks', () => {
     it.concurrent(
       `${name} smoke run: exits 0 and prints its figures`,
       async ({ expect }) => {
-        const { env, prints } = SMOKE[name]!;
-        const r = await run(steps(name).at(-1)!, env);
+        const { env, prints, json } = SMOKE[name]!;
+        const file = json ? join(mkdtempSync(join(tmpdir(), 'bench-smoke-')), 'out.json') : null;
+        const r = await run(`${steps(name).at(-1)!}${file ? ` --json ${file}` : ''}`, env);
         const out = `${r.stdout}\n${r.stderr}`;
         expect(r.status, `${name} exited ${r.status} (${r.signal ?? 'no signal'}):\n${out.slice(-4000)}`).toBe(0);
         for (const p of prints) expect(out, `${name} did not print ${p}`).toMatch(p);
+        if (json && file) {
+          const checked = v.safeParse(json, JSON.parse(readFileSync(file, 'utf8')));
+          expect(checked.success ? [] : checked.issues.map((i) => `${v.getDotPath(i) ?? ''}: ${i.message}`)).toEqual([]);
+        }
         // The figures, in the log of npm test: a smoke run is read as well as counted.
         console.log(`${name} smoke run:\n${r.stdout.trim().split('\n').slice(-25).join('\n')}`);
       },

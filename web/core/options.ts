@@ -36,10 +36,12 @@ export interface RunOptions extends Partial<Omit<RunParams, 'preset' | 'implemen
    */
   counts?: boolean;
   /**
-   * Each module of yours measured in a thread of its own (default true; not in an A/B), its
-   * samples still taking turns with the other cases: what its calls leave in a heap is then
-   * collected in its own turns, not in the other cases' (docs/methodology.md, "A module of yours
-   * in a thread of its own"). false: every case in the measuring thread.
+   * true: each module of yours, and each built-in whose calls are JavaScript's (noble,
+   * node:crypto, libsodium.js, Web Crypto), measured in a thread of its own, its samples still
+   * taking turns with the other cases; what a library's calls leave in a heap is then collected
+   * in its own turns. Default false: every case in the measuring thread, so that a module and the
+   * built-in it is compared with run under one condition (docs/decisions/002-one-condition.md).
+   * Never in an A/B.
    */
   modulesApart?: boolean;
   /** Aborting terminates the worker; the promise resolves with what finished, status 'cancelled'. */

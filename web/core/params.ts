@@ -52,6 +52,7 @@ export const PARAM_NAMES = [
   'autorun',
   'module',
   'alone',
+  'apart',
   'ab',
 ] as const;
 
@@ -147,6 +148,8 @@ export interface ParsedUrl {
    * origin: a link must not make this site run someone else's code.
    */
   modules: string[];
+  /** With `apart=1`: modules of yours, and the built-ins whose calls are JavaScript's, each in a thread of its own (options.ts modulesApart). */
+  apart?: boolean;
   /**
    * With `alone=1`: the built-ins that run beside the modules, only those `implementations=`
    * names (none: the modules alone; options.ts modulesAlone). Undefined otherwise.
@@ -225,6 +228,8 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
       throw new ParamError('module', m, 'expected a path on this site to a .js or .mjs file, like /m/my-gcm.mjs');
   const alone = flag(raw.alone);
   if (alone && !modules.length) throw new ParamError('alone', raw.alone!, 'runs modules of yours alone: give them with module=');
+  const apart = flag(raw.apart);
+  if (apart && !modules.length) throw new ParamError('apart', raw.apart!, 'measures modules of yours each in a thread of its own: give them with module=');
   const checked = v.safeParse(RunParamsSchema, p);
   if (!checked.success) throw new Error(`Invalid parameters: ${checked.issues.map(formatIssue).join('; ')}`);
   return {
@@ -232,6 +237,7 @@ export function parseParams(search: string | URLSearchParams): ParsedUrl {
     autorun,
     modules,
     ...(alone ? { builtIns: raw.implementations ? ([...checked.output.implementations] as ImplementationId[]) : [] } : {}),
+    ...(apart ? { apart } : {}),
   };
 }
 

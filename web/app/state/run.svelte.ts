@@ -59,9 +59,10 @@ export class RunState {
 
   /**
    * `modules`: modules of yours by URL (custom.ts), gated and timed beside `params`'
-   * implementations, or beside only `builtIns` when given (a link's `alone=1`).
+   * implementations, or beside only `builtIns` when given (a link's `alone=1`); `apart` a link's
+   * `apart=1` (options.ts modulesApart).
    */
-  async start(params: RunParams, modules: readonly string[] = [], builtIns?: readonly ImplementationId[]) {
+  async start(params: RunParams, modules: readonly string[] = [], builtIns?: readonly ImplementationId[], apart = false) {
     if (this.running) return;
     this.params = params;
     this.status = 'running';
@@ -85,6 +86,7 @@ export class RunState {
         ...params,
         implementations: [...(builtIns ?? params.implementations), ...modules],
         modulesAlone: builtIns !== undefined,
+        modulesApart: apart,
         signal: this.#abort.signal,
         onProgress: (p) => {
           this.progress = p;

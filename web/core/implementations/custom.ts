@@ -27,10 +27,10 @@ export interface CustomImplementation<State = unknown> {
   label: string;
   /** Ids from the algorithm table (ALGORITHMS); an unknown id is an error naming it. */
   algorithms: readonly AlgorithmId[];
-  /** Returns ciphertext ‖ tag, synchronously or as a promise. */
-  encrypt(algorithm: AlgorithmId, key: Bytes, nonce: Bytes, aad: Bytes, plaintext: Bytes, state?: State): MaybePromise<Bytes>;
-  /** Returns the plaintext; throws (or rejects) when the input is not authentic. */
-  decrypt(algorithm: AlgorithmId, key: Bytes, nonce: Bytes, aad: Bytes, sealed: Bytes, state?: State): MaybePromise<Bytes>;
+  /** Returns ciphertext ‖ tag, synchronously or as a promise; a Uint8Array, or an ArrayBuffer as crypto.subtle answers. */
+  encrypt(algorithm: AlgorithmId, key: Bytes, nonce: Bytes, aad: Bytes, plaintext: Bytes, state?: State): MaybePromise<Bytes | ArrayBuffer>;
+  /** Returns the plaintext (a Uint8Array or an ArrayBuffer); throws (or rejects) when the input is not authentic. */
+  decrypt(algorithm: AlgorithmId, key: Bytes, nonce: Bytes, aad: Bytes, sealed: Bytes, state?: State): MaybePromise<Bytes | ArrayBuffer>;
   /**
    * Optional: the per-key work (a key schedule, an imported CryptoKey) done once per case,
    * before timing; its result is passed to every encrypt and decrypt as `state`.

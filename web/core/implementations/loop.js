@@ -20,7 +20,7 @@ export function syncLoop(impl, alg, { key, nonce, aad, pt }, state, operation, s
     };
   if (operation === 'decrypt')
     return (n) => {
-      for (let i = 0; i < n; i++) sink ^= impl.decrypt(alg, key, nonce, aad, sealed, state).length;
+      for (let i = 0; i < n; i++) sink ^= impl.decrypt(alg, key, nonce, aad, sealed, state).byteLength;
     };
   return (n) => {
     for (let i = 0; i < n; i++) {
@@ -35,7 +35,11 @@ export function syncLoop(impl, alg, { key, nonce, aad, pt }, state, operation, s
   };
 }
 
-/** The same for an implementation that answers with promises: each call awaited, as a caller's await loop does. */
+/**
+ * The same for an implementation that answers with promises: each call awaited, as a caller's
+ * await loop does. An answer may be an ArrayBuffer (crypto.subtle's): `[0]` reads undefined and
+ * `byteLength` reads either.
+ */
 export function asyncLoop(impl, alg, { key, nonce, aad, pt }, state, operation, sealed, forged) {
   if (operation === 'encrypt')
     return async (n) => {
@@ -43,7 +47,7 @@ export function asyncLoop(impl, alg, { key, nonce, aad, pt }, state, operation, 
     };
   if (operation === 'decrypt')
     return async (n) => {
-      for (let i = 0; i < n; i++) sink ^= (await impl.decrypt(alg, key, nonce, aad, sealed, state)).length;
+      for (let i = 0; i < n; i++) sink ^= (await impl.decrypt(alg, key, nonce, aad, sealed, state)).byteLength;
     };
   return async (n) => {
     for (let i = 0; i < n; i++) {

@@ -71,7 +71,7 @@ export interface RunPlatform {
   builtIns?: readonly ImplementationId[];
   /** Count each WASM case's executed operations in a worker of its own after the timing (worker/api.ts count); off unless asked. */
   counts?: boolean;
-  /** false: modules of yours are measured in the measuring thread, beside the other cases, not each in a thread of its own (worker/apart.ts). */
+  /** true: modules of yours, and the built-ins whose calls are JavaScript's, each in a thread of its own (worker/apart.ts); else all in the measuring thread. */
   modulesApart?: boolean;
 }
 
@@ -222,12 +222,13 @@ export class RunSession {
   }
 
   /**
-   * Whether each module of yours is measured in a thread of its own (worker/apart.ts): in every
-   * run but an A/B, whose two sides are both modules and take turns in one thread alike (its
-   * error rates were measured so, bench:ab), and unless the platform says otherwise.
+   * Whether modules of yours, and with them every built-in whose calls are JavaScript's, are each
+   * measured in a thread of its own (worker/apart.ts): only when asked (RunOptions.modulesApart),
+   * never in an A/B. By default everything compared shares the measuring thread, one condition
+   * for a module and the built-in it is held against (docs/decisions/002-one-condition.md).
    */
   get apart(): boolean {
-    return !this.params.ab && this.platform.modulesApart !== false;
+    return !this.params.ab && this.platform.modulesApart === true;
   }
 
   /**

@@ -318,6 +318,19 @@ export function variantNamed(c: { implementation: ImplementationRef; variant: st
 export const needsWasm = (impl: ImplementationRef): boolean => IMPLEMENTATIONS.some((i) => i.id === impl && 'needsWasm' in i);
 
 /**
+ * Whether an implementation is one of the engine's WebAssembly cores (RustCrypto's, libaegis's),
+ * whose timing loop runs inside WebAssembly: it needs WebAssembly and no npm package.
+ */
+export const loopsInWasm = (impl: ImplementationRef): boolean => IMPLEMENTATIONS.some((i) => i.id === impl && 'needsWasm' in i && i.npm.length === 0);
+
+/**
+ * Whether a built-in is measured in a thread of its own where modules of yours are (apart.ts):
+ * every built-in whose calls are made from JavaScript, so that a module is compared with it
+ * under the module's own condition; the engine's cores, which allocate nothing, stay.
+ */
+export const apartWithModules = (impl: ImplementationRef): boolean => isBuiltInImplementation(impl) && !loopsInWasm(impl);
+
+/**
  * Whether a case of this implementation takes a turn of its own before each sample (measure.ts
  * SETTLE_MS): every one whose calls are not WebAssembly's (noble, node:crypto, a module of
  * yours). Web Crypto's calls answer later, and settle with one untimed call instead (SETTLE_CALLS).

@@ -67,23 +67,40 @@ describe('a module of yours in a thread of its own', () => {
 
     const together = await pass(false);
     expect(together.threads).toEqual([threadId, threadId]);
-    // The thread's times come back as the measuring worker's own, per call and in ms: a slip of unit or of batch would be off by a factor of 1000 or of the batch.
+    // The thread's times come back as the measuring worker's own, per call and in ms: a slip of
+    // unit or of batch would be off by a factor of 1000 or of the batch (tens to hundreds of
+    // calls at these sizes). A busy host moves three samples by a factor of 3 or more (0.27 read
+    // on a fresh clone at load 10), so the band is a decade each way, far inside either slip.
     const perCall = (r: typeof apart, k: string) => Math.min(...r.measured.find((m) => m.key === k)!.samples);
     for (const c of [cases[1]!, cases[3]!]) {
       const ratio = perCall(apart, c.key) / perCall(together, c.key);
-      expect(ratio, c.key).toBeGreaterThan(0.33);
-      expect(ratio, c.key).toBeLessThan(3);
+      expect(ratio, c.key).toBeGreaterThan(0.1);
+      expect(ratio, c.key).toBeLessThan(10);
     }
+  });
+
+  it('with modules apart, starts a thread for each module and each built-in whose calls are JavaScript’s: one condition for what is compared', async () => {
+    let started = 0;
+    const counting = { ...nodePlatform, startThread: () => (started++, nodePlatform.startThread!()) };
+    const r = await pass(true, counting);
+    expect(r.warnings).toEqual([]);
+    // noble and the module, each in its own: the module's cases were prepared off the measuring thread.
+    expect(started).toBe(2);
+    for (const t of r.threads) expect(t).not.toBe(threadId);
+    for (const m of r.measured) expect(m.samples).toHaveLength(3);
+    // Without modules apart, none is started: the module, noble and the cores share the measuring thread.
+    started = 0;
+    await pass(false, counting);
+    expect(started).toBe(0);
   });
 
   it('measures the module in the measuring thread and says why, where the platform cannot start a thread', async () => {
     const { startThread: _, ...platform } = nodePlatform;
     const r = await pass(true, platform);
     expect(r.threads).toEqual([threadId, threadId]);
-    expect(r.warnings).toEqual([
-      expect.stringMatching(
-        /^module test-thread-gcm measured in the measuring thread, beside the other cases: its own thread did not start \(this platform cannot start a worker from a worker\)$/,
-      ),
+    expect([...r.warnings].sort()).toEqual([
+      'module test-thread-gcm measured in the measuring thread, beside the other cases: its own thread did not start (this platform cannot start a worker from a worker)',
+      'noble measured in the measuring thread, beside the other cases: its own thread did not start (this platform cannot start a worker from a worker)',
     ]);
     for (const m of r.measured) expect(m.samples).toHaveLength(3);
   });
@@ -157,19 +174,20 @@ describe('a module of yours in a thread of its own', () => {
       });
       const r = await pass(true, platform);
       expect(r.warnings).toEqual([]);
-      // The module's two cases were prepared by the thread the page started, none by the measuring worker.
-      expect(prepared).toEqual([cases[1]!.key, cases[3]!.key]);
+      // Every case was prepared by a thread the page started (the module's, and noble's beside it), none by the measuring worker.
+      expect([...prepared].sort()).toEqual(cases.map((c) => c.key).sort());
       for (const m of r.measured) expect(m.samples, m.key).toHaveLength(3);
       const asked = events.flatMap((e) => (e.type === 'thread' ? [e.id] : []));
-      expect(asked).toHaveLength(1);
-      expect(events.filter((e) => e.type === 'thread-stop')).toEqual([{ type: 'thread-stop', id: asked[0] }]);
+      expect(asked).toHaveLength(2);
+      expect(events.filter((e) => e.type === 'thread-stop').sort()).toEqual(asked.map((id) => ({ type: 'thread-stop', id })));
     });
 
     it('measures the module in the measuring thread, and says why, when the thread the page started fails', async () => {
       const { platform } = pageOf((id, _, tellWorker) => tellWorker({ threadFailed: id, message: 'its script did not load' }));
       const r = await pass(true, platform);
-      expect(r.warnings).toEqual([
+      expect([...r.warnings].sort()).toEqual([
         'module test-thread-gcm measured in the measuring thread, beside the other cases: its own thread did not start (the benchmark worker failed: its script did not load)',
+        'noble measured in the measuring thread, beside the other cases: its own thread did not start (the benchmark worker failed: its script did not load)',
       ]);
       expect(r.threads).toEqual([threadId, threadId]);
       for (const m of r.measured) expect(m.samples).toHaveLength(3);

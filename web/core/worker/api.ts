@@ -19,7 +19,7 @@ import { estimateClock } from './clock.ts';
 import { comparisonGroups, detachOnce, outgrowsArena, twinKey } from './groups.ts';
 import { loadBackends, loadModules } from './load.ts';
 import { makeProbe, measureCase, measureInterleaved, timed, timerResolutionMs } from './measure.ts';
-import { type Apart, startApart } from './apart.ts';
+import { type Apart, apartKey, apartWithModules, startApart } from './apart.ts';
 import { connect } from './rpc.ts';
 import type { CaseCount, InterferenceRecord, MeasuredCase, PlannedCase, Platform, WorkerEvent } from './types.ts';
 import { createVisibility } from './visibility.ts';
@@ -76,26 +76,43 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
   const yieldNow = makeYield();
 
   /**
-   * A thread of its own for each module of yours among `cases` (apart.ts). One that does not
-   * start is measured here, and the run is told why.
+   * A thread of its own for each module of yours among `cases` (apart.ts), and then for every
+   * built-in among them whose calls are JavaScript's (apartWithModules): a module is compared
+   * with those, and a comparison is made under one condition, or a module making exactly
+   * node:crypto's calls read 1.5× and 0.69× of node:crypto at 1 MiB in two runs
+   * (docs/decisions/002-one-condition.md). One that does not start is measured here, and the
+   * run is told why. Keyed by implementation/variant.
    */
   async function threadsApart(cases: PlannedCase[]): Promise<Map<string, Apart>> {
-    const ids = [...new Set(cases.map((c) => c.implementation as string))].filter((id) => customs.has(id) && moduleUrls.has(id));
-    // Started together: each loads its module and nothing else (about 0.3 s in Node from the sources, most of it the thread's own start).
+    const modules = [...new Set(cases.map((c) => c.implementation as string))].filter((id) => customs.has(id) && moduleUrls.has(id));
+    const builtIns = modules.length
+      ? [...new Map(cases.filter((c) => apartWithModules(c.implementation)).map((c) => [apartKey(c), c])).values()].flatMap((c) => {
+          const local = backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
+          return local ? [{ key: apartKey(c), name: c.implementation as string, local, url: null as string | null }] : [];
+        })
+      : [];
+    const wanted = [
+      ...modules.map((id) => {
+        const local = customs.get(id)!;
+        return { key: apartKey(local), name: `module ${id}`, local, url: moduleUrls.get(id)! as string | null };
+      }),
+      ...builtIns,
+    ];
+    // Started together: each loads its implementation and nothing else (about 0.3 s in Node from the sources, most of it the thread's own start).
     const started = await Promise.allSettled(
-      ids.map(async (id) => {
+      wanted.map(async (w) => {
         if (!platform.startThread || !runParams) throw new Error('this platform cannot start a worker from a worker');
         const handle = platform.startThread();
-        return startApart(connect<WorkerApi>(handle), () => handle.terminate(), runParams, customs.get(id)!, moduleUrls.get(id)!);
+        return startApart(connect<WorkerApi>(handle), () => handle.terminate(), runParams, w.local, w.url);
       }),
     );
     const out = new Map<string, Apart>();
     started.forEach((r, i) => {
-      if (r.status === 'fulfilled') out.set(ids[i]!, r.value);
+      if (r.status === 'fulfilled') out.set(wanted[i]!.key, r.value);
       else
         emit({
           type: 'warning',
-          message: `module ${ids[i]} measured in the measuring thread, beside the other cases: its own thread did not start (${(r.reason as Error)?.message ?? r.reason})`,
+          message: `${wanted[i]!.name} measured in the measuring thread, beside the other cases: its own thread did not start (${(r.reason as Error)?.message ?? r.reason})`,
         });
     });
     return out;
@@ -115,7 +132,7 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
       const prepared: Awaited<ReturnType<Backend['prepare']>>[] = [];
       try {
         for (const c of group) {
-          const backend = apart.get(c.implementation)?.backend ?? backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
+          const backend = apart.get(apartKey(c))?.backend ?? backends.find((b) => b.implementation === c.implementation && b.variant === c.variant);
           if (!backend) {
             const why = unavailable.find((u) => u.implementation === c.implementation)?.reason;
             throw new Error(`no backend ${c.implementation}/${c.variant} in this worker${why ? `: ${why}` : ''}`);
@@ -242,8 +259,8 @@ export function createApi(platform: Platform, emit: (e: WorkerEvent) => void) {
 
     /** In a module's thread of its own (apart.ts): prepares a case of it here. */
     async prepareApart(c: PlannedCase) {
-      const b = backends.find((x) => x.implementation === c.implementation);
-      if (!b) throw new Error(`no backend ${c.implementation} in this thread`);
+      const b = backends.find((x) => x.implementation === c.implementation && x.variant === c.variant);
+      if (!b) throw new Error(`no backend ${c.implementation}/${c.variant} in this thread`);
       const p = await b.prepare(c);
       const id = nextApart++;
       apartCases.set(id, p);
