@@ -227,6 +227,7 @@ export async function abCompare(o: AbOptions): Promise<number> {
           threshold: o.threshold ?? DEFAULT_OPS_THRESHOLD,
           rows: opsResults.flatMap(({ engine, ops }) => ops.rows.map((x) => ({ ...x, key: `${engine} · ${x.key}` }))),
           uncounted: [],
+          uncountedWhy: [],
         }),
       );
     for (const m of missing) console.error(`[${m.engine}] did not run: ${m.why}`);

@@ -58,9 +58,38 @@ async function viaPlaywright(launch: () => Promise<import('playwright-core').Bro
   };
 }
 
-/** `extraArgs`: more command-line flags for Chromium (benchmarks pass V8's tier flags). */
-export async function openBrowser(name: BrowserName, executable?: string, extraArgs: string[] = []): Promise<BrowserPage> {
+/**
+ * A device without AES instructions, played by a browser of this one: the environment that keeps
+ * the browser's cryptography library off the x86 AES and carry-less multiply instructions.
+ * Chromium's BoringSSL reads OPENSSL_ia32cap (bits cleared: AES-NI 57, PCLMULQDQ 33, and SSSE3 41
+ * and AVX 60, without which its constant-time vector AES and GHASH would still be fast);
+ * Firefox's NSS reads NSS_DISABLE_HW_AES and NSS_DISABLE_PCLMUL. WebKitGTK's libraries have no
+ * such switch here, and Node's OpenSSL reads it only when the process starts.
+ */
+export const EMULATIONS = {
+  'no-aes': {
+    chromium: { OPENSSL_ia32cap: '~0x1200020200000000' },
+    firefox: { NSS_DISABLE_HW_AES: '1', NSS_DISABLE_PCLMUL: '1' },
+  },
+} as const;
+export type Emulation = keyof typeof EMULATIONS;
+
+/** The environment a browser is started with to play `emulate` (EMULATIONS); refuses an engine that cannot. */
+export function emulationEnv(name: BrowserName | 'node', emulate: Emulation | undefined): Record<string, string> {
+  if (!emulate) return {};
+  const family = name === 'firefox' ? 'firefox' : name === 'webkit' || name === 'node' ? null : 'chromium';
+  if (!family)
+    throw new CliError(
+      `--emulate ${emulate} runs in Chromium-family browsers and Firefox, not in ${name} (its cryptography library has no switch for it here)`,
+    );
+  return { ...(process.env as Record<string, string>), ...EMULATIONS[emulate][family] };
+}
+
+/** `extraArgs`: more command-line flags for Chromium (benchmarks pass V8's tier flags); `emulate`: a device to play (EMULATIONS). */
+export async function openBrowser(name: BrowserName, executable?: string, extraArgs: string[] = [], emulate?: Emulation): Promise<BrowserPage> {
+  const env = emulate ? { env: emulationEnv(name, emulate) } : {};
   if (name === 'webkit') {
+    if (emulate) emulationEnv(name, emulate); // refuses, naming why
     let webdriverError: Error;
     try {
       const s = await startWebKit({ executable });
@@ -94,12 +123,12 @@ export async function openBrowser(name: BrowserName, executable?: string, extraA
   if (name === 'firefox') {
     // A distribution's Firefox speaks WebDriver BiDi (channel moz-firefox); Playwright's own build its own protocol.
     return viaPlaywright(() =>
-      firefox.launch({ executablePath: found.path, ...(found.source === 'playwright' ? {} : { channel: 'moz-firefox' }) } as Parameters<
+      firefox.launch({ executablePath: found.path, ...env, ...(found.source === 'playwright' ? {} : { channel: 'moz-firefox' }) } as Parameters<
         typeof firefox.launch
       >[0]),
     );
   }
-  return viaPlaywright(() => chromium.launch({ executablePath: found.path, args: [...BROWSER_ARGS, ...extraArgs] }));
+  return viaPlaywright(() => chromium.launch({ executablePath: found.path, args: [...BROWSER_ARGS, ...extraArgs], ...env }));
 }
 
 type Candidate = ReturnType<typeof findBrowser>;
@@ -114,6 +143,8 @@ export async function runInBrowser(o: {
   /** How long the page may take to expose `window.aeadbench` (default 60 s). */
   readyTimeoutMs?: number;
   browserArgs?: string[];
+  /** A device the browser plays (EMULATIONS): its environment at start. */
+  emulate?: Emulation;
   /** Files the page may fetch beside the site (modules of yours, bundled, under /m/). */
   files?: ReadonlyMap<string, Uint8Array>;
   /** The verdict's claims as the page showed them during the run (automation.ts claimsShown). */
@@ -121,7 +152,7 @@ export async function runInBrowser(o: {
 }): Promise<ResultDocument> {
   let page: BrowserPage | undefined;
   try {
-    page = await openBrowser(o.browser, o.executable, o.browserArgs);
+    page = await openBrowser(o.browser, o.executable, o.browserArgs, o.emulate);
     return await runOnPage(page, o);
   } finally {
     await page?.close().catch(() => {});

@@ -103,6 +103,7 @@ export const USAGE = `usage: aeadbench run --browser chromium|chrome|edge|firefo
                      [--operations encrypt,decrypt] [--rounds N] [--budget 20s] [--overtime 20s] ${FILE_OUTPUTS.map((o) => `[--${o.name} FILE]`).join(' ')}
                      [--executable PATH] [--submit COLLECTOR_URL [--device-class server]]
                      [--format ${STDOUT_FORMATS.join('|')}] [--implementation FILE]… [--modules-alone] [--apart]
+                     [--emulate no-aes]
        aeadbench compare A.json B.json [--margin 3%] [--junit FILE]
                      throughput of B over A per case, FASTER / SAME / SLOWER / UNKNOWN against the margin
        aeadbench compare A.json B.json --metric ops [--threshold 0.5%] [--junit FILE]
@@ -129,6 +130,8 @@ a module that fails the gate is not timed, is named with its first failure, and 
 names run beside them (none named: the modules alone; a CI job watching its own code).
 --apart measures each module, and each built-in whose calls are JavaScript's, in a thread of its
 own; by default every case shares the measuring thread, one condition for all that is compared.
+--emulate no-aes starts Chromium or Firefox as a device without AES instructions would run its
+Web Crypto (the browser's cryptography library kept off AES-NI and carry-less multiply).
 --budget and --overtime bound a run's time: the quick preset measures for 20 s, then up to 20 s
 more while a tenth of its cases or a claim is unresolved (--overtime 0s: never more).
 

@@ -17,7 +17,7 @@ import { opsJunit, opsMarkdown, workBehindTime } from './ops-outputs.ts';
 import { NOTHING_PASSED, type Progress } from '../web/core/run/runner.ts';
 import { type ResultDocument, type RunParams, validateResult } from '../web/core/schema.ts';
 import { BROWSER_NAMES } from './browsers.ts';
-import { type BrowserName, CliError, runInBrowser } from './browser-run.ts';
+import { type BrowserName, CliError, EMULATIONS, type Emulation, emulationEnv, runInBrowser } from './browser-run.ts';
 import { type BundledModule, bundleModule } from './modules.ts';
 import { compareExitCode, compareResults, compareTable, unknownAdvice } from './compare.ts';
 import { abCompare, parseBudget } from './ab.ts';
@@ -111,6 +111,7 @@ async function run(argv: string[]): Promise<number> {
       implementation: { type: 'string', multiple: true },
       'modules-alone': { type: 'boolean', default: false },
       apart: { type: 'boolean', default: false },
+      emulate: { type: 'string' },
       sizes: { type: 'string' },
       operations: { type: 'string' },
       rounds: { type: 'string' },
@@ -157,6 +158,10 @@ async function run(argv: string[]): Promise<number> {
     if (files.length || values.submit || values.executable)
       throw new CliError(`with several engines, use --out DIR (not ${FILE_OUTPUTS.map((o) => `--${o.name}`).join(', ')}, --submit or --executable)`);
   }
+  const emulate = values.emulate as Emulation | undefined;
+  if (emulate !== undefined && !Object.hasOwn(EMULATIONS, emulate))
+    throw new CliError(`Invalid --emulate: '${values.emulate}' (expected ${Object.keys(EMULATIONS).join(', ')})`);
+  for (const e of engines) emulationEnv(e as BrowserName, emulate); // an engine that cannot play it is refused before anything runs
   const alone = values['modules-alone']!;
   if (alone && !values.implementation?.length) throw new CliError('--modules-alone times modules of yours alone: give them with --implementation FILE');
   if (values.apart && !values.implementation?.length)
@@ -219,7 +224,7 @@ async function run(argv: string[]): Promise<number> {
         q.set('alone', '1');
       }
       const search = q.toString();
-      return runInBrowser({ browser: engine as BrowserName, executable: values.executable, search, files, onProgress });
+      return runInBrowser({ browser: engine as BrowserName, executable: values.executable, search, files, onProgress, emulate });
     }
   }
   if (engines.length > 1) return matrix(engines, measure, values.out!);

@@ -14,6 +14,41 @@ const cliIn = (tmp: string | undefined, ...args: string[]) =>
 /** What these runs show needs no full 20 s (+ 20 s overtime) budget: 4 s, and never more. */
 const SHORT = ['--budget', '4s', '--overtime', '0s'];
 
+for (const target of ['chromium', 'firefox'] as const) {
+  test(`the AES-instructions claim flips when ${target} is started as a device without them (--emulate no-aes)`, TIMING, async ({ browserName }) => {
+    test.skip(browserName !== target, `runs once, in the ${target} project`);
+    test.setTimeout(240_000);
+    const claimOf = (...extra: string[]) => {
+      const out = join(mkdtempSync(join(tmpdir(), 'aeadbench-cli-')), 'out.json');
+      const args = ['run', '--browser', target, '--algorithms', 'aes-128-gcm', '--implementations', 'rustcrypto-wasm,webcrypto', '--sizes', '1M'];
+      const r = cli(...args, '--operations', 'encrypt', '--budget', '8s', '--overtime', '0s', ...extra, '--json', out);
+      expect(r.status, r.stderr).toBe(0);
+      return { stdout: r.stdout, doc: JSON.parse(readFileSync(out, 'utf8')) };
+    };
+    // The claim is the verdict's (report/verdict.ts hardwareAes), recomputed from the document the CLI wrote.
+    const { verdict } = await import('../web/core/report/verdict.ts');
+    const plain = claimOf();
+    const emulated = claimOf('--emulate', 'no-aes');
+    const aes = (d: unknown) => verdict(d as never).claims.find((c) => c.id === 'hardware-aes')!.answer;
+    expect(aes(plain.doc), plain.stdout).toBe('AES instructions');
+    expect(aes(emulated.doc), emulated.stdout).toBe('no AES instructions');
+    expect(emulated.stdout).toContain('probably has no AES instructions');
+  });
+}
+
+test('--emulate is refused by name where the engine cannot play it, before anything runs', async ({ browserName }) => {
+  test.skip(browserName !== 'chromium', 'a flag check, once');
+  for (const [args, message] of [
+    [['--browser', 'webkit', '--emulate', 'no-aes'], /--emulate no-aes runs in Chromium-family browsers and Firefox, not in webkit/],
+    [['--browser', 'node', '--emulate', 'no-aes'], /--emulate no-aes runs in Chromium-family browsers and Firefox, not in node/],
+    [['--browser', 'chromium', '--emulate', 'no-sse'], /Invalid --emulate: 'no-sse' \(expected no-aes\)/],
+  ] as const) {
+    const r = cli('run', ...args);
+    expect(r.status).toBe(3);
+    expect(r.stderr).toMatch(message);
+  }
+});
+
 for (const target of ['chromium', 'firefox', 'node'] as const) {
   test(`aeadbench run --browser ${target} --preset quick writes a valid result document`, async ({ browserName }) => {
     test.skip(browserName !== (target === 'node' ? 'chromium' : target), `runs once, in the ${target === 'node' ? 'chromium' : target} project`);

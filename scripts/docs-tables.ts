@@ -82,7 +82,7 @@ const SECTIONS: Record<string, () => Promise<Record<string, string>>> = {
   'docs/architecture.md': async () => ({ algorithms: await algorithmTable(), 'code size': codeSizeTable() }),
   'docs/implementations.md': async () => ({ implementations: await implementationTable() }),
   'docs/package.md': async () => ({ usage: usageBlock() }),
-  'docs/methodology.md': async () => ({ standing: standingTable() }),
+  'docs/measured/standing.md': async () => ({ standing: standingTable() }),
   'web/core/README.md': async () => ({ usage: usageBlock() }),
 };
 
@@ -107,7 +107,10 @@ export const readDoc = (file = 'docs/architecture.md') => readFileSync(docUrl(fi
 if (import.meta.url === `file://${process.argv[1]}`) {
   for (const file of Object.keys(SECTIONS)) {
     const before = readDoc(file);
-    const after = await regenerated(before, file);
+    let after = await regenerated(before, file);
+    // A page of docs/measured/ says when it was written: today, when its table changed.
+    if (file.startsWith('docs/measured/') && after !== before)
+      after = after.replace(/^- date: .*$/m, `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
     writeFileSync(docUrl(file), after);
     console.log(before === after ? `${file}: its tables were current` : `${file}: tables regenerated`);
   }

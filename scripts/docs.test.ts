@@ -50,9 +50,9 @@ describe('the README is an entry page, and figures come from commands', () => {
     expect(readme).toContain('npm test');
   });
 
-  it('every page of docs/measured/ (but the index and the hand-kept history) opens with its date, machine and command', () => {
+  it('every page of docs/measured/ (but the index) opens with its date, machine and command', () => {
     const dir = new URL('../docs/measured/', import.meta.url);
-    const pages = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'README.md' && f !== 'history.md');
+    const pages = readdirSync(dir).filter((f) => f.endsWith('.md') && f !== 'README.md');
     expect(pages.length).toBeGreaterThan(0);
     for (const page of pages) {
       const text = readFileSync(new URL(page, dir), 'utf8');
@@ -68,9 +68,35 @@ describe('the README is an entry page, and figures come from commands', () => {
   });
 });
 
-describe("docs/methodology.md: where the figures stand, counted from the benchmarks' pages", () => {
+describe('the method and its decisions', () => {
+  const read = (f: string) => readFileSync(new URL(`../${f}`, import.meta.url), 'utf8');
+
+  it('docs/methodology.md is a method: at most 400 lines, no commit hash, no dated run', () => {
+    const method = read('docs/methodology.md');
+    expect(method.split('\n').length).toBeLessThanOrEqual(400);
+    expect(method.match(/\b(?!aead)(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b/g) ?? []).toEqual([]);
+    expect(method.match(/\b20\d\d-\d\d-\d\d\b/g) ?? []).toEqual([]);
+  });
+
+  it('each decision record is at most 40 lines, says its question, options, figure and decision, and links the page that holds its figure', () => {
+    const dir = new URL('../docs/decisions/', import.meta.url);
+    const records = readdirSync(dir).filter((f) => /^\d{3}-[a-z-]+\.md$/.test(f));
+    expect(records.length).toBeGreaterThanOrEqual(6);
+    for (const f of records) {
+      const text = readFileSync(new URL(f, dir), 'utf8');
+      expect(text.split('\n').length, f).toBeLessThanOrEqual(40);
+      for (const part of ['**Question.**', '**Options.**', '**Measured.**', '**Decision.**']) expect(text, `${f}: ${part}`).toContain(part);
+      const pages = [...text.matchAll(/\]\(\.\.\/measured\/([a-z-]+\.md)\)/g)].map((m) => m[1]!);
+      expect(pages.length, `${f} links no page of docs/measured/`).toBeGreaterThan(0);
+      for (const page of pages) expect(existsSync(new URL(`../docs/measured/${page}`, import.meta.url)), `${f}: ${page}`).toBe(true);
+      expect(read('docs/methodology.md'), `the method's list of decisions names ${f}`).toContain(`decisions/${f}`);
+    }
+  });
+});
+
+describe("docs/measured/standing.md: where the figures stand, counted from the benchmarks' pages", () => {
   it('shows the table standing.ts counts from docs/measured/ now (run `npm run docs` after a benchmark writes a page)', () => {
-    expect(section(readDoc('docs/methodology.md'), 'standing')).toBe(standingTable());
+    expect(section(readDoc('docs/measured/standing.md'), 'standing')).toBe(standingTable());
   });
 
   it("reads each engine's Web Crypto cells, and only the plain loop's own judgement, from bench:verdict's lines", () => {

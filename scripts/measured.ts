@@ -86,6 +86,7 @@ export const BENCH_ENV = [
   'NATIVE_ALGORITHMS',
   'NATIVE_BUILDS',
   'LOAD',
+  'BUSY',
   'MODULES_APART',
   'LIVE_MB',
   'LIVE_ROTATIONS',

@@ -16,18 +16,33 @@ import { caseLabel } from './compare.ts';
  * yours that executed none); `–` where WebAssembly went uncounted (a run without the pass, or a
  * count that failed: the run's warnings say why).
  */
+/**
+ * Why a case has no count, in words: its code is JavaScript (or the platform's own), or it is
+ * WebAssembly that the counting pass does not rewrite — a built-in's that loads its own module
+ * (libsodium.js) is timed as it ships, not counted — or a module's WebAssembly not counted in
+ * that run (its warnings say why).
+ */
+export function uncountedWhy(c: Pick<CaseResult, 'implementation'>, modules?: ResultDocument['modules']): 'javascript' | 'own-wasm' | 'not-counted' {
+  if (isBuiltInImplementation(c.implementation)) return needsWasm(c.implementation) ? 'own-wasm' : 'javascript';
+  return modules?.find((m) => m.id === c.implementation)?.code === 'javascript' ? 'javascript' : 'not-counted';
+}
+
+const UNCOUNTED_WORDS = {
+  javascript: 'JavaScript (or the platform’s own code), not WebAssembly',
+  'own-wasm': 'WebAssembly the library loads itself, which the counting pass does not rewrite',
+  'not-counted': 'WebAssembly not counted in that run (its warnings say why)',
+} as const;
+
 export function countCell(c: CaseResult, modules: ResultDocument['modules']): { text: string; title: string } {
   if (c.ops)
     return {
       text: c.ops.perByte.toFixed(c.ops.perByte >= 100 ? 1 : 2),
       title: `${c.ops.perMessage.toLocaleString('en')} WebAssembly operations per message, exact (the same in every engine)`,
     };
-  const javascript = isBuiltInImplementation(c.implementation)
-    ? !needsWasm(c.implementation)
-    : modules?.find((m) => m.id === c.implementation)?.code === 'javascript';
-  return javascript
-    ? { text: 'JS', title: 'no count: the code is JavaScript (or the platform’s own), not WebAssembly' }
-    : { text: '–', title: 'WebAssembly, not counted in this run (its warnings say why)' };
+  const why = uncountedWhy(c, modules);
+  return why === 'javascript'
+    ? { text: 'JS', title: `no count: ${UNCOUNTED_WORDS[why]}` }
+    : { text: 'not counted', title: `no count: ${UNCOUNTED_WORDS[why]}` };
 }
 
 /** The default threshold: any change of at least 0.5 % in the work a message takes is reported. */
@@ -47,16 +62,22 @@ export interface OpsRow {
 export interface OpsComparison {
   threshold: number;
   rows: OpsRow[];
-  /** Cases in both results that one of them has no count for (JavaScript, or a run without counts). */
+  /** Cases in both results that one of them has no count for, each with why (uncountedWhy). */
   uncounted: string[];
+  uncountedWhy: ReturnType<typeof uncountedWhy>[];
 }
 
 const counted = (c: CaseResult) => c.ops?.perMessage;
 
-export function compareOps(base: Pick<ResultDocument, 'cases'>, head: Pick<ResultDocument, 'cases'>, threshold = DEFAULT_OPS_THRESHOLD): OpsComparison {
+export function compareOps(
+  base: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'modules'>>,
+  head: Pick<ResultDocument, 'cases'> & Partial<Pick<ResultDocument, 'modules'>>,
+  threshold = DEFAULT_OPS_THRESHOLD,
+): OpsComparison {
   const heads = new Map(head.cases.map((c) => [caseLabel(c), c]));
   const rows: OpsRow[] = [];
   const uncounted: string[] = [];
+  const whys: ReturnType<typeof uncountedWhy>[] = [];
   for (const b of base.cases) {
     const key = caseLabel(b);
     const h = heads.get(key);
@@ -64,6 +85,7 @@ export function compareOps(base: Pick<ResultDocument, 'cases'>, head: Pick<Resul
     const [x, y] = [counted(b), counted(h)];
     if (x === undefined || y === undefined || x === 0) {
       uncounted.push(key);
+      whys.push(x === undefined ? uncountedWhy(b, base.modules) : uncountedWhy(h, head.modules));
       continue;
     }
     const change = y / x - 1;
@@ -75,7 +97,7 @@ export function compareOps(base: Pick<ResultDocument, 'cases'>, head: Pick<Resul
       verdict: change > 0 && change >= threshold ? 'more-work' : change < 0 && change <= -threshold ? 'less-work' : 'same-work',
     });
   }
-  return { threshold, rows, uncounted };
+  return { threshold, rows, uncounted, uncountedWhy: whys };
 }
 
 const WORDS: Record<OpsVerdict, string> = { 'more-work': '▲ MORE WORK', 'less-work': '▼ less work', 'same-work': '= same work' };
@@ -86,9 +108,11 @@ export function opsTable(r: OpsComparison): string {
   const head = ['case', 'base ops/msg', 'head ops/msg', 'change', `beyond ±${(r.threshold * 100).toFixed(1)} %`];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (row: string[]) => row.map((x, i) => (i >= 1 && i <= 3 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join('  ');
-  const uncounted = r.uncounted.length
-    ? [`${r.uncounted.length} case(s) in both without a count in one of them (JavaScript, or a run without counts): not compared`]
-    : [];
+  const reasons = (Object.keys(UNCOUNTED_WORDS) as (keyof typeof UNCOUNTED_WORDS)[])
+    .map((why) => [why, r.uncountedWhy.filter((w) => w === why).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([why, n]) => `${n} ${UNCOUNTED_WORDS[why]}`);
+  const uncounted = r.uncounted.length ? [`${r.uncounted.length} case(s) in both without a count in one of them, not compared: ${reasons.join('; ')}`] : [];
   return [line(head), ...rows.map(line), ...uncounted].join('\n');
 }
 

@@ -293,7 +293,8 @@ export class RunSession {
       modules: this.modules.map((m) => m.info),
       runId: this.#runId,
       createdAt: this.#createdAt,
-      durationMs: this.now() - this.#startedAt,
+      // Whole milliseconds: a clock's sum printed 41258.52000000002 in the review of what is sent.
+      durationMs: Math.round(this.now() - this.#startedAt),
     });
   }
 

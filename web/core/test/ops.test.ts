@@ -1,7 +1,7 @@
 // Two results compared by their exact counts (report/ops.ts): the change is exact, so the
 // threshold is a policy, and a case without a count in either is named, not compared.
 import { describe, expect, it } from 'vitest';
-import { compareOps, opsExitCode, opsTable } from '../report/ops.ts';
+import { compareOps, opsExitCode, opsTable, uncountedWhy } from '../report/ops.ts';
 import { sampleDocument } from './fixtures.ts';
 
 const withOps = (perMessage: number | null) => {
@@ -44,5 +44,15 @@ describe('compare --metric ops', () => {
     expect(r.uncounted).toHaveLength(1);
     expect(opsExitCode(r)).toBe(3);
     expect(opsTable(r)).toContain('1 case(s) in both without a count');
+  });
+
+  it('says why a case has no count: JavaScript, WebAssembly the library loads itself (libsodium.js), or a module not counted', () => {
+    const doc = (implementation: string) => ({ cases: [{ ...withOps(null).cases[0]!, implementation: implementation as never }] });
+    expect(uncountedWhy({ implementation: 'noble' })).toBe('javascript');
+    expect(uncountedWhy({ implementation: 'libsodium' })).toBe('own-wasm');
+    expect(uncountedWhy({ implementation: 'my-wasm' as never }, [{ id: 'my-wasm', code: 'webassembly' } as never])).toBe('not-counted');
+    const r = compareOps(doc('libsodium'), doc('libsodium'));
+    expect(opsTable(r)).toContain('not compared: 1 WebAssembly the library loads itself, which the counting pass does not rewrite');
+    expect(opsTable(r)).not.toMatch(/JavaScript, or a run without counts/);
   });
 });
