@@ -40,8 +40,10 @@ export default defineConfig({
     // scripts imported by URL, such as the timing loops contract.ts and bench:modules' plain loop
     // import a fresh copy of per code path (script-src 'self').
     assetsInlineLimit: (file: string) => (/\.(json|m?js)$/.test(file) ? false : undefined),
-    // harness.html serves `npm run bench:harness` (engine vs bare loops); it shares the chunks.
-    rollupOptions: { input: { main: 'web/app/index.html', harness: 'web/app/harness.html' } },
+    // The site alone: the lab's harness page has a build of its own (lab/vite.config.ts).
+    // No [PLUGIN_TIMINGS] warning: Rolldown names a plugin that took much of a build's time, and on
+    // a busy 2-core host Svelte's compiler always does; it said nothing a reader could act on.
+    rollupOptions: { input: { main: 'web/app/index.html' }, checks: { bundlerTimings: false } },
   },
   server: { headers: ISOLATION_HEADERS, fs: { allow: ['../..'] } },
   preview: { headers: { ...ISOLATION_HEADERS, 'Content-Security-Policy': contentSecurityPolicy() } },

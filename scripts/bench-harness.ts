@@ -3,7 +3,7 @@
  * size, in one page (harness.html), alternating, RUNS times:
  *  1. the engine's WASM AES-128-GCM and ChaCha20-Poly1305 against a bare in-WASM loop, and its
  *     Web Crypto AES-128-GCM (sequential) against a bare `await` loop written apart from the
- *     engine (web/app/harness/bare.worker.ts: one key, the same buffer, sequential encrypts);
+ *     engine (lab/harness/bare.worker.ts: one key, the same buffer, sequential encrypts);
  *  2. as medians of batches, and as total bytes over total time (the engine's
  *     totalBytesPerSecond, the samples' mean): a caller waits for the slow calls too;
  *  3. the wall time of one run of QUICK (the whole quick preset by default), and that run's own

@@ -1,7 +1,7 @@
 /**
  * `npm run bench:modules`: is the engine fair to JavaScript? Each example module (and the
  * built-in noble) timed by the engine (gate, then the stop rule's sampling, in its worker
- * thread) and by a plain loop written apart from it (web/app/harness/plain-loop.mjs: the same
+ * thread) and by a plain loop written apart from it (lab/harness/plain-loop.mjs: the same
  * calls, by hand, in scripts/plain-loop.worker.mjs), alternately, in Node. Prints engine / plain
  * loop per size: every call's bytes over their time on both sides ("all calls": what a caller
  * gets), and the engine's median sample over the plain loop's median stretch ("median"). Until
@@ -19,7 +19,7 @@
  * the loop's timed time, which explain little of it). The engine timed is
  * the compiled one the package ships (built into target/bench-engine/ first, a few seconds).
  * Then the same in each of BROWSERS (default chromium; 'none' skips): the engine's run in the
- * harness page against a plain loop in a browser worker (web/app/harness/plain.worker.ts).
+ * harness page against a plain loop in a browser worker (lab/harness/plain.worker.ts).
  *   RUNS=3 SIZES=64,1k,1M BROWSERS=chromium,firefox,webkit npm run bench:modules
  *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
  * For noble, in Node, also against noble's own benchmark harness (@paulmillr/jsbt, HARNESS_S
@@ -41,11 +41,11 @@ import type { ResultDocument } from '../web/core/schema.ts';
 import type { BrowserName } from '../cli/browser-run.ts';
 import { bundleModule } from '../cli/modules.ts';
 import { openHarness, sandwiched, settled } from './harness-page.ts';
-import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from '../web/app/harness/plain-loop.mjs';
+import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from '../lab/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
 import { listEnv, recordPage } from './measured.ts';
-import { nativeBuild } from './native.ts';
+import { buildPauseProbe } from './native.ts';
 import { againstRepeatability, describe, type JudgedCell, tallyCells } from './repeatability.ts';
 import { SETTLE_MAX_BATCHES, SETTLE_MS } from '../web/core/worker/measure.ts';
 
@@ -63,8 +63,12 @@ buildEngine(ENGINE, { declaration: false });
 const { runBenchmark } = (await import(pathToFileURL(`${ENGINE}/web/core/node.js`).href)) as typeof import('../web/core/node.ts');
 
 const RUNS = Number(process.env.RUNS ?? 3);
-/** MODULES_APART=0: the engine measures the modules in its measuring thread, beside the other cases, instead of each in a thread of its own (RunOptions.modulesApart). */
-const MODULES_APART = process.env.MODULES_APART !== '0';
+/**
+ * MODULES_APART=1: the engine measures each module, and noble, in a thread of its own
+ * (RunOptions.modulesApart: true); by default, as the engine does, every case in its measuring
+ * thread (docs/decisions/002-one-condition.md).
+ */
+const MODULES_APART = process.env.MODULES_APART === '1';
 const SIZES = (process.env.SIZES ?? '64,1k,1M').split(',').map((s) => parseSize(s));
 const LOOP_MS = Number(process.env.LOOP_MS ?? 300);
 const example = (d: string) => fileURLToPath(new URL(`../examples/modules/${d}/index.mjs`, import.meta.url));
@@ -238,7 +242,7 @@ async function withIdleTurns(): Promise<Map<string, IdleAnswer[][]>> {
  * own batches untimed that long, as the engine's turn of its own), PAUSE_TURNS a stretch, held
  * against the stretches back to back on either side (scripts/pause.worker.mjs), PAUSE_ROTATIONS
  * rotated orders. What it times: dependent reads at random over a working set of PAUSE_KIB KiB,
- * in native code (wasm/examples/pause_native.rs: no V8 at all) and the same walk in JavaScript;
+ * in native code (lab/native/src/bin/pause_native.rs: no V8 at all) and the same walk in JavaScript;
  * then the cases at PAUSE_SIZES, and the engine's WebAssembly core for their algorithms. Whether
  * what the idle turns cost is the engine's, V8's or the host's: a working set a thread leaves
  * alone while others run may be gone from the caches when it returns.
@@ -275,7 +279,7 @@ async function pausedWorker(what: { kib: number } | { subject: Subject; size: nu
 }
 async function withPauses(): Promise<PauseRow[]> {
   const rows: PauseRow[] = [];
-  const native = PAUSE_KIB.length ? nativeBuild.pause() : '';
+  const native = PAUSE_KIB.length ? buildPauseProbe() : '';
   for (const kib of PAUSE_KIB) {
     const out = execFileSync(native, [`${kib}`, `${PAUSE_TURNS}`, `${PAUSE_ROTATIONS}`, `${IDLE_BATCH_MS}`, ...PAUSES.map((p) => p.spelled)], {
       encoding: 'utf8',
@@ -714,7 +718,7 @@ if (IDLE_SIZES.length) {
 if (PAUSES.length) {
   const rows = await withPauses();
   console.log(
-    `\npauses of its own (Node, and native code): one thread, nothing else of ours working, ${PAUSE_TURNS} batches of about ${IDLE_BATCH_MS} ms each timed after its thread sleeps or spins on the clock (the milliseconds given), / the same thread's batches back to back on either side; a walk is dependent reads at random over a working set, natively (wasm/examples/pause_native.rs) and in JavaScript; median [range] of ${PAUSE_ROTATIONS} rotations:`,
+    `\npauses of its own (Node, and native code): one thread, nothing else of ours working, ${PAUSE_TURNS} batches of about ${IDLE_BATCH_MS} ms each timed after its thread sleeps or spins on the clock (the milliseconds given), / the same thread's batches back to back on either side; a walk is dependent reads at random over a working set, natively (lab/native/src/bin/pause_native.rs) and in JavaScript; median [range] of ${PAUSE_ROTATIONS} rotations:`,
   );
   console.log(`${'what is timed'.padEnd(50)}${PAUSES.map((p) => p.label.padStart(20)).join('')}`);
   for (const row of rows) console.log(`${row.label.padEnd(50)}${row.ratios.map((xs) => f(xs).padStart(20)).join('')}`);
@@ -750,7 +754,7 @@ if (LIVE_MB.length) {
  * The same in a browser (BROWSERS, default chromium; 'none' skips): the engine's run in the
  * harness page (harness.html), each example module bundled for the browser as the CLI bundles
  * it and served under /m/, against a plain loop in a fresh worker of that page
- * (web/app/harness/plain.worker.ts), alternately, RUNS times; the plain loop runs interleaved and
+ * (lab/harness/plain.worker.ts), alternately, RUNS times; the plain loop runs interleaved and
  * alone as in Node.
  */
 for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) => b && b !== 'none') as BrowserName[]) {

@@ -256,7 +256,7 @@ interface PlainAfter {
 }
 
 /**
- * The plain await loop (web/app/harness/bare.worker.ts) at each of 1 KiB, 16 KiB and 1 MiB the
+ * The plain await loop (lab/harness/bare.worker.ts) at each of 1 KiB, 16 KiB and 1 MiB the
  * run measured, in a fresh browser of the same engine right after the run: once to settle
  * (a fresh worker of every loop, but the first loop of a size in that browser read low in
  * Chromium: four loops in a row, six fresh browsers, the later three over the first 1.15, 1.15,
@@ -303,7 +303,7 @@ async function plainAfter(browser: BrowserName, doc: ResultDocument): Promise<Ma
 /**
  * Our Web Crypto AES-128-GCM figure (all calls: total bytes over total time, what a caller
  * encrypting many messages gets) against a plain `await` loop written apart from the engine
- * (web/app/harness/bare.worker.ts), at 1 KiB, 16 KiB and 1 MiB where the runs measured them:
+ * (lab/harness/bare.worker.ts), at 1 KiB, 16 KiB and 1 MiB where the runs measured them:
  *  - each run's figure over the plain loop timed right after that run (plainAfter), the median
  *    and range over the runs: the figure a visitor gets, neighbours and fresh workers included;
  *  - side by side: PAIRS times (default 3), the engine measuring that one case alone (SEARCH with

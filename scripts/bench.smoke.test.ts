@@ -149,6 +149,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[]; jso
     ],
   },
   'bench:modules': {
+    // The evidence only: the notebooks (a caller's heap, the neighbours, idle turns, pauses) run by hand, never here.
     env: {
       RUNS: '1',
       SIZES: '64',
@@ -156,22 +157,16 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[]; jso
       HARNESS_S: '0.1',
       ONLY: 'noble,stablelib-chacha20poly1305',
       BROWSERS: 'chromium',
-      LIVE_MB: '4',
-      LIVE_ROTATIONS: '1',
-      NEIGHBOUR_SIZES: '64',
-      NEIGHBOUR_ROTATIONS: '1',
-      IDLE_SIZES: '64',
-      IDLE_ROTATIONS: '1',
-      IDLE_TURNS: '20',
-      PAUSE_KIB: '32',
-      PAUSE_SIZES: '64',
-      PAUSE_ROTATIONS: '1',
-      PAUSE_TURNS: '5',
+      LIVE_MB: 'none',
+      NEIGHBOUR_SIZES: 'none',
+      IDLE_SIZES: 'none',
+      PAUSES: 'none',
+      PAUSE_KIB: 'none',
     },
     prints: [
-      /bench:modules — Node [^\n]*each module in a thread of its own/,
-      // The loop taking turns takes them as the run does, size by size and a case a turn, in the run's threads, as the engine holds the cases.
-      /interleaved = the plain loop with every case taking turns as the run's do, size by size, one case a turn, [^\n]*in the engine's threads \(each module in a worker of its own, noble's cases together\)/,
+      /bench:modules — Node [^\n]*every case in the measuring thread/,
+      // The loop taking turns takes them as the run does, size by size and a case a turn, in one worker, as the engine holds the cases.
+      /interleaved = the plain loop with every case taking turns as the run's do, size by size, one case a turn, [^\n]*in one worker/,
       /noble\s+aes-128-gcm\s+64 B\s+[\d.]+\s+[\d.]+\s+[\d.]+ \[/,
       /stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B/,
       /bench:modules — Chrom\S+ [\d.]+ \(chromium\)[^\n]*\n[\s\S]*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+\s+[\d.]+(\s+[\d.]+ \[[\d.]+–[\d.]+\]){8}/,
@@ -185,25 +180,6 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[]; jso
       // Node's plain loops measure the collector's pauses in their timed time; the browser's cannot.
       /the collector's pauses in the plain loop's timed time[^\n]*\n[^\n]*\n(?:[^\n]*\n)*noble\s+aes-128-gcm\s+64 B\s+\d+\.\d %\s+\d+\.\d %\s+[\d.]+ \[[\d.]+–[\d.]+\]\s+[\d.]+ \[[\d.]+–[\d.]+\]/,
       /of the \d cells whose loop taking turns reads below 0\.95 of the loop alone, \d read 0\.95 or more with the collector's pauses left out/,
-      // Each case with no neighbour and with each other one, never with itself.
-      /the neighbours \(Node\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \([\d.]+\)){3}\s+–\n/,
-      // Each case against itself in one worker: sleeping and streaming neighbours, without and with a turn of its own, and a longer one before or after; callers with a run's longer turns, and runs with half and twice the turn of its own.
-      /idle turns \(Node\): [^\n]*\n[^\n]*others sleep\s+sleep, settled\s+others stream\s+stream, settled\s+others call\s+call, settled\s+call, 30 ms before\s+call, 30 ms after\s+others call 10 ms\s+10 ms, settled\s+10 ms, 30 ms before\s+6 ms, 4 ms before\s+18 ms, 16 ms before\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \[[\d.]+–[\d.]+\]){13}\n/,
-      /cells below 0\.95: others sleep \d, sleep, settled \d, others stream \d, stream, settled \d, others call \d, call, settled \d, call, 30 ms before \d, call, 30 ms after \d, others call 10 ms \d, 10 ms, settled \d, 10 ms, 30 ms before \d, 6 ms, 4 ms before \d, 18 ms, 16 ms before \d \(of 3\)/,
-      // The shapes are what they say, by lower bounds and counts no load can break: five 2 ms turns are a wait of at least 10 ms, five 10 ms ones at least 50 (asserted with a tenth to spare for two clocks' edges), and a shape that ignored its turns' length would wait 10–13; own batches run on the side the shape names.
-      /each timed batch, median over the cells: the wait before it, and its own batches before \/ after it: others sleep (?:9|[1-9]\d|\d{3,})\.\d ms 0\.0 \/ 0\.0, sleep, settled (?:9|[1-9]\d|\d{3,})\.\d ms [1-9]\.\d \/ 0\.0, [^\n]*call, 30 ms after (?:9|[1-9]\d|\d{3,})\.\d ms 0\.0 \/ [1-9]\d*\.\d, others call 10 ms (?:4[5-9]|[5-9]\d|\d{3,})\.\d ms 0\.0 \/ 0\.0, 10 ms, settled (?:4[5-9]|[5-9]\d|\d{3,})\.\d ms [1-9]\.\d \/ 0\.0, [^\n]*18 ms, 16 ms before (?:8[5-9]|9\d|\d{3,})\.\d ms [1-9]\d*\.\d \/ 0\.0/,
-      // One thread timed after pauses of its own, and after one followed by the engine's turn of its own: a walk natively and in JavaScript, then each case and the engine's WebAssembly for their algorithms; every pause as long as its column says (a lower bound no load can break, with a tenth to spare for the clocks' edges), and its own batches after it only where the column says so.
-      /pauses of its own \(Node, and native code\): [^\n]*\n[^\n]*sleep 2 ms\s+sleep 10 ms\s+sleep 50 ms\s+spin 10 ms\s+sleep 50 ms \+ 8 own\nnative: a walk over 32 KiB(\s+[\d.]+ \[[\d.]+–[\d.]+\]){5}\nJavaScript: a walk over 32 KiB(\s+[\d.]+ \[[\d.]+–[\d.]+\]){5}\n(?:[^\n]*\n)*stablelib-chacha20poly1305 chacha20-poly1305 64 B(\s+[\d.]+ \[[\d.]+–[\d.]+\]){5}\nrustcrypto-wasm \(simd128\) aes-128-gcm 64 B(\s+[\d.]+ \[[\d.]+–[\d.]+\]){5}\nrustcrypto-wasm \(simd128\) chacha20-poly1305 64 B(\s+[\d.]+ \[[\d.]+–[\d.]+\]){5}\n/,
-      /the engine's WebAssembly, medians of the cells: sleep 2 ms [\d.]+, sleep 10 ms [\d.]+, sleep 50 ms [\d.]+, spin 10 ms [\d.]+, sleep 50 ms \+ 8 own [\d.]+\n/,
-      /the cases, medians of the cells: sleep 2 ms [\d.]+ \(\d of 3 below 0\.95\), sleep 10 ms [\d.]+ \(\d of 3 below 0\.95\), sleep 50 ms [\d.]+ \(\d of 3 below 0\.95\), spin 10 ms [\d.]+ \(\d of 3 below 0\.95\), sleep 50 ms \+ 8 own [\d.]+ \(\d of 3 below 0\.95\)/,
-      /each pause, median over the rows: sleep 2 ms lasted (?:1\.[89]|[2-9]\.\d|\d{2,}\.\d) ms, 0\.0 own batches after it, sleep 10 ms lasted (?:9|[1-9]\d|\d{3,})\.\d ms, 0\.0 own batches after it, sleep 50 ms lasted (?:4[5-9]|[5-9]\d|\d{3,})\.\d ms, 0\.0 own batches after it, spin 10 ms lasted (?:9|[1-9]\d|\d{3,})\.\d ms, 0\.0 own batches after it, sleep 50 ms \+ 8 own lasted (?:4[5-9]|[5-9]\d|\d{3,})\.\d ms, [1-9]\d*\.\d own batches after it/,
-      // In the browser too, without the pauses a browser's worker cannot see.
-      /the neighbours \(chromium\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+){3}\s+–\n/,
-      /with no neighbour [\d.]+–[\d.]+; with one, \d of 6 pairs below 0\.90 and \d above 1\.10/,
-      // And again with each neighbour in a thread of its own, as the engine measures modules.
-      /the neighbours \(Node, each neighbour in a thread of its own\): [^\n]*each case in a fresh worker of its own[^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+ \([\d.]+\)){3}\s+–\n/,
-      /the neighbours \(chromium, each neighbour in a thread of its own\): [^\n]*\n[^\n]*none\s+noble aes\s+noble chacha20\s+stablelib\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B(\s+[\d.]+){3}\s+–\n/,
-      /the plain loop alone with a caller's heap beside it \(4 MiB of small live objects[^\n]*\n[^\n]*4 MiB\n(?:[^\n]*\n)*stablelib-chacha20poly1305\s+chacha20-poly1305\s+64 B\s+[\d.]+ \[[\d.]+–[\d.]+\]/,
     ],
   },
   'bench:ab': {

@@ -1,15 +1,19 @@
 /**
- * The harness page (web/app/harness) in a browser, for the benchmarks that hold the engine
- * against loops written apart from it (bench:harness, bench:modules, bench:verdict): dist/
- * served with COOP/COEP on a free loopback port, the page open and `window.harness` ready.
+ * The lab's harness page (lab/harness) in a browser, for the benchmarks that hold the engine
+ * against loops written apart from it (bench:harness, bench:modules, bench:verdict): its build
+ * (target/lab-site/, lab/vite.config.ts) served with COOP/COEP on a free loopback port, the page
+ * open and `window.harness` ready.
  */
 import type { AddressInfo } from 'node:net';
 import { type BrowserName, type BrowserPage, openBrowser } from '../cli/browser-run.ts';
 import { serveStatic } from '../server/serve.ts';
-import type { BareSpec } from '../web/app/harness/bare.worker.ts';
+import type { BareSpec } from '../lab/harness/bare.worker.ts';
+
+/** Where `vite build --config lab/vite.config.ts` writes the harness page. */
+export const LAB_SITE = 'target/lab-site';
 
 export async function openHarness(name: BrowserName, files?: ReadonlyMap<string, Uint8Array>): Promise<BrowserPage> {
-  const server = await serveStatic({ dir: 'dist', port: 0, host: '127.0.0.1', files });
+  const server = await serveStatic({ dir: LAB_SITE, port: 0, host: '127.0.0.1', files });
   let page: BrowserPage;
   try {
     page = await openBrowser(name);

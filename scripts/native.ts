@@ -1,8 +1,9 @@
 /**
  * The cores compiled for the host (wasm/examples/bench_native.rs), for the benchmarks that set
  * WebAssembly beside native code: `bench:cores` times them, `bench:counts` counts their
- * instructions under callgrind; and pause_native.rs, native code timed after pauses of its own
- * thread, for `bench:modules`.
+ * instructions under callgrind. The lab's probe of native code after pauses of its own thread
+ * (lab/native, outside the product's workspace) is built only when bench:modules' pauses
+ * notebook runs, never ahead of the benchmarks.
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -30,9 +31,17 @@ export const nativeBuild = {
   hw: () => buildNative('native-hw', ''),
   /** libaegis in C, for the AEGIS ids only. */
   libaegis: () => buildNative('native-libaegis', '', ['--no-default-features']),
-  /** What a pause of its own thread costs native code (wasm/examples/pause_native.rs), for bench:modules. */
-  pause: () => buildNative('native-pause', '', [], 'pause_native'),
 };
+
+/** The lab's probe (lab/native/src/bin/pause_native.rs): what a pause of its own thread costs native code, for bench:modules' pauses notebook. */
+export function buildPauseProbe(): string {
+  console.error('building the lab probe pause_native (lab/native)');
+  execFileSync('cargo', ['build', '--quiet', '--release', '--manifest-path', 'lab/native/Cargo.toml', '--target-dir', 'target/lab-native'], {
+    env: { ...process.env, RUSTFLAGS: '' },
+    stdio: 'inherit',
+  });
+  return 'target/lab-native/release/pause_native';
+}
 
 // `tsx scripts/native.ts`: every build ahead of the benchmarks (npm test does, beside the WebKit suite).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) for (const build of Object.values(nativeBuild)) build();

@@ -13,8 +13,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { encryptOf, inputsOf, warmAndSize } from '../web/app/harness/plain-loop.mjs';
-import { batch } from '../web/app/harness/plain-batch.mjs';
+import { encryptOf, inputsOf, warmAndSize } from '../lab/harness/plain-loop.mjs';
+import { batch } from '../lab/harness/plain-batch.mjs';
 
 const { subject, wasm, size, kib, turns, rotations, batchMs, pauses } = workerData;
 

@@ -1,10 +1,10 @@
-// bench:modules' plain loop in a Node worker thread (web/app/harness/plain-loop.mjs); workerData
+// bench:modules' plain loop in a Node worker thread (lab/harness/plain-loop.mjs); workerData
 // is its PlainSpec, each module a file path. The collector's pauses come from perf_hooks' gc
 // entries, which Node delivers per thread, on this worker's clock.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { plainLoop } from '../web/app/harness/plain-loop.mjs';
+import { plainLoop } from '../lab/harness/plain-loop.mjs';
 
 const pauses = [];
 const observer = new PerformanceObserver((list) => {

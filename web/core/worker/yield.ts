@@ -1,6 +1,6 @@
 /**
  * The engine's turn of the event loop between samples (api.ts yieldNow), on its own so that a
- * loop written apart from the engine (web/app/harness/bare.worker.ts `turn`) takes the same one.
+ * loop written apart from the engine (lab/harness/bare.worker.ts `turn`) takes the same one.
  * @module
  */
 

@@ -2,8 +2,8 @@
  * The bare loops the engine is compared against: no calibration logic, no RPC, no statistics
  * module; just the cores (or crypto.subtle), performance.now() and a fixed batch.
  */
-import initSimd, * as simd from '../../core/wasm/simd128/cores.js';
-import { makeYield } from '../../core/worker/yield.ts';
+import initSimd, * as simd from '../../web/core/wasm/simd128/cores.js';
+import { makeYield } from '../../web/core/worker/yield.ts';
 
 export interface BareSpec {
   kind: 'wasm' | 'webcrypto';

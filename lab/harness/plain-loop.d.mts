@@ -1,5 +1,5 @@
 /** Types of plain-loop.mjs (plain JavaScript, so that Node runs it without a loader). */
-import type { CustomImplementation } from '../../core/implementations/custom.ts';
+import type { CustomImplementation } from '../../web/core/implementations/custom.ts';
 
 export interface PlainSpec {
   /** `module`: a module's path or URL (what `load` takes), or 'noble'; `name` keys its figures. */

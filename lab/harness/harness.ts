@@ -3,10 +3,10 @@
  * given parameters (modules of yours by `module=`), or a bare or plain loop in a fresh worker, in
  * this same page.
  */
-import { browserEnvironment, payloadLimitBytes } from '../../core/platform/env.ts';
-import { parseParams } from '../../core/params.ts';
-import { startRun } from '../../core/run/runner.ts';
-import type { ResultDocument } from '../../core/schema.ts';
+import { browserEnvironment, payloadLimitBytes } from '../../web/core/platform/env.ts';
+import { parseParams } from '../../web/core/params.ts';
+import { startRun } from '../../web/core/run/runner.ts';
+import type { ResultDocument } from '../../web/core/schema.ts';
 import type { BareSpec } from './bare.worker.ts';
 import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from './plain-loop.mjs';
 
@@ -32,7 +32,7 @@ const harness = {
     const { params, modules, builtIns } = parseParams(search);
     return startRun(params, {
       builtIns,
-      createWorker: () => new Worker(new URL('../../core/worker/bench.worker.ts', import.meta.url), { type: 'module' }),
+      createWorker: () => new Worker(new URL('../../web/core/worker/bench.worker.ts', import.meta.url), { type: 'module' }),
       environment: browserEnvironment,
       payloadLimitBytes: payloadLimitBytes(null, false),
       modules: modules.map((u) => new URL(u, location.href).href),
