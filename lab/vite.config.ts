@@ -1,4 +1,4 @@
-// The lab's harness page (lab/harness.html: the engine beside loops written apart from it), built
+// The lab's harness page (lab/index.html: the engine beside loops written apart from it), built
 // on its own into target/lab-site/ for the benchmarks that open it (scripts/harness-page.ts), so
 // that the site's build ships no harness. `vite build --config lab/vite.config.ts`.
 import { defineConfig } from 'vite';
@@ -15,6 +15,6 @@ export default defineConfig({
     // As the site's: scripts imported by URL (the plain loop, the engine's timing loops) and the
     // vectors are fetched, never inlined as data: URLs.
     assetsInlineLimit: (file: string) => (/\.(json|m?js)$/.test(file) ? false : undefined),
-    rollupOptions: { input: { harness: 'lab/harness.html' }, checks: { bundlerTimings: false } },
+    rollupOptions: { input: { harness: 'lab/index.html' }, checks: { bundlerTimings: false } },
   },
 });

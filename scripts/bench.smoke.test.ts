@@ -118,7 +118,7 @@ const SMOKE: Record<string, { env: Record<string, string>; prints: RegExp[]; jso
     prints: [
       /claim fastest\/small\s+\d\/2 agree/,
       /claims identical in every run: \d+ of \d+/,
-      /headline identical in \d of 2 runs: "On this device/,
+      /headline identical in \d of 2 runs: "Fastest on this device:/,
       /claims with one SAME or DIFFERENT answer in at least 90 % of runs: \d+ of \d+/,
       /claims shown resolved, then reversed in the same run: \d+ of \d+ shown in 2 runs/,
       /first claim shown resolved after Start: (median \d+\.\d s \(|never).*; within 5 s in \d of 2 runs/,

@@ -29,7 +29,7 @@ export async function openHarness(name: BrowserName, files?: ReadonlyMap<string,
       server.close();
     },
   };
-  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/harness.html`);
+  await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
   for (let i = 0; i < 100 && !(await page.evaluate(`document.body.dataset.ready === 'true'`)); i++) await new Promise((r) => setTimeout(r, 100));
   return opened;
 }

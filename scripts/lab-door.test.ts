@@ -39,6 +39,6 @@ describe('the lab’s one-way door', () => {
 
   it('builds the site without the harness page, which the lab builds on its own', () => {
     expect(readFileSync('vite.config.ts', 'utf8')).not.toMatch(/input:[^}]*harness/);
-    expect(readFileSync('lab/vite.config.ts', 'utf8')).toMatch(/input:\s*\{\s*harness: 'lab\/harness\.html'/);
+    expect(readFileSync('lab/vite.config.ts', 'utf8')).toMatch(/input:\s*\{\s*harness: 'lab\/index\.html'/);
   });
 });

@@ -55,7 +55,10 @@ export function visitorAnswer(c: Claim): string {
     case 'group':
       return `${either(group)} (about the same)`;
     case 'busy':
-      return `not told apart on a device this busy (differences under ${pct(c.busy!)} could not be seen)`;
+      // Past 100 %, the same case measured twice differed by more than 2×: no size of difference could be seen.
+      return c.busy! > 1
+        ? 'not told apart on a device this busy (the same case measured twice differed by more than 2×)'
+        : `not told apart on a device this busy (differences under ${pct(c.busy!)} could not be seen)`;
     case 'close':
       return c.within !== undefined ? `too close to call (the leaders are within ${pct(c.within)} of one another)` : 'too close to call';
   }

@@ -79,4 +79,10 @@ describe('the verdict headline', () => {
       // No state reads as a winner unless it names one: "the fastest choice is no clear winner" is gone.
       if (state !== 'winner' && state !== 'group') expect(headline([c, { ...c, id: 'fastest/large' }])[0]).not.toContain('at every message size');
     });
+
+  it('says what a device too busy for any difference could not see, without a percentage past 100', () => {
+    const c = { ...claim('fastest/small', 'unknown', 'undecided'), busy: 1.7 };
+    expect(visitorAnswer(c)).toBe('not told apart on a device this busy (the same case measured twice differed by more than 2×)');
+    expect(headline([c])[0]).not.toMatch(/more than 100 %/);
+  });
 });
