@@ -75,10 +75,18 @@ describe('compare', () => {
     expect(files[0]).toMatch(/^1 of 1 comparisons are UNKNOWN: their intervals reach ±\d+(\.\d)? % against a margin of ±3 %/);
     expect(files.join('\n')).toContain('aeadbench compare --base A.js --head B.js');
     expect(files.join('\n')).toContain('--rounds');
-    expect(files.join('\n')).toMatch(/--margin \d+%/);
+    // A margin is suggested where one that matters would hold the intervals (±15 % here: --margin 15%).
+    const moderate = unknownAdvice({ ...r, cases: r.cases.map((c) => ({ ...c, low: c.ratio / 1.15, high: c.ratio * 1.15 })) }, { inRun: false });
+    expect(moderate.join('\n')).toMatch(/--margin 1[45]%/);
     const ab = unknownAdvice(r, { inRun: true, budgetSeconds: 60 });
     expect(ab.join('\n')).toContain('--budget 120s');
     expect(ab.join('\n')).not.toContain('--base');
+    // It says the smallest difference it could have seen, in words.
+    expect(files[1]).toMatch(/^This run could not have seen a difference smaller than about \d+ %: the device was too busy, or the run too short/);
+    // Intervals wider than any margin that matters: no --margin of 50 % for ±116 %, a quieter machine instead.
+    const tooWide = unknownAdvice({ ...r, cases: r.cases.map((c) => ({ ...c, low: c.ratio / 2.2, high: c.ratio * 2.2 })) }, { inRun: false }).join('\n');
+    expect(tooWide).not.toMatch(/--margin/);
+    expect(tooWide).toContain('a quieter machine');
     // Nothing undecided, nothing to say.
     expect(unknownAdvice(compareResults(doc(steady(1000)), doc(steady(1000))), { inRun: false })).toEqual([]);
   });

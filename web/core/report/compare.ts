@@ -152,8 +152,12 @@ export function unknownAdvice(r: Comparison, o: { inRun: boolean; budgetSeconds?
   if (unknown.length === 0) return [];
   const widest = Math.max(...unknown.map((c) => (c.high - c.low) / 2 / c.ratio));
   const pct = (x: number) => `±${+(x * 100).toFixed(1)} %`;
+  // The smallest difference the undecided comparisons could have shown: the largest factor their intervals leave open.
+  const seen = Math.max(...unknown.map((c) => Math.max(c.high / c.ratio, c.ratio / c.low))) - 1;
   const lines = [
-    `${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: their intervals reach ${pct(widest)} against a margin of ${pct(r.margin)}, so neither SAME nor a difference is proven. What would decide them:`,
+    `${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: their intervals reach ${pct(widest)} against a margin of ${pct(r.margin)}, so neither SAME nor a difference is proven.`,
+    `This run could not have seen a difference smaller than about ${+(seen * 100).toFixed(0)} %: the device was too busy, or the run too short, to separate less. Nothing here is SLOWER beyond that either.`,
+    'What would decide them:',
   ];
   if (o.inRun) {
     lines.push(
@@ -165,9 +169,10 @@ export function unknownAdvice(r: Comparison, o: { inRun: boolean; budgetSeconds?
     );
     lines.push('- more rounds in each run (--rounds), so each median is known more closely');
   }
-  lines.push(
-    `- a wider margin, if a difference that small does not matter to you: --margin ${+(Math.min(0.5, Math.max(r.margin * 2, Math.ceil(widest * 100) / 100)) * 100).toFixed(0)}%`,
-  );
+  // A margin is worth suggesting only where one that matters would hold the intervals (at most ±50 %).
+  const margin = Math.max(r.margin * 2, Math.ceil(widest * 100) / 100);
+  if (margin <= 0.5) lines.push(`- a wider margin, if a difference that small does not matter to you: --margin ${+(margin * 100).toFixed(0)}%`);
+  else lines.push(`- a quieter machine: intervals of ${pct(widest)} are wider than any margin that would still catch a regression`);
   return lines;
 }
 
