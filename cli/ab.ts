@@ -13,7 +13,8 @@ import { join, resolve } from 'node:path';
 import { compareExitCode, compareInRun, compareTable, type Comparison, unknownAdvice } from '../web/core/report/compare.ts';
 import { ParamError, parseParams, toSearch } from '../web/core/params.ts';
 import type { Progress } from '../web/core/run/runner.ts';
-import { type ResultDocument, validateResult } from '../web/core/schema.ts';
+import { type ResultDocument, type RunParams, validateResult } from '../web/core/schema.ts';
+import { busySpread } from '../web/core/report/verdict.ts';
 import { comparisonMarkdown, toJunit } from '../web/core/report/ci-formats.ts';
 import { DEFAULT_OPS_THRESHOLD, type OpsComparison, compareOps, opsExitCode, opsTable } from '../web/core/report/ops.ts';
 import { opsJunit, opsMarkdown } from './ops-outputs.ts';
@@ -116,8 +117,8 @@ export function parseBudget(text: string): number {
   return s;
 }
 
-export async function abCompare(o: AbOptions): Promise<number> {
-  const say = o.say ?? ((x: string) => console.log(x));
+/** Phase 1 of an A/B: the engines and the run's parameters, checked before anything is bundled. */
+function abRequest(o: AbOptions): { engines: string[]; params: RunParams; byOps: boolean } {
   for (const [flag, file] of [
     ['base', o.base],
     ['head', o.head],
@@ -136,102 +137,113 @@ export async function abCompare(o: AbOptions): Promise<number> {
   for (const k of ['algorithms', 'sizes', 'operations'] as const) if (o[k] !== undefined) q.set(k, o[k]!);
   q.set('ab', `${AB_IDS.base},${AB_IDS.head},${o.margin}`);
   const byOps = o.metric === 'ops';
-  if (byOps) {
-    // Counts are exact: one short round of timing (the run's), then the counting pass decides.
-    for (const [k, v] of [
-      ['budget', '1s'],
-      ['overtime', '0s'],
-      ['rounds', '1'],
-      ['reruns', '0'],
-    ])
-      q.set(k!, v!);
-  } else {
-    q.set('budget', `${o.budgetSeconds}s`);
-    // Rounds of the stop rule: as many as the budget allows.
-    q.set('reruns', '50');
-  }
-  let params;
+  // By counts, which are exact: one short round of timing (the run's), then the counting pass
+  // decides. By time: rounds of the stop rule, as many as the budget allows.
+  const timing = byOps
+    ? [
+        ['budget', '1s'],
+        ['overtime', '0s'],
+        ['rounds', '1'],
+        ['reruns', '0'],
+      ]
+    : [
+        ['budget', `${o.budgetSeconds}s`],
+        ['reruns', '50'],
+      ];
+  for (const [k, v] of timing) q.set(k!, v!);
   try {
-    params = parseParams(q).params;
+    return { engines, params: parseParams(q).params, byOps };
   } catch (e) {
     throw new CliError(e instanceof ParamError ? `Invalid --${e.param}: '${e.value}' (${e.detail})` : (e as Error).message);
   }
-  if (o.out) mkdirSync(o.out, { recursive: true });
-  const results: { engine: string; doc: ResultDocument; r: Comparison }[] = [];
-  const opsResults: { engine: string; ops: OpsComparison }[] = [];
-  const missing: { engine: string; why: string }[] = [];
-  let worst: 0 | 1 | 2 | 3 = 0;
-  for (const engine of engines) {
-    const platform = engine === 'node' ? 'node' : 'browser';
-    const [base, head] = await Promise.all([bundleAs(o.base, AB_IDS.base, platform), bundleAs(o.head, AB_IDS.head, platform)]);
-    let doc: ResultDocument;
-    try {
-      if (engine === 'node') {
-        const { runBenchmark } = await import('../web/core/node.ts');
-        const { implementations: _, ...rest } = params;
-        doc = await runBenchmark({ ...rest, implementations: [base.path!, head.path!], onProgress: (p) => o.onProgress?.(engine, p) });
-      } else {
-        const files = new Map([base, head].map((b) => [b.urlPath, b.bytes]));
-        const search = `${toSearch(params)}&module=${base.urlPath},${head.urlPath}`;
-        doc = await runInBrowser({ browser: engine as BrowserName, executable: o.executable, search, files, onProgress: (p) => o.onProgress?.(engine, p) });
-      }
-    } catch (e) {
-      if (engines.length === 1) throw e;
-      missing.push({ engine, why: (e as Error).message.split('\n')[0]! });
-      worst = 3;
-      continue;
-    } finally {
-      base.dispose();
-      head.dispose();
+}
+
+/** Phase 2: one engine's session, base and head bundled for it and measured in one run; its document written where asked. */
+async function abSession(o: AbOptions, params: RunParams, engine: string, alone: boolean): Promise<ResultDocument> {
+  const platform = engine === 'node' ? 'node' : 'browser';
+  const [base, head] = await Promise.all([bundleAs(o.base, AB_IDS.base, platform), bundleAs(o.head, AB_IDS.head, platform)]);
+  let doc: ResultDocument;
+  try {
+    if (engine === 'node') {
+      const { runBenchmark } = await import('../web/core/node.ts');
+      const { implementations: _, ...rest } = params;
+      doc = await runBenchmark({ ...rest, implementations: [base.path!, head.path!], onProgress: (p) => o.onProgress?.(engine, p) });
+    } else {
+      const files = new Map([base, head].map((b) => [b.urlPath, b.bytes]));
+      const search = `${toSearch(params)}&module=${base.urlPath},${head.urlPath}`;
+      doc = await runInBrowser({ browser: engine as BrowserName, executable: o.executable, search, files, onProgress: (p) => o.onProgress?.(engine, p) });
     }
-    const checked = validateResult(doc);
-    if (!checked.ok) throw new CliError(`[${engine}] the result failed the schema: ${checked.issues.slice(0, 3).join('; ')}`);
-    if (o.json && engines.length === 1) writeFileSync(o.json, JSON.stringify(doc, null, 2));
-    if (o.out) writeFileSync(join(o.out, `${engine}.json`), JSON.stringify(doc, null, 2));
+  } finally {
+    base.dispose();
+    head.dispose();
+  }
+  const checked = validateResult(doc);
+  if (!checked.ok) throw new CliError(`[${engine}] the result failed the schema: ${checked.issues.slice(0, 3).join('; ')}`);
+  if (o.json && alone) writeFileSync(o.json, JSON.stringify(doc, null, 2));
+  if (o.out) writeFileSync(join(o.out, `${engine}.json`), JSON.stringify(doc, null, 2));
+  return doc;
+}
+
+type Sessions = { done: { engine: string; doc: ResultDocument }[]; missing: { engine: string; why: string }[] };
+
+/** Phase 3, by counts: each engine's table of operations per message, then the summary and JUnit; the worst exit. */
+function reportOps(o: AbOptions, say: (x: string) => void, { done, missing }: Sessions): 0 | 1 | 2 | 3 {
+  let worst: 0 | 1 | 2 | 3 = missing.length ? 3 : 0;
+  const opsResults: { engine: string; ops: OpsComparison }[] = [];
+  for (const { engine, doc } of done) {
     // Validated before timed: a side the gate refused is an error, not a comparison.
     const refused = refusedIn(doc);
-    if (byOps) {
-      const ops = opsOfAb(doc, o.threshold);
-      say(`[${engine}] ${doc.environment.browser.name} ${doc.environment.browser.version}: head over base, WebAssembly operations per message (exact)`);
-      say(opsTable(ops));
-      for (const x of refused) console.error(`FAILED: ${x}`);
-      if (!refused.length && ops.rows.length === 0) console.error(`[${engine}] ${nothingCounted(doc)}`);
-      opsResults.push({ engine, ops });
-      worst = worse(worst, refused.length ? 3 : opsExitCode(ops));
-      continue;
-    }
+    const ops = opsOfAb(doc, o.threshold);
+    say(`[${engine}] ${doc.environment.browser.name} ${doc.environment.browser.version}: head over base, WebAssembly operations per message (exact)`);
+    say(opsTable(ops));
+    for (const x of refused) console.error(`FAILED: ${x}`);
+    if (!refused.length && ops.rows.length === 0) console.error(`[${engine}] ${nothingCounted(doc)}`);
+    opsResults.push({ engine, ops });
+    worst = worse(worst, refused.length ? 3 : opsExitCode(ops));
+  }
+  const markdown = opsResults.map(({ engine, ops }) => `### ${engine}\n\n${opsMarkdown(ops)}`).join('\n\n');
+  if (o.out) writeFileSync(join(o.out, 'summary.md'), `# aeadbench A/B by counts: ${o.head} against ${o.base}\n\n${markdown}\n`);
+  o.stepSummary?.(markdown);
+  if (o.junit)
+    writeFileSync(
+      o.junit,
+      opsJunit({
+        threshold: o.threshold ?? DEFAULT_OPS_THRESHOLD,
+        rows: opsResults.flatMap(({ engine, ops }) => ops.rows.map((x) => ({ ...x, key: `${engine} · ${x.key}` }))),
+        uncounted: [],
+        uncountedWhy: [],
+      }),
+    );
+  return worst;
+}
+
+/** Phase 3, by time: each engine's comparison, its A/A check in words, what would decide the undecided; the worst exit. */
+function reportTimes(o: AbOptions, say: (x: string) => void, { done, missing }: Sessions): 0 | 1 | 2 | 3 {
+  let worst: 0 | 1 | 2 | 3 = missing.length ? 3 : 0;
+  const results: { engine: string; r: Comparison }[] = [];
+  for (const { engine, doc } of done) {
+    const refused = refusedIn(doc);
     const r = compareInRun(doc);
     say(
       `[${engine}] ${doc.environment.browser.name} ${doc.environment.browser.version}: head over base, one session, paired; ${(doc.durationMs / 1000).toFixed(1)} s`,
     );
     say(compareTable(r).replace('B/A throughput', 'head/base throughput'));
-    if (doc.aaCheck)
-      say(
-        `A/A check (one case twice, must be SAME): ${doc.aaCheck.ratio.toFixed(3)} [${doc.aaCheck.low.toFixed(3)}–${doc.aaCheck.high.toFixed(3)}] ${doc.aaCheck.decision.toUpperCase()}`,
-      );
+    const aa = doc.aaCheck;
+    if (aa) {
+      say(`A/A check (one case twice, must be SAME): ${aa.ratio.toFixed(3)} [${aa.low.toFixed(3)}–${aa.high.toFixed(3)}] ${aa.decision.toUpperCase()}`);
+      // Not SAME: the same code differed from itself beyond the margin, in words.
+      const spread = busySpread(aa);
+      if (spread !== null)
+        say(
+          `  the device was too busy in this session to separate differences smaller than about ±${Math.ceil(spread * 100)} %: a comparison above narrower than that says more of the machine than of the code`,
+        );
+    }
     for (const x of refused) console.error(`FAILED: ${x}`);
-    results.push({ engine, doc, r });
+    results.push({ engine, r });
     const code = refused.length || r.cases.length === 0 ? 3 : compareExitCode(r);
     if (r.cases.length === 0 && !refused.length) console.error(`[${engine}] nothing to compare: no case of the head has a base case beside it`);
     if (!refused.length) for (const line of unknownAdvice(r, { inRun: true, budgetSeconds: o.budgetSeconds })) console.error(`[${engine}] ${line}`);
     worst = worse(worst, code);
-  }
-  if (byOps) {
-    const markdown = opsResults.map(({ engine, ops }) => `### ${engine}\n\n${opsMarkdown(ops)}`).join('\n\n');
-    if (o.out) writeFileSync(join(o.out, 'summary.md'), `# aeadbench A/B by counts: ${o.head} against ${o.base}\n\n${markdown}\n`);
-    o.stepSummary?.(markdown);
-    if (o.junit)
-      writeFileSync(
-        o.junit,
-        opsJunit({
-          threshold: o.threshold ?? DEFAULT_OPS_THRESHOLD,
-          rows: opsResults.flatMap(({ engine, ops }) => ops.rows.map((x) => ({ ...x, key: `${engine} · ${x.key}` }))),
-          uncounted: [],
-          uncountedWhy: [],
-        }),
-      );
-    for (const m of missing) console.error(`[${m.engine}] did not run: ${m.why}`);
-    return worst;
   }
   const markdown = [
     ...results.map(({ engine, r }) => `### ${engine}\n\n${comparisonMarkdown(r)}`),
@@ -249,6 +261,24 @@ export async function abCompare(o: AbOptions): Promise<number> {
     };
     writeFileSync(o.junit, toJunit(merged));
   }
-  for (const m of missing) console.error(`[${m.engine}] did not run: ${m.why}`);
   return worst;
+}
+
+/** `aeadbench compare --base --head`: the request checked, a session per engine, then the report by counts or by time. */
+export async function abCompare(o: AbOptions): Promise<number> {
+  const say = o.say ?? ((x: string) => console.log(x));
+  const { engines, params, byOps } = abRequest(o);
+  if (o.out) mkdirSync(o.out, { recursive: true });
+  const sessions: Sessions = { done: [], missing: [] };
+  for (const engine of engines) {
+    try {
+      sessions.done.push({ engine, doc: await abSession(o, params, engine, engines.length === 1) });
+    } catch (e) {
+      if (engines.length === 1) throw e;
+      sessions.missing.push({ engine, why: (e as Error).message.split('\n')[0]! });
+    }
+  }
+  const code = byOps ? reportOps(o, say, sessions) : reportTimes(o, say, sessions);
+  for (const m of sessions.missing) console.error(`[${m.engine}] did not run: ${m.why}`);
+  return code;
 }

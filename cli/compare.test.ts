@@ -87,6 +87,10 @@ describe('compare', () => {
     const tooWide = unknownAdvice({ ...r, cases: r.cases.map((c) => ({ ...c, low: c.ratio / 2.2, high: c.ratio * 2.2 })) }, { inRun: false }).join('\n');
     expect(tooWide).not.toMatch(/--margin/);
     expect(tooWide).toContain('a quieter machine');
+    // An interval without bounds (too few workers to pair) is said in words, never as "Infinity %".
+    const unbounded = unknownAdvice({ ...r, cases: r.cases.map((c) => ({ ...c, low: 0, high: Infinity })) }, { inRun: true, budgetSeconds: 60 }).join('\n');
+    expect(unbounded).toContain('could not bound a difference of any size');
+    expect(unbounded).not.toMatch(/Infinity|NaN/);
     // Nothing undecided, nothing to say.
     expect(unknownAdvice(compareResults(doc(steady(1000)), doc(steady(1000))), { inRun: false })).toEqual([]);
   });

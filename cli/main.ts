@@ -100,32 +100,54 @@ export function checkOutputPaths(paths: readonly { flag: string; path: string; d
   }
 }
 
-async function run(argv: string[]): Promise<number> {
-  const { values } = parseFlags({
-    args: argv,
-    options: {
-      browser: { type: 'string', default: 'chromium' },
-      preset: { type: 'string' },
-      algorithms: { type: 'string' },
-      implementations: { type: 'string' },
-      implementation: { type: 'string', multiple: true },
-      'modules-alone': { type: 'boolean', default: false },
-      apart: { type: 'boolean', default: false },
-      emulate: { type: 'string' },
-      sizes: { type: 'string' },
-      operations: { type: 'string' },
-      rounds: { type: 'string' },
-      budget: { type: 'string' },
-      overtime: { type: 'string' },
-      ...Object.fromEntries(FILE_OUTPUTS.map((o) => [o.name, { type: 'string' } as const])),
-      executable: { type: 'string' },
-      submit: { type: 'string' },
-      'device-class': { type: 'string', default: 'server' },
-      format: { type: 'string', default: 'table' },
-      out: { type: 'string' },
-    },
-    strict: true,
-  });
+/** The options of `run`, one table: parsed once, by name, with the nearest one for a misspelling. */
+const RUN_FLAGS = {
+  browser: { type: 'string', default: 'chromium' },
+  preset: { type: 'string' },
+  algorithms: { type: 'string' },
+  implementations: { type: 'string' },
+  implementation: { type: 'string', multiple: true },
+  'modules-alone': { type: 'boolean', default: false },
+  apart: { type: 'boolean', default: false },
+  emulate: { type: 'string' },
+  sizes: { type: 'string' },
+  operations: { type: 'string' },
+  rounds: { type: 'string' },
+  budget: { type: 'string' },
+  overtime: { type: 'string' },
+  ...Object.fromEntries(FILE_OUTPUTS.map((o) => [o.name, { type: 'string' } as const])),
+  executable: { type: 'string' },
+  submit: { type: 'string' },
+  'device-class': { type: 'string', default: 'server' },
+  format: { type: 'string', default: 'table' },
+  out: { type: 'string' },
+} as const;
+
+/** What `run` was asked, checked whole before anything is measured (`runRequest`). */
+interface RunRequest {
+  values: Record<string, string | boolean | string[] | undefined> & {
+    browser: string;
+    implementation?: string[];
+    implementations?: string;
+    executable?: string;
+    submit?: string;
+    out?: string;
+    apart?: boolean;
+  };
+  engines: string[];
+  params: RunParams;
+  files: { output: (typeof FILE_OUTPUTS)[number]; path: string }[];
+  format: NonNullable<ReturnType<typeof stdoutFormat>>;
+  deviceClass: DeviceClass;
+  emulate: Emulation | undefined;
+  alone: boolean;
+  /** Words for a person: stdout with the table format, stderr when stdout carries a machine format. */
+  say: (x: string) => void;
+}
+
+/** Phase 1 of `run`: every flag parsed and checked, every output path made or refused, before a browser starts. */
+function runRequest(argv: string[]): RunRequest {
+  const { values } = parseFlags({ args: argv, options: RUN_FLAGS, strict: true });
   const deviceClass = values['device-class']!;
   const format = stdoutFormat(values.format!);
   if (!format) throw new CliError(`Invalid --format: '${values.format}' (expected ${STDOUT_FORMATS.join(', ')})`);
@@ -133,8 +155,6 @@ async function run(argv: string[]): Promise<number> {
     output: o,
     path: values[o.name as keyof typeof values] as string,
   }));
-  // With a machine format on stdout, the words go to stderr.
-  const say = values.format === 'table' ? (x: string) => console.log(x) : (x: string) => console.error(x);
   if (!(DEVICE_CLASSES as readonly string[]).includes(deviceClass))
     throw new CliError(`Invalid --device-class: '${deviceClass}' (expected ${DEVICE_CLASSES.join(', ')})`);
   if (values.submit) {
@@ -176,69 +196,67 @@ async function run(argv: string[]): Promise<number> {
     throw new CliError(e instanceof ParamError ? `Invalid --${e.param}: '${e.value}' (${e.detail})` : (e as Error).message);
   }
   checkOutputPaths([...files.map((f) => ({ flag: f.output.name, path: f.path })), ...(values.out ? [{ flag: 'out', path: values.out, dir: true }] : [])]);
+  // With a machine format on stdout, the words go to stderr.
+  const say = values.format === 'table' ? (x: string) => console.log(x) : (x: string) => console.error(x);
+  return { values: values as RunRequest['values'], engines, params, files, format, deviceClass: deviceClass as DeviceClass, emulate, alone, say };
+}
+
+/** Phase 2 of `run`: one engine's run, with the modules of yours bundled for it, its words naming your files. */
+async function measureEngine(req: RunRequest, engine: string): Promise<ResultDocument> {
   const tty = process.stderr.isTTY;
-  const measure = async (engine: string): Promise<ResultDocument> => {
-    const plain = plainProgress();
-    const onProgress = (p: Progress) => (tty ? void process.stderr.write(progressLine(p)) : plain(engine, p));
-    let doc: ResultDocument;
-    // Modules of yours: bundled for where they run, gated, then timed beside what --implementations selects.
-    const bundles = await Promise.all((values.implementation ?? []).map((f) => bundleModule(f, engine === 'node' ? 'node' : 'browser')));
-    const runEngine = () => runEngineFor(engine, bundles, onProgress);
-    // What the run says of a module names the file you gave, not the bundle made of it.
-    const yourFiles = (text: string) =>
-      bundles.reduce((t, b) => {
-        // A Node bundle is named by its path (or file URL); a browser's by its URL on the CLI's server.
-        const named = b.path ? t.replaceAll(pathToFileURL(b.path).href, b.source).replaceAll(b.path, b.source) : t;
-        return named.replace(new RegExp(`(https?://[^\\s/]+)?${b.urlPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), b.source);
-      }, text);
-    try {
-      doc = await runEngine();
-    } catch (e) {
-      throw Object.assign(e as Error, { message: yourFiles((e as Error).message) });
-    } finally {
-      for (const b of bundles) b.dispose();
-    }
-    doc.skipped = doc.skipped.map((x) => ({ ...x, what: yourFiles(x.what), reason: yourFiles(x.reason) }));
-    doc.warnings = doc.warnings.map(yourFiles);
-    for (const m of doc.modules ?? [])
-      say(`module ${m.id} (${m.label}${m.version ? ` ${m.version}` : ''}): passed the gate; sha256 of the bundle timed ${m.sha256}`);
-    if (tty) process.stderr.write('\n');
-    return doc;
-  };
-  async function runEngineFor(engine: string, bundles: BundledModule[], onProgress: (p: Progress) => void): Promise<ResultDocument> {
-    if (engine === 'node') {
-      const { runBenchmark } = await import('../web/core/node.ts');
-      // Without --implementations, Node's defaults (node:crypto too), and the modules beside them.
-      const ids = values.implementations ? params.implementations : [];
-      const implementations = ids.length || bundles.length ? [...ids, ...bundles.map((b) => b.path!)] : undefined;
-      return runBenchmark({ ...params, implementations, modulesAlone: alone, modulesApart: values.apart, onProgress });
-    } else {
-      const files = new Map(bundles.map((b) => [b.urlPath, b.bytes]));
-      const q = new URLSearchParams(toSearch(params));
-      if (bundles.length) q.set('module', bundles.map((b) => b.urlPath).join(','));
-      if (values.apart) q.set('apart', '1');
-      if (alone) {
-        // Alone, the page keeps only the built-ins --implementations names (toSearch leaves out a list equal to the preset's).
-        q.delete('implementations');
-        if (values.implementations) q.set('implementations', params.implementations.join(','));
-        q.set('alone', '1');
-      }
-      const search = q.toString();
-      return runInBrowser({ browser: engine as BrowserName, executable: values.executable, search, files, onProgress, emulate });
-    }
-  }
-  if (engines.length > 1) return matrix(engines, measure, values.out!);
+  const plain = plainProgress();
+  const onProgress = (p: Progress) => (tty ? void process.stderr.write(progressLine(p)) : plain(engine, p));
   let doc: ResultDocument;
+  // Modules of yours: bundled for where they run, gated, then timed beside what --implementations selects.
+  const bundles = await Promise.all((req.values.implementation ?? []).map((f) => bundleModule(f, engine === 'node' ? 'node' : 'browser')));
+  // What the run says of a module names the file you gave, not the bundle made of it.
+  const yourFiles = (text: string) =>
+    bundles.reduce((t, b) => {
+      // A Node bundle is named by its path (or file URL); a browser's by its URL on the CLI's server.
+      const named = b.path ? t.replaceAll(pathToFileURL(b.path).href, b.source).replaceAll(b.path, b.source) : t;
+      return named.replace(new RegExp(`(https?://[^\\s/]+)?${b.urlPath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'g'), b.source);
+    }, text);
   try {
-    doc = await measure(engines[0]!);
+    doc = await runEngineFor(req, engine, bundles, onProgress);
   } catch (e) {
-    // Every module failed the gate and nothing else runs: a validation failure (1), each named.
-    const message = (e as Error).message;
-    if (!message.startsWith(NOTHING_PASSED)) throw e;
-    for (const failure of message.split('\n  - ').slice(1)) console.error(`FAILED: ${failure}`);
-    console.error(`aeadbench: ${NOTHING_PASSED}, so nothing was timed`);
-    return 1;
+    throw Object.assign(e as Error, { message: yourFiles((e as Error).message) });
+  } finally {
+    for (const b of bundles) b.dispose();
   }
+  doc.skipped = doc.skipped.map((x) => ({ ...x, what: yourFiles(x.what), reason: yourFiles(x.reason) }));
+  doc.warnings = doc.warnings.map(yourFiles);
+  for (const m of doc.modules ?? [])
+    req.say(`module ${m.id} (${m.label}${m.version ? ` ${m.version}` : ''}): passed the gate; sha256 of the bundle timed ${m.sha256}`);
+  if (tty) process.stderr.write('\n');
+  return doc;
+}
+
+/** Where one engine's run happens: in this Node process through the package, or in a browser on the built site. */
+async function runEngineFor(req: RunRequest, engine: string, bundles: BundledModule[], onProgress: (p: Progress) => void): Promise<ResultDocument> {
+  const { values, params, alone } = req;
+  if (engine === 'node') {
+    const { runBenchmark } = await import('../web/core/node.ts');
+    // Without --implementations, Node's defaults (node:crypto too), and the modules beside them.
+    const ids = values.implementations ? params.implementations : [];
+    const implementations = ids.length || bundles.length ? [...ids, ...bundles.map((b) => b.path!)] : undefined;
+    return runBenchmark({ ...params, implementations, modulesAlone: alone, modulesApart: values.apart, onProgress });
+  }
+  const files = new Map(bundles.map((b) => [b.urlPath, b.bytes]));
+  const q = new URLSearchParams(toSearch(params));
+  if (bundles.length) q.set('module', bundles.map((b) => b.urlPath).join(','));
+  if (values.apart) q.set('apart', '1');
+  if (alone) {
+    // Alone, the page keeps only the built-ins --implementations names (toSearch leaves out a list equal to the preset's).
+    q.delete('implementations');
+    if (values.implementations) q.set('implementations', params.implementations.join(','));
+    q.set('alone', '1');
+  }
+  return runInBrowser({ browser: engine as BrowserName, executable: values.executable, search: q.toString(), files, onProgress, emulate: req.emulate });
+}
+
+/** Phase 3 of `run`: the result written and said, submitted if asked, and the exit code. */
+async function reportRun(req: RunRequest, doc: ResultDocument): Promise<number> {
+  const { files, format, say, values, deviceClass } = req;
   const checked = validateResult(doc);
   if (!checked.ok) throw new CliError(`the result failed the schema: ${checked.issues.join('; ')}`);
   // The table and the verdict the page shows first, in the same words (web/core/report/verdict.ts).
@@ -251,17 +269,16 @@ async function run(argv: string[]): Promise<number> {
   // A module of yours that could not even be gated (did not load, broke the contract) fails the run too.
   const refused = doc.skipped.filter((x) => x.what.startsWith('module '));
   for (const r of refused) console.error(`FAILED: ${r.what}: ${r.reason}`);
+  const written = files.length ? `; the result is in ${files.map((f) => f.path).join(', ')}` : '';
   // A run that measured nothing is no green light for CI.
   if (doc.cases.length === 0)
-    throw new CliError(
-      `no case was measured${doc.skipped.length ? `: ${doc.skipped.map((s) => `${s.what} (${s.reason})`).join('; ')}` : ''}${files.length ? `; the result is in ${files.map((f) => f.path).join(', ')}` : ''}`,
-    );
+    throw new CliError(`no case was measured${doc.skipped.length ? `: ${doc.skipped.map((s) => `${s.what} (${s.reason})`).join('; ')}` : ''}${written}`);
   if (values.submit) {
     try {
-      const r = await submitResult(values.submit, doc, { deviceClass: deviceClass as DeviceClass });
+      const r = await submitResult(values.submit, doc, { deviceClass });
       console.error(`submitted run ${r.id} to ${values.submit} as ${deviceClass}${r.duplicate ? ' (already there)' : ''}`);
     } catch (e) {
-      console.error(`aeadbench: ${(e as Error).message}${files.length ? `; the result is in ${files.map((f) => f.path).join(', ')}` : ''}`);
+      console.error(`aeadbench: ${(e as Error).message}${written}`);
       return 1;
     }
   }
@@ -269,6 +286,24 @@ async function run(argv: string[]): Promise<number> {
     `${doc.cases.length} cases in ${(doc.durationMs / 1000).toFixed(1)} s on ${doc.environment.browser.name} ${doc.environment.browser.version}${files.length ? `; wrote ${files.map((f) => f.path).join(', ')}` : ''}`,
   );
   return failed.length || refused.length ? 1 : 0;
+}
+
+/** `aeadbench run`: the request checked whole, then each engine measured, then the result reported. */
+async function run(argv: string[]): Promise<number> {
+  const req = runRequest(argv);
+  if (req.engines.length > 1) return matrix(req.engines, (engine) => measureEngine(req, engine), req.values.out!);
+  let doc: ResultDocument;
+  try {
+    doc = await measureEngine(req, req.engines[0]!);
+  } catch (e) {
+    // Every module failed the gate and nothing else runs: a validation failure (1), each named.
+    const message = (e as Error).message;
+    if (!message.startsWith(NOTHING_PASSED)) throw e;
+    for (const failure of message.split('\n  - ').slice(1)) console.error(`FAILED: ${failure}`);
+    console.error(`aeadbench: ${NOTHING_PASSED}, so nothing was timed`);
+    return 1;
+  }
+  return reportRun(req, doc);
 }
 
 /**

@@ -154,11 +154,16 @@ export function unknownAdvice(r: Comparison, o: { inRun: boolean; budgetSeconds?
   const pct = (x: number) => `±${+(x * 100).toFixed(1)} %`;
   // The smallest difference the undecided comparisons could have shown: the largest factor their intervals leave open.
   const seen = Math.max(...unknown.map((c) => Math.max(c.high / c.ratio, c.ratio / c.low))) - 1;
-  const lines = [
-    `${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: their intervals reach ${pct(widest)} against a margin of ${pct(r.margin)}, so neither SAME nor a difference is proven.`,
-    `This run could not have seen a difference smaller than about ${+(seen * 100).toFixed(0)} %: the device was too busy, or the run too short, to separate less. Nothing here is SLOWER beyond that either.`,
-    'What would decide them:',
-  ];
+  const bounded = Number.isFinite(seen) && Number.isFinite(widest);
+  const lines = bounded
+    ? [
+        `${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: their intervals reach ${pct(widest)} against a margin of ${pct(r.margin)}, so neither SAME nor a difference is proven.`,
+        `This run could not have seen a difference smaller than about ${+(seen * 100).toFixed(0)} %: the device was too busy, or the run too short, to separate less. Nothing here is SLOWER beyond that either.`,
+      ]
+    : [
+        `${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: the run took too few rounds for an interval (a paired ratio needs three workers), so it could not bound a difference of any size.`,
+      ];
+  lines.push('What would decide them:');
   if (o.inRun) {
     lines.push(
       `- a longer budget: --budget ${Math.min(3600, Math.max(120, 2 * (o.budgetSeconds ?? 60)))}s (the stop rule measures only the undecided comparisons again)`,
@@ -171,6 +176,7 @@ export function unknownAdvice(r: Comparison, o: { inRun: boolean; budgetSeconds?
   }
   // A margin is worth suggesting only where one that matters would hold the intervals (at most ±50 %).
   const margin = Math.max(r.margin * 2, Math.ceil(widest * 100) / 100);
+  if (!bounded) return lines;
   if (margin <= 0.5) lines.push(`- a wider margin, if a difference that small does not matter to you: --margin ${+(margin * 100).toFixed(0)}%`);
   else lines.push(`- a quieter machine: intervals of ${pct(widest)} are wider than any margin that would still catch a regression`);
   return lines;
