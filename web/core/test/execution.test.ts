@@ -46,11 +46,20 @@ describe('the execution-mode probe', () => {
 
   it(`reads loops whose chains do not overlap (under ${COMPILED_OVERLAP}×) as uncompiled: JavaScript no-js-optimizer, WebAssembly wasm-interpreted`, () => {
     const wasm = wasmLoops()!;
-    const interpretedJs = probeExecution(0.001, { js: flat(wasm), wasm });
-    expect(interpretedJs).toMatchObject({ mode: 'no-js-optimizer', wasm: 'compiled', jsOptimizer: false });
+    // On a host whose both cores are taken, a flat pair can read high twice in a row (the
+    // fresh-clone suite beside two busy loops once saw it): the decision asserted is the one most
+    // of three probes make, as a visitor re-running the probe would see.
+    const mostly = (probe: () => ReturnType<typeof probeExecution>) => {
+      const tries = [probe(), probe(), probe()];
+      return tries.find((t) => tries.filter((u) => u.mode === t.mode).length >= 2) ?? tries[0]!;
+    };
+    const interpretedJs = mostly(() => probeExecution(0.001, { js: flat(wasm), wasm }));
+    expect(interpretedJs, JSON.stringify(interpretedJs)).toMatchObject({ mode: 'no-js-optimizer', wasm: 'compiled', jsOptimizer: false });
     expect(interpretedJs.jsOverlap).toBeLessThan(COMPILED_OVERLAP);
-    expect(probeExecution(0.001, { js: wasm, wasm: flat(wasm) })).toMatchObject({ mode: 'wasm-interpreted', wasm: 'interpreted', jsOptimizer: true });
-    expect(probeExecution(0.001, { js: wasm, wasm })).toMatchObject({ mode: 'standard', wasm: 'compiled', jsOptimizer: true });
+    const interpretedWasm = mostly(() => probeExecution(0.001, { js: wasm, wasm: flat(wasm) }));
+    expect(interpretedWasm, JSON.stringify(interpretedWasm)).toMatchObject({ mode: 'wasm-interpreted', wasm: 'interpreted', jsOptimizer: true });
+    const standard = mostly(() => probeExecution(0.001, { js: wasm, wasm }));
+    expect(standard, JSON.stringify(standard)).toMatchObject({ mode: 'standard', wasm: 'compiled', jsOptimizer: true });
   });
 
   it('waits for an optimiser that compiles late (a helper thread on busy cores), and calls the code uncompiled only once its patience is spent', () => {
