@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import type { Sql } from './db.ts';
 import { RUN_COLUMNS } from './columns.ts';
+import { EXPORT_MIN_AGE_MS } from './config.ts';
 import { type ExportRow, exportPage } from './store.ts';
 
 export const EXPORT_FORMATS = ['csv', 'ndjson'] as const;
@@ -52,8 +53,6 @@ export function csvCell(x: unknown): string {
 
 /** Rows per page of the pass: small pages keep the database free for other requests in between. */
 const PAGE_ROWS = 500;
-/** A new export at most this often while this process stores rows. */
-export const EXPORT_MIN_AGE_MS = 5 * 60_000;
 /** An export is made again after this long even if this process stored nothing (other processes may have). */
 export const EXPORT_MAX_AGE_MS = 15 * 60_000;
 

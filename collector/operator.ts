@@ -5,7 +5,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { migrate, openStore, type Sql } from './db.ts';
-import { configFromEnv } from './server.ts';
+import { configFromEnv } from './config.ts';
 
 /**
  * Runs `fn` on the collector's store (DATABASE_URL, else the PGlite directory COLLECTOR_DATA,

@@ -80,8 +80,11 @@ const capMessage = (c: Capped) =>
     ? `this network already sent ${c.sent} results today, the most one network may send in a day; try again tomorrow`
     : `this address already sent ${c.sent} results today, its share of what its network may send in a day; try again tomorrow`;
 
-export function routes(sql: Sql, deps: RouteDeps) {
-  const api = new Hono();
+/**
+ * What the routes share: the totals /health gives on PGlite, the generation every stored batch
+ * and refresh bumps, the refresher, the writer and the crowd reads' cache.
+ */
+function createShared(sql: Sql, deps: RouteDeps) {
   // PGlite has one writer (its directory lock) and one connection: its totals are kept here, so
   // /health never queues behind an export page or a refresh. PostgreSQL's are read (one row).
   let localTotals: Promise<{ submissions: number; cases: number }> | null = sql.kind === 'pglite' ? counts(sql) : null;
@@ -100,7 +103,6 @@ export function routes(sql: Sql, deps: RouteDeps) {
         localTotals = localTotals.then((t) => ({ submissions: t.submissions + rs.length, cases: t.cases + rs.reduce((n, r) => n + r.cases.length, 0) }));
     },
   });
-  const exporting = new Set<string>();
   // Crowd reads cost a pass over their cohort: each answer is kept until this process stores
   // something new or 30 s pass, so any number of clients repeating a read costs one query.
   // (Other processes' writes show within the 30 s.)
@@ -117,7 +119,6 @@ export function routes(sql: Sql, deps: RouteDeps) {
     value.catch(() => reads.get(key)?.value === value && reads.delete(key)); // a failed read is not kept (a newer one stays)
     return value;
   };
-
   /** A read answered live, within the live-read budget, or 429 while it is spent. */
   const live = async <T>(c: Context, read: () => Promise<T>): Promise<T> => {
     const r = await deps.liveRead(deps.client(c), read);
@@ -128,10 +129,16 @@ export function routes(sql: Sql, deps: RouteDeps) {
       );
     return r.value;
   };
+  return { totals: () => localTotals ?? counts(sql), generation: () => generation, writer, cohortsOf, cachedRead, live };
+}
+type Shared = ReturnType<typeof createShared>;
 
+export function routes(sql: Sql, deps: RouteDeps) {
+  const api = new Hono();
+  const shared = createShared(sql, deps);
   api.get('/health', async (c) => {
     try {
-      return c.json({ ok: true, storage: sql.kind, database: 'up', ...(await (localTotals ?? counts(sql))) });
+      return c.json({ ok: true, storage: sql.kind, database: 'up', ...(await shared.totals()) });
     } catch (e) {
       const fault = classifyFault(e);
       if (!fault) throw e;
@@ -140,10 +147,29 @@ export function routes(sql: Sql, deps: RouteDeps) {
       });
     }
   });
-
   api.get('/openapi.json', (c) => c.json(OPENAPI));
+  api.post('/results', submit(deps, shared));
+  // A submitted result's permalink: exactly what was stored (coarse environment, cases with
+  // their raw samples), read-only. Reads are rate-limited per client like every GET.
+  api.get('/results/:id', async (c) => {
+    const id = c.req.param('id');
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+      return c.json({ error: `'${id.slice(0, 60)}' is not a result id (a UUID)` }, 400);
+    const stored = await storedResult(sql, id.toLowerCase());
+    if (!stored) return c.json({ error: `no result ${id} here` }, 404);
+    return c.json(stored, 200, { 'Cache-Control': 'public, max-age=300' });
+  });
+  api.get('/stats', stats(sql, shared));
+  api.get('/percentile', percentile(sql, shared));
+  const exporter = exportFiles(sql, deps, shared);
+  api.get('/export.csv', exporter('csv'));
+  api.get('/export.ndjson', exporter('ndjson'));
+  return api;
+}
 
-  api.post('/results', async (c) => {
+/** POST /results: charged by its size and by the cohorts it names, reduced, then stored by the writer. */
+const submit = (deps: RouteDeps, { writer, cohortsOf }: Shared) =>
+  async function (c: Context) {
     const client = deps.client(c);
     const text = await c.req.text();
     const bytes = Buffer.byteLength(text);
@@ -169,23 +195,13 @@ export function routes(sql: Sql, deps: RouteDeps) {
     if (typeof outcome === 'object') throw new RequestError(429, capMessage(outcome));
     if (outcome === 'conflict') return c.json({ error: `run id ${reduced.id} was already submitted with different content` }, 409);
     return c.json({ id: reduced.id, duplicate: outcome === 'duplicate', cases: reduced.cases.length }, outcome === 'created' ? 201 : 200);
-  });
+  };
 
-  // A submitted result's permalink: exactly what was stored (coarse environment, cases with
-  // their raw samples), read-only. Reads are rate-limited per client like every GET.
-  api.get('/results/:id', async (c) => {
-    const id = c.req.param('id');
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
-      return c.json({ error: `'${id.slice(0, 60)}' is not a result id (a UUID)` }, 400);
-    const stored = await storedResult(sql, id.toLowerCase());
-    if (!stored) return c.json({ error: `no result ${id} here` }, 404);
-    return c.json(stored, 200, { 'Cache-Control': 'public, max-age=300' });
-  });
-
-  api.get('/stats', async (c) => {
+/** GET /stats: a large cohort's answer as computed at its last refresh (store.ts viewOf); a small one's read live. */
+const stats = (sql: Sql, { cachedRead, live }: Shared) =>
+  async function (c: Context) {
     const { groupBy, ...f } = query(StatsSchema, c.req.query());
     const filter = { ...f, sizeBytes: f.size, aadBytes: f.aad };
-    // A large cohort's answer was computed at its last refresh (store.ts viewOf); a small one's is read live.
     // One cache entry per cohort whether its defaults were written out or left out.
     const cohorts = await cachedRead(`stats ${JSON.stringify([{ ...f, ...cohortOf(filter) }, groupBy])}`, async () => {
       const view = await viewOf(sql, filter, groupBy);
@@ -193,9 +209,11 @@ export function routes(sql: Sql, deps: RouteDeps) {
       return live(c, () => crowdStats(sql, filter, groupBy));
     });
     return c.json({ filter: f, groupBy, unit: 'bytes/s', cohorts });
-  });
+  };
 
-  api.get('/percentile', async (c) => {
+/** GET /percentile: where a figure stands in its cohort, once the cohort is above the floor of evidence. */
+const percentile = (sql: Sql, { cachedRead, live }: Shared) =>
+  async function (c: Context) {
     const f = query(PercentileSchema, c.req.query());
     const { bytesPerSecond, ...cohort } = f;
     // The cohort's distribution is cached, whatever figure is placed in it.
@@ -208,12 +226,16 @@ export function routes(sql: Sql, deps: RouteDeps) {
     // Below the floor of evidence no standing is given: a place among a few voices says little.
     const tooFew = !enoughEvidence(d);
     return c.json({ filter: f, n: d.n, days: d.days, tooFew, percentile: tooFew ? null : placeIn(d, bytesPerSecond) });
-  });
+  };
 
-  // Files made by one pass for everyone (export-dump.ts), served as they are; one download
-  // at a time per client.
-  const dumps = createExportDumps(sql, { generation: () => generation, minAgeMs: deps.exportMinAgeMs, maxAgeMs: deps.exportMaxAgeMs });
-  const exporter = (format: ExportFormat) => async (c: Context) => {
+/**
+ * GET /export.{csv,ndjson}: files made by one pass for everyone (export-dump.ts), served as
+ * they are; one download at a time per client.
+ */
+function exportFiles(sql: Sql, deps: RouteDeps, shared: Shared) {
+  const exporting = new Set<string>();
+  const dumps = createExportDumps(sql, { generation: shared.generation, minAgeMs: deps.exportMinAgeMs, maxAgeMs: deps.exportMaxAgeMs });
+  return (format: ExportFormat) => async (c: Context) => {
     const { limitKey } = deps.client(c);
     if (exporting.has(limitKey)) return c.json({ error: 'an export is already running for this client; wait for it to finish' }, 429, { 'Retry-After': '30' });
     let file: ExportFile | null = null;
@@ -249,8 +271,4 @@ export function routes(sql: Sql, deps: RouteDeps) {
       'X-Export-Rows': String(file.rows),
     });
   };
-  api.get('/export.csv', exporter('csv'));
-  api.get('/export.ndjson', exporter('ndjson'));
-
-  return api;
 }

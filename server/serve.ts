@@ -127,7 +127,8 @@ export function serveStatic(o: StaticOptions & { port: number; host: string; exe
 /** The embedded collector under /api/ (same origin as the site): PGlite unless DATABASE_URL is set. */
 export async function embeddedCollector(): Promise<{ api: NonNullable<StaticOptions['api']>; describe: string; close: () => Promise<void> }> {
   const { getRequestListener } = await import('@hono/node-server');
-  const { configFromEnv, openCollector } = await import('../collector/server.ts');
+  const { configFromEnv } = await import('../collector/config.ts');
+  const { openCollector } = await import('../collector/server.ts');
   const config = configFromEnv();
   const collector = await openCollector(config);
   const { sql, app } = collector;
