@@ -4,6 +4,7 @@
  * refresher that keeps them current as rows arrive.
  * @module
  */
+import { CASE_IDENTITY, type CaseIdentity, caseKey } from '../web/core/schema.ts';
 import type { Sql } from './db.ts';
 import { type CrowdFilter, crowdStats, voiceDistribution } from './crowd.ts';
 import type { Reduced } from './submission.ts';
@@ -32,18 +33,12 @@ export const FENCE_SPREADS = 7;
 export const SPREAD_FLOOR = 0.05;
 const OUTLIER = `(c.no_spread OR abs(ln(c.bytes_per_second) - b.center) > ${FENCE_SPREADS} * greatest(b.spread, ${SPREAD_FLOOR}))`;
 /**
- * What makes a cohort, once: the columns a case is judged by the fellows of, with their SQL
+ * What makes a cohort: a case's identity (schema.ts CASE_IDENTITY), as columns with their SQL
  * types. The variant (a WASM build, Web Crypto sequential or pipelined) and the associated
  * data's length are part of it: a pipelined call or a 1 MiB AAD is another measurement.
  */
-const KEY_COLUMNS = [
-  ['algorithm', 'text'],
-  ['implementation', 'text'],
-  ['variant', 'text'],
-  ['operation', 'text'],
-  ['size_bytes', 'integer'],
-  ['aad_bytes', 'integer'],
-] as const;
+const column = (k: keyof CaseIdentity) => k.replace(/[A-Z]/g, (m) => `_${m.toLowerCase()}`);
+const KEY_COLUMNS = CASE_IDENTITY.map((k) => [column(k), k.endsWith('Bytes') ? 'integer' : 'text'] as const);
 /** `t.a = c.a AND …` over the key columns. */
 const SAME_CASE = (t: string, c = 'c') => KEY_COLUMNS.map(([k]) => `${t}.${k} = ${c}.${k}`).join(' AND ');
 /** `p.a, p.b, …` over the key columns (no prefix: `a, b, …`). */
@@ -68,44 +63,22 @@ export async function flagOutliers(tx: Pick<Sql, 'query'>, ids: string[]): Promi
   );
 }
 
-/** A cohort whose bounds may have moved: new cases arrived, or the operator quarantined some. */
-export interface CohortKey {
-  algorithm: string;
-  implementation: string;
-  variant: string;
-  operation: string;
-  sizeBytes: number;
-  aadBytes: number;
-}
+/** A cohort whose bounds may have moved (new cases arrived, or the operator quarantined some): a case's identity. */
+export type CohortKey = CaseIdentity;
 
-/** One cohort key as text: the refresher's map key. */
-export const cohortKeyText = (k: CohortKey) => `${k.algorithm}/${k.implementation}/${k.variant}/${k.operation}/${k.sizeBytes}/${k.aadBytes}`;
-
+type Snake<S extends string> = S extends `${infer H}${infer T}` ? `${H extends Lowercase<H> ? H : `_${Lowercase<H>}`}${Snake<T>}` : S;
 /** A cohort key as its columns come back from SQL (KEY_COLUMNS). */
-export interface CohortKeyRow {
-  algorithm: string;
-  implementation: string;
-  variant: string;
-  operation: string;
-  size_bytes: number;
-  aad_bytes: number;
-}
+export type CohortKeyRow = { [K in keyof CaseIdentity as Snake<K>]: CaseIdentity[K] };
 
-/** A key from a case or a row (camelCase or the columns' snake_case). */
-export const cohortKeyOf = (
-  c: Omit<CohortKey, 'sizeBytes' | 'aadBytes'> & (Pick<CohortKey, 'sizeBytes' | 'aadBytes'> | Pick<CohortKeyRow, 'size_bytes' | 'aad_bytes'>),
-): CohortKey => ({
-  algorithm: c.algorithm,
-  implementation: c.implementation,
-  variant: c.variant,
-  operation: c.operation,
-  sizeBytes: Number('sizeBytes' in c ? c.sizeBytes : c.size_bytes),
-  aadBytes: Number('aadBytes' in c ? c.aadBytes : c.aad_bytes),
-});
+/** A key from a case or a row (camelCase or the columns' snake_case; a count may come back from SQL as text). */
+export const cohortKeyOf = (c: Partial<CohortKey> & Partial<CohortKeyRow>): CohortKey => {
+  const value = (k: keyof CaseIdentity) => (k in c ? c[k] : (c as Record<string, unknown>)[column(k)]);
+  return Object.fromEntries(CASE_IDENTITY.map((k) => [k, k.endsWith('Bytes') ? Number(value(k)) : value(k)])) as unknown as CohortKey;
+};
 
 export function cohortKeysOf(rs: readonly Pick<Reduced, 'cases'>[]): CohortKey[] {
   const keys = new Map<string, CohortKey>();
-  for (const r of rs) for (const c of r.cases) keys.set(cohortKeyText(cohortKeyOf(c)), cohortKeyOf(c));
+  for (const r of rs) for (const c of r.cases) keys.set(caseKey(cohortKeyOf(c)), cohortKeyOf(c));
   return [...keys.values()];
 }
 
@@ -122,18 +95,7 @@ export async function refreshCohort(sql: Sql, k: CohortKey): Promise<void> {
 export const REFRESH_BATCH = 500;
 
 /** A batch of cohort keys as one parameter ($1), unpacked by KEYS into a table `k`. */
-const keysParam = (keys: CohortKey[]) => [
-  JSON.stringify(
-    keys.map((k) => ({
-      algorithm: k.algorithm,
-      implementation: k.implementation,
-      variant: k.variant,
-      operation: k.operation,
-      size_bytes: k.sizeBytes,
-      aad_bytes: k.aadBytes,
-    })),
-  ),
-];
+const keysParam = (keys: CohortKey[]) => [JSON.stringify(keys.map((k) => Object.fromEntries(CASE_IDENTITY.map((f) => [column(f), k[f]]))))];
 const KEYS = `k AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS k(${KEY_TYPES}))`;
 const COHORT = KEY_LIST();
 
@@ -185,7 +147,7 @@ async function weigh(tx: Pick<Sql, 'query'>, p: unknown[]): Promise<DayWeight[]>
   // Days in order, per class and over every class ('*', where a day's voices are all its classes').
   const byCohort = new Map<string, { key: Omit<DayWeight, 'w' | 'wo' | 'day'>; days: Map<string, { voices: number; outside: number }> }>();
   const add = (d: Day, cls: string) => {
-    const id = `${cohortKeyText(cohortKeyOf(d))}/${cls}`;
+    const id = `${caseKey(cohortKeyOf(d))}/${cls}`;
     const entry = byCohort.get(id) ?? {
       key: {
         algorithm: d.algorithm,
@@ -375,7 +337,7 @@ export function createRefresher(sql: Sql, o: { delayMs?: number; onRefreshed?: (
   };
   return {
     touch(keys: CohortKey[]) {
-      for (const k of keys) dirty.set(cohortKeyText(k), k);
+      for (const k of keys) dirty.set(caseKey(k), k);
       timer ??= setTimeout(() => {
         timer = null;
         void run();

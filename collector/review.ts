@@ -18,7 +18,8 @@
 import type { Sql } from './db.ts';
 import { operatorArgs, runAsCommand, withStore } from './operator.ts';
 import { quarantine } from './quarantine.ts';
-import type { CohortKeyRow } from './cohorts.ts';
+import { type CohortKeyRow, cohortKeyOf } from './cohorts.ts';
+import { caseKey } from '../web/core/schema.ts';
 import { weightedQuantile } from './weights.ts';
 
 /** How far back the review looks, and how far a figure may move in that time before it is listed. */
@@ -107,7 +108,7 @@ export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCoho
   const [{ today }] = (await sql.query<{ today: string }>("SELECT to_char(current_date, 'YYYY-MM-DD') AS today")) as [{ today: string }];
   const cohorts = new Map<string, VoiceRow[]>();
   for (const r of rows) {
-    const id = `${r.algorithm}/${r.implementation}/${r.variant}/${r.operation}/${r.size_bytes}/${r.aad_bytes}/${r.device_class}`;
+    const id = `${caseKey(cohortKeyOf(r))}/${r.device_class}`;
     cohorts.set(id, [...(cohorts.get(id) ?? []), r]);
   }
   const window = Array.from({ length: MOVE_WINDOW_DAYS + 1 }, (_, i) =>

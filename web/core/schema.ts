@@ -19,7 +19,14 @@ export const SCHEMA_VERSIONS = ['aeadbench/result@1', SCHEMA_VERSION] as const;
 /** Why a case is flagged. `unresolved` is the flag's rule (run/stop-rule.ts); the rest say what made it so. */
 export const UNSTABLE_REASONS = ['unresolved', 'modes', 'interference', 'spread', 'timer', 'too-few-samples'] as const;
 
-/** What names a case: the six fields a result, a submission's row and a case key are made of. */
+/**
+ * What names a case: the six fields a result, a submission's row, a cohort of the crowd and a
+ * case key are made of, in the order a document writes them. Everything that names a case is
+ * derived from this list (collector/cohorts.ts makes its SQL columns of it).
+ */
+export const CASE_IDENTITY = ['algorithm', 'implementation', 'variant', 'operation', 'sizeBytes', 'aadBytes'] as const;
+
+/** A case's identity (CASE_IDENTITY). */
 export interface CaseIdentity {
   algorithm: string;
   implementation: string;
@@ -31,12 +38,19 @@ export interface CaseIdentity {
 
 /** A case's identity alone, in the order a document writes it, with `c`'s own (narrower) types. */
 export function caseIdentity<T extends CaseIdentity>(c: T): Pick<T, keyof CaseIdentity> {
-  return { algorithm: c.algorithm, implementation: c.implementation, variant: c.variant, operation: c.operation, sizeBytes: c.sizeBytes, aadBytes: c.aadBytes };
+  return Object.fromEntries(CASE_IDENTITY.map((k) => [k, c[k]])) as Pick<T, keyof CaseIdentity>;
 }
 
-/** One case's identity as a string: the same key in the planner, the worker, the stop rule and the verdict. */
+/** One code's key: an implementation's build of one algorithm, whatever the operation and the sizes (validation, exclusion, the verdict's series). */
+export const codeKey = (c: Pick<CaseIdentity, 'implementation' | 'variant' | 'algorithm'>): string => `${c.implementation}/${c.variant}/${c.algorithm}`;
+
+/** Where contenders meet: a case without who measured it; the cases of one place are the ones compared (summaries, A/B pairs, speed-ups). */
+export const placeKey = (c: Pick<CaseIdentity, 'algorithm' | 'operation' | 'sizeBytes' | 'aadBytes'>): string =>
+  `${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+
+/** One case's identity as a string: the same key in the planner, the worker, the stop rule, the verdict and the collector. */
 export function caseKey(c: CaseIdentity): string {
-  return `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+  return `${codeKey(c)}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
 }
 
 /** A module's id (custom.ts): what its cases carry; never a built-in id. */

@@ -11,7 +11,7 @@ import { DEFAULT_MARGIN, type Interval, decide } from '../decision.ts';
 import { formatSize } from '../params.ts';
 import type { CaseResult, ResultDocument } from '../schema.ts';
 import { pairedRatioAcrossRounds, steadySummaries } from '../stats.ts';
-import { caseKey } from '../schema.ts';
+import { caseKey, placeKey } from '../schema.ts';
 
 export type CompareVerdict = 'faster' | 'slower' | 'same' | 'unknown';
 
@@ -88,7 +88,7 @@ export interface AbPair {
 export function abPairs(doc: Pick<ResultDocument, 'cases' | 'params'>): AbPair[] {
   const ab = doc.params.ab;
   if (!ab) return [];
-  const at = (c: CaseResult) => `${c.algorithm}/${c.operation}/${c.sizeBytes}/${c.aadBytes}`;
+  const at = placeKey;
   const base = new Map(doc.cases.filter((c) => c.implementation === ab.base).map((c) => [at(c), c]));
   return doc.cases.filter((c) => c.implementation === ab.head).flatMap((head) => (base.has(at(head)) ? [{ base: base.get(at(head))!, head }] : []));
 }

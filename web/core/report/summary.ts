@@ -4,7 +4,7 @@
  * the runner-up, decided by the same rule as the verdict (decision.ts): a tie is a tie.
  */
 import { type Decision, decide } from '../decision.ts';
-import type { ResultDocument } from '../schema.ts';
+import { type ResultDocument, codeKey, placeKey } from '../schema.ts';
 import { steadySummaries } from '../stats.ts';
 import { VERDICT_MARGIN, ratioOf } from './ratio.ts';
 
@@ -48,7 +48,7 @@ export interface ResultSummary {
   cases: number;
   unstable: number;
   excluded: string[];
-  /** Per algorithm × operation × size: the fastest implementation, its interval, flag and lead. */
+  /** Per algorithm × operation × size × AAD (placeKey): the fastest implementation, its interval, flag and lead. */
   fastest: FastestEntry[];
 }
 
@@ -57,7 +57,7 @@ export function summarizeResult(doc: ResultDocument): ResultSummary {
   const groups = new Map<string, ResultDocument['cases']>();
   const steady = steadySummaries(doc.cases);
   for (const c of doc.cases) {
-    const key = `${c.algorithm}/${c.operation}/${c.sizeBytes}`;
+    const key = placeKey(c);
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
   const fastest = [...groups.values()].map((cases): FastestEntry => {
@@ -94,7 +94,7 @@ export function summarizeResult(doc: ResultDocument): ResultSummary {
   return {
     cases: doc.cases.length,
     unstable: doc.cases.filter((c) => c.unstable).length,
-    excluded: doc.validation.filter((v) => v.excluded).map((v) => `${v.implementation}/${v.variant}/${v.algorithm}`),
+    excluded: doc.validation.filter((v) => v.excluded).map(codeKey),
     fastest,
   };
 }

@@ -14,7 +14,7 @@ import type { CaseResult, ResultDocument } from '../schema.ts';
 import { type CostModel, fitCostModel } from './costmodel.ts';
 import { type Ratio, VERDICT_MARGIN, byPrintedEstimate, contenderLabel, printedAhead, ratioOf, timesText } from './ratio.ts';
 import { type Decision, decide } from '../decision.ts';
-import { caseKey } from '../schema.ts';
+import { caseKey, codeKey } from '../schema.ts';
 
 export type SizeClass = 'small' | 'medium' | 'large';
 export const SIZE_CLASSES: readonly { id: SizeClass; label: string; holds: (bytes: number) => boolean }[] = [
@@ -160,7 +160,7 @@ export interface Verdict {
   sentences: string[];
 }
 
-const key = (c: Pick<CaseResult, 'implementation' | 'variant' | 'algorithm'>) => `${c.implementation}/${c.variant}/${c.algorithm}`;
+const key = codeKey;
 
 function certaintyOf(r: Ratio | null, cases: CaseResult[]): Certainty {
   if (!r) return 'too-close';

@@ -9,7 +9,7 @@ import { implementationSupports } from '../tables/algorithms.ts';
 import { cycleOrder, shuffled } from '../worker/measure.ts';
 import { groupKey } from '../worker/groups.ts';
 import { formatSize } from '../params.ts';
-import type { ResultDocument, RunParams, Validation } from '../schema.ts';
+import { type ResultDocument, type RunParams, type Validation, codeKey } from '../schema.ts';
 import { aaTwinKey, otherSide } from './stop-rule.ts';
 import { type PlannedCase, caseKey } from '../worker/api.ts';
 
@@ -38,7 +38,7 @@ export function planCases(
     const why = unavailable.find((u) => u.implementation === impl)?.reason;
     return why ? `: ${why}` : '';
   };
-  const excluded = new Set(validation.filter((v) => v.excluded).map((v) => `${v.implementation}/${v.variant}/${v.algorithm}`));
+  const excluded = new Set(validation.filter((v) => v.excluded).map(codeKey));
   const sizes = params.sizes.filter((s) => {
     if (s <= payloadLimitBytes) return true;
     skipped.push({ what: `payload ${formatSize(s)}`, reason: `payload of ${s} bytes exceeds this device's limit of ${payloadLimitBytes} bytes` });
@@ -57,7 +57,7 @@ export function planCases(
         skipped.push({ what: `${impl} ${alg}`, reason: `${impl} does not offer ${alg} here` });
       }
       for (const { variant } of variants) {
-        if (excluded.has(`${impl}/${variant}/${alg}`)) continue;
+        if (excluded.has(codeKey({ implementation: impl, variant, algorithm: alg }))) continue;
         for (const operation of params.operations)
           for (const sizeBytes of sizes)
             for (const aadBytes of params.aadBytes) {

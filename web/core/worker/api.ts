@@ -14,7 +14,7 @@ import { type CoresBackend, wasmFeatures } from '../implementations/cores.ts';
 import type { Backend, PreparedCase, Settle } from '../implementations/shared.ts';
 import { validateBackends } from '../implementations/validate.ts';
 import type { ModuleInfo } from '../implementations/custom.ts';
-import type { RunParams } from '../schema.ts';
+import { type RunParams, codeKey } from '../schema.ts';
 import { estimateClock } from './clock.ts';
 import { comparisonGroups, detachOnce, outgrowsArena, twinKey } from './groups.ts';
 import { loadBackends, loadModules } from './load.ts';
@@ -164,7 +164,7 @@ async function measureGroups(h: Here, cases: PlannedCase[], o: PassRequest, apar
   // it is warmed up fully once, in its first group; later groups only calibrate their batch
   // on the optimised code (calibration runs each case, touching its buffers, before timing).
   const warmed = new Set<string>();
-  const codePath = (c: PlannedCase) => `${c.implementation}/${c.variant}/${c.algorithm}/${c.operation}`;
+  const codePath = (c: PlannedCase) => `${codeKey(c)}/${c.operation}`;
   let firstCycle = o.firstCycle ?? 0;
   for (const group of comparisonGroups(cases, o.groupBytes)) {
     const prepared: Awaited<ReturnType<Backend['prepare']>>[] = [];
