@@ -33,7 +33,7 @@ import { type ComparedCase, type CompareVerdict, compareInRun } from '../web/cor
 import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
 import { mean, median, sd, tQuantile975 } from '../web/core/stats.ts';
 import { caseInputs } from '../web/core/implementations/shared.ts';
-import { recordPage } from './measured.ts';
+import { evidence, recordPage } from './measured.ts';
 
 recordPage('ab', {
   title: "The A/B decision's error rates",
@@ -150,6 +150,7 @@ function sessionT(c: ComparedCase): number | null {
   return se > 0 ? Math.log(c.ratio) / se : null;
 }
 
+const figures = evidence('ab');
 for (const browser of BROWSERS) {
   for (const load of LOADS)
     for (const s of SCENARIOS) {
@@ -193,6 +194,21 @@ for (const browser of BROWSERS) {
         const ts = sessions.flatMap((x) => (x.t === null ? [] : [x.t]));
         const tMean = ts.length ? mean(ts) : NaN;
         const tVar = ts.length > 1 ? sd(ts) ** 2 : NaN;
+        figures.row('decisions', {
+          browser,
+          load,
+          scenario: s.name,
+          margin: s.margin,
+          case: key,
+          sessions: n,
+          slower: count('slower'),
+          same: count('same'),
+          unknown: count('unknown'),
+          faster: count('faster'),
+          medianRatio: sorted[n >> 1] ?? null,
+          tMean: Number.isFinite(tMean) ? tMean : null,
+          tVariance: Number.isFinite(tVar) ? tVar : null,
+        });
         console.log(
           `${browser.padEnd(9)} ${load.padEnd(7)}${s.name.padEnd(12)} margin ±${s.margin * 100} % ${key}: ${n} sessions — SLOWER ${count('slower')}, SAME ${count('same')}, UNKNOWN ${count('unknown')}, FASTER ${count('faster')}; ` +
             `head/base ${sorted[0]?.toFixed(3)}–${sorted[n - 1]?.toFixed(3)} (median ${sorted[n >> 1]?.toFixed(3)}); ` +

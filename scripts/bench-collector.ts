@@ -31,7 +31,7 @@ import { appFor, post, submission } from '../collector/harness/bodies.ts';
 import { MAX_CASES, MAX_SAMPLES_TOTAL, type Reduced } from '../collector/submission.ts';
 import { sampleResult as sampleDocument } from '../collector/harness/sample-result.ts';
 import { quantile } from '../web/core/stats.ts';
-import { wantsWrite, writeMeasured } from './measured.ts';
+import { evidence, wantsWrite, writeMeasured } from './measured.ts';
 
 const DURATION = Number(process.env.DURATION ?? 10);
 const CONNECTIONS = Number(process.env.CONNECTIONS ?? 16);
@@ -365,7 +365,7 @@ const ATTACKS: Attack[] = [
   },
 ];
 
-async function poisoning(sql: Sql) {
+async function poisoning(sql: Sql, store: string) {
   // Days are played by moving rows back in time and refreshing after each, as the server would
   // at the turn of a day; a background refresh landing between a day's posts and its move would
   // judge rows by a day they do not belong to, so there is none here.
@@ -422,6 +422,15 @@ async function poisoning(sql: Sql) {
         ? 'none shown'
         : `${(after.median / 1e6).toFixed(1)} MB/s (${(100 * (after.median / (HONEST_MB * 1e6) - 1)).toFixed(1)} % from the honest)`;
     const placed = await percentileOf(HONEST_MB);
+    figures.row('attack', {
+      store,
+      attack: a.name,
+      fakesStored: accepted,
+      medianOffHonest: after.tooFew || after.median === undefined ? null : after.median / (HONEST_MB * 1e6) - 1,
+      voices: after.n,
+      honestSent: honestVoices,
+      moving,
+    });
     rows.push(
       `  ${a.name.padEnd(36)} fakes stored ${String(accepted).padStart(3)}  median ${shown}  voices ${after.n} (honest sent ${honestVoices})  a 51 MB/s phone at ${placed === null ? '–' : `${placed.toFixed(0)} %`}  review: ${moving ? 'moving' : 'steady'}`,
     );
@@ -531,6 +540,7 @@ async function largeCohort(sql: Sql, rows: number) {
   return { refreshMs, stats: quantile(stats, 0.5), placed: quantile(placed, 0.5), live: quantile(live, 0.5) };
 }
 
+const figures = evidence('collector');
 const pg = await startPostgres();
 const out: string[] = [];
 try {
@@ -543,12 +553,14 @@ try {
       const proc = await collector(env, port);
       for (const cases of [1, 84]) {
         const r = await load(port, cases);
+        figures.row('load', { store: name, cases, submissionsPerSecond: r.rps, p50Ms: r.p50, p99Ms: r.p99, non2xx: r.non2xx, errors: r.errors });
         out.push(
           `${name.padEnd(11)} ${String(cases).padStart(3)} case(s)/submission: ${r.rps.toFixed(0).padStart(6)} submissions/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors}`,
         );
         process.stderr.write(out[out.length - 1] + '\n');
       }
       const e = await exportWhileHealth(`http://127.0.0.1:${port}`);
+      figures.row('export', { store: name, rows: e.rows, rowsPerSecond: e.rowsPerS, healthP50Ms: e.p50, healthP99Ms: e.p99 });
       out.push(
         `${name.padEnd(11)} export of ${e.rows} case rows: ${e.rowsPerS.toFixed(0)} rows/s; /health meanwhile p50 ${e.p50.toFixed(1)} ms, p99 ${e.p99.toFixed(1)} ms`,
       );
@@ -563,12 +575,21 @@ try {
       ['PostgreSQL', () => openPostgres(pg.url), () => pg.cpuMs()],
     ] as const) {
       const big = await largestSubmissionCpu(open);
+      figures.row('body-cpu', { store: name, body: 'largest', bytes: big.bytes, cpuMs: big.cpuMs, databaseMs: null, refreshMs: null });
       out.push(
         `${name.padEnd(11)} largest accepted submission (${(big.bytes / 2 ** 20).toFixed(1)} MiB, 84 cases, ${big.samples} samples): ${big.cpuMs.toFixed(0)} CPU ms of the collector's process (median of 5)`,
       );
       process.stderr.write(out[out.length - 1] + '\n');
       for (const kind of ['widest', 'invalid', 'over'] as const) {
         const b = await bodyCpu(open, kind, dbCpu);
+        figures.row('body-cpu', {
+          store: name,
+          body: kind,
+          bytes: b.bytes,
+          cpuMs: b.cpuMs,
+          databaseMs: b.dbMs,
+          refreshMs: kind === 'widest' ? b.refreshMs : null,
+        });
         const what = {
           widest: `widest accepted body (${MAX_CASES} cases × ${Math.floor(MAX_SAMPLES_TOTAL / MAX_CASES)} samples)`,
           invalid: 'invalid body at the limit (bad samples)',
@@ -590,6 +611,7 @@ try {
       try {
         await new Promise((r) => setTimeout(r, 500));
         const r = await lanesLoad(stack.url, 1, 32, DURATION);
+        figures.row('nginx', { collectors: n, submissionsPerSecond: r.rps, p50Ms: r.p50, p99Ms: r.p99 });
         out.push(
           `nginx → ${n} collector${n > 1 ? 's' : ' '} on PostgreSQL, 1 case, 32 loopback sources: ${r.rps.toFixed(0).padStart(6)} submissions/s  p50 ${r.p50.toFixed(1)} ms  p99 ${r.p99.toFixed(1)} ms  ${JSON.stringify(r.statuses)}`,
         );
@@ -607,7 +629,7 @@ try {
       await migrate(sql);
       const lines = [
         `${name}: fakes against honest phones at 46–56 MB/s (goal: every shown median within 5 % of the honest 51 MB/s; a split burst listed as moving)`,
-        ...(await poisoning(sql)),
+        ...(await poisoning(sql, name)),
       ];
       out.push(...lines);
       attackLines.push(...lines);
@@ -625,6 +647,7 @@ try {
       await fill(sql, ROWS);
       const loadS = (performance.now() - t) / 1000;
       const s = await statsTiming(sql);
+      figures.row('statistics', { store: name, rows: ROWS, p50Ms: s.p50, p95Ms: s.p95 });
       out.push(
         `${name.padEnd(11)} statistics over ${ROWS} case rows (loaded in ${loadS.toFixed(1)} s): p50 ${s.p50.toFixed(1)} ms, p95 ${s.p95.toFixed(1)} ms`,
       );
@@ -651,12 +674,22 @@ try {
         `${name.padEnd(11)} /stats through the app: first read of a cohort p50 ${quantile(first, 0.5).toFixed(1)} ms; repeated p50 ${quantile(repeat, 0.5).toFixed(2)} ms; /percentile of new figures, cohorts read before, p50 ${quantile(placed, 0.5).toFixed(2)} ms`,
       );
       process.stderr.write(out[out.length - 1] + '\n');
+      figures.row('reads', { store: name, firstP50Ms: quantile(first, 0.5), repeatedP50Ms: quantile(repeat, 0.5), percentileP50Ms: quantile(placed, 0.5) });
       const big = await largeCohort(sql, COHORT_ROWS);
+      figures.row('large-cohort', { store: name, rows: COHORT_ROWS, refreshMs: big.refreshMs, statsMs: big.stats, percentileMs: big.placed, liveMs: big.live });
       out.push(
         `${name.padEnd(11)} one cohort of ${COHORT_ROWS} rows: refreshed in ${big.refreshMs.toFixed(0)} ms (its view included); a first /stats p50 ${big.stats.toFixed(1)} ms, /percentile ${big.placed.toFixed(1)} ms (from the view); /stats filtered by browser, read live, ${big.live.toFixed(0)} ms`,
       );
       process.stderr.write(out[out.length - 1] + '\n');
       const reads = await filteredReads(sql, DURATION >= 10 ? 60 : 6, name === 'PostgreSQL' ? () => pg.cpuMs() : undefined);
+      figures.row('read-flood', {
+        store: name,
+        answered: reads.statuses[200] ?? 0,
+        refused: reads.statuses[429] ?? 0,
+        collectorShare: reads.cpuShare,
+        databaseShare: reads.dbShare,
+        healthP50Ms: reads.healthP50,
+      });
       out.push(
         `${name.padEnd(11)} 1800 distinct filtered /stats from 3 networks on a ${COHORT_ROWS}-row cohort, for ${(reads.wallMs / 1000).toFixed(0)} s: the collector at ${(100 * reads.cpuShare).toFixed(0)} % of a core${reads.dbShare === null ? '' : ` + the database at ${(100 * reads.dbShare).toFixed(0)} %`}; answered ${reads.statuses[200] ?? 0}, refused ${reads.statuses[429] ?? 0} (live-read budget); /health p50 ${reads.healthP50.toFixed(1)} ms`,
       );

@@ -26,7 +26,7 @@ import { formatSize, parseParams } from '../web/core/params.ts';
 import { type CaseResult, type ResultDocument } from '../web/core/schema.ts';
 import { pairedRatio } from '../web/core/stats.ts';
 import { ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
-import { recordPage } from './measured.ts';
+import { evidence, recordPage } from './measured.ts';
 import { abCompare } from '../cli/ab.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -70,6 +70,7 @@ for (const engine of ENGINES) {
 }
 
 const where = (c: CaseResult) => `${c.algorithm}/${c.sizeBytes}`;
+const figures = evidence('counts');
 console.log(`\nbench:counts — ${search}`);
 console.log(
   'ops/B: executed WebAssembly operations per byte (exact); count ratio = baseline / simd128 operations; time ratio = simd128 / baseline throughput, paired, 95 % interval\n',
@@ -85,6 +86,15 @@ for (const { engine, doc } of docs) {
     const b = base.get(where(s));
     if (!b?.ops || !s.ops) continue;
     const p = pairedRatio(b, s);
+    figures.row('ops-per-byte', {
+      engine,
+      algorithm: s.algorithm,
+      sizeBytes: s.sizeBytes,
+      baseline: b.ops.perByte,
+      simd128: s.ops.perByte,
+      countRatio: b.ops.perMessage / s.ops.perMessage,
+      timeRatio: p?.ratio ?? null,
+    });
     console.log(
       `${s.algorithm.padEnd(26)}${formatSize(s.sizeBytes).padStart(7)}  ${b.ops.perByte.toFixed(2).padStart(14)}  ${s.ops.perByte.toFixed(2).padStart(13)}  ${(b.ops.perMessage / s.ops.perMessage).toFixed(3).padStart(11)}  ` +
         (p ? `${p.ratio.toFixed(3)} [${p.ciLow.toFixed(3)}–${p.ciHigh.toFixed(3)}]` : 'not paired'),
@@ -113,6 +123,7 @@ if (first) {
   }
 }
 const counted = docs.reduce((n, d) => n + d.doc.cases.filter((c) => c.ops).length, 0);
+figures.row('engines-agree', { engines: docs.length, compared, disagree, counted });
 console.log(
   `engines agree: ${compared - disagree} of ${compared} cases counted in ${docs.length} engines (${ENGINES.join(', ')}) give ${first?.engine ?? '–'}'s count; ${counted} counts in all`,
 );
@@ -133,6 +144,7 @@ for (const { engine, doc } of docs) {
     if (now.size === reference.size && [...reference].every(([k, v]) => now.get(k) === v)) identical++;
     if (opsExitCode(compareOps(doc, again, 0)) === 0) exitZero++;
   }
+  figures.row('repeat', { engine, counted: reference.size, runs: REPEATS, identical, exitZero });
   console.log(
     `${engine.padEnd(9)} ${reference.size} counted cases: identical in ${identical} of ${REPEATS} runs; compare --metric ops --threshold 0 against the first run exits 0 in ${exitZero} of ${REPEATS}`,
   );
@@ -173,6 +185,7 @@ for (const engine of ENGINES) {
       }
     }
   }
+  figures.row('module-work', { engine, runs, moreWork: tally.more, sameExitZero: tally.same });
   console.log(
     `${engine.padEnd(9)} one more block a message: MORE WORK in ${tally.more} of ${runs} runs (${[...tally.changes].join(', ')} %); the same file as base and head: +0.000 % and exit 0 in ${tally.same} of ${runs} (${[...tally.sameChanges].join(', ')} %)`,
   );
@@ -188,6 +201,7 @@ for (const engine of ENGINES.filter((e) => e === 'node')) {
   const off = await runIn(engine, { counts: 'off' });
   const r = compareResults(on, off, { margin: 0.05 });
   const by = (v: string) => r.cases.filter((c) => c.verdict === v).length;
+  figures.row('counting-aa', { engine, cases: r.cases.length, same: by('same'), unknown: by('unknown'), faster: by('faster'), slower: by('slower') });
   console.log(
     `${engine.padEnd(9)} ${r.cases.length} cases: SAME ${by('same')}, UNKNOWN ${by('unknown')}, FASTER ${by('faster')}, SLOWER ${by('slower')}; counted ${on.cases.filter((c) => c.ops).length} and ${off.cases.filter((c) => c.ops).length}`,
   );
@@ -234,6 +248,15 @@ else {
       const cell = (x: number | string | undefined, w: number) => (typeof x === 'number' ? x.toFixed(2) : (x ?? '–')).padStart(w);
       const ratio = (a: number | undefined, b: number | string | undefined) => (a !== undefined && typeof b === 'number' ? (a / b).toFixed(2) : '–');
       const [base, simd] = [wasmOps('baseline', algorithm, size), wasmOps('simd128', algorithm, size)];
+      const num = (x: number | string | undefined) => (typeof x === 'number' ? x : null);
+      figures.row('native', {
+        algorithm,
+        sizeBytes: size,
+        wasmBaseline: base ?? null,
+        nativeSoft: num(perByte.soft),
+        wasmSimd128: simd ?? null,
+        nativeHw: num(perByte.hw),
+      });
       console.log(
         `${algorithm.padEnd(20)}${formatSize(size).padStart(7)}  ${cell(base, 13)}  ${cell(perByte.soft, 11)}  ${ratio(base, perByte.soft).padStart(9)}  ${cell(simd, 12)}  ${cell(perByte.hw, 9)}  ${ratio(simd, perByte.hw).padStart(7)}`,
       );

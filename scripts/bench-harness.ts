@@ -16,7 +16,7 @@ import { bareLoop, openHarness, settled } from './harness-page.ts';
 import { median } from '../web/core/stats.ts';
 import { formatSize, parseSize } from '../web/core/params.ts';
 import type { ResultDocument } from '../web/core/schema.ts';
-import { recordPage } from './measured.ts';
+import { evidence, recordPage } from './measured.ts';
 
 recordPage('harness', {
   title: "The engine's own overhead",
@@ -40,6 +40,7 @@ const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
 /** MB/s of `ns` per operation on `size`-byte messages. */
 const mbps = (size: number, ns: number) => (size / ns) * 1e3;
 
+const figures = evidence('harness');
 console.log(`bench:harness — ${RUNS} alternating runs per engine and size; MB/s; engine/bare = engine's throughput over the plain loop's`);
 for (const name of BROWSERS) {
   let page: Awaited<ReturnType<typeof openHarness>>;
@@ -95,6 +96,17 @@ for (const name of BROWSERS) {
       for (const c of CASES) {
         const l = label(c, size);
         const [em, bm, ea, ba] = [median(engine[l]!.median), median(bare[l]!.median), median(engine[l]!.mean), median(bare[l]!.mean)];
+        figures.row('engine-over-bare', {
+          browser: name,
+          case: c.name,
+          sizeBytes: size,
+          engineMbps: mbps(size, em),
+          bareMbps: mbps(size, bm),
+          ratio: bm / em,
+          engineTotalMbps: mbps(size, ea),
+          bareTotalMbps: mbps(size, ba),
+          totalRatio: ba / ea,
+        });
         console.log(
           l.padEnd(46) +
             mbps(size, em).toFixed(1).padStart(12) +
@@ -106,6 +118,7 @@ for (const name of BROWSERS) {
             (ba / ea).toFixed(3).padStart(13),
         );
       }
+    figures.row('quick-run', { browser: name, cases: quick.cases.length, wallSeconds: quickWallS, engineSeconds: quick.durationMs / 1000 });
     console.log(
       `${QUICK}: ${quick.cases.length} cases, wall time ${quickWallS.toFixed(1)} s (engine's own durationMs ${(quick.durationMs / 1000).toFixed(1)} s)`,
     );
@@ -130,6 +143,7 @@ for (const name of BROWSERS) {
       }
       const [em, ea] = [q.bytesPerSecond / 1e6, (q.totalBytesPerSecond ?? 0) / 1e6];
       const [bm, ba] = [mbps(size, median(bare[l]!.median)), mbps(size, median(bare[l]!.mean))];
+      figures.row('quick-run-over-bare', { browser: name, case: web.name, sizeBytes: size, mbps: em, ratio: em / bm, totalMbps: ea, totalRatio: ea / ba });
       console.log(
         `${QUICK}'s own ${l}: median ${em.toFixed(1)} MB/s, engine/bare ${(em / bm).toFixed(3)}; all calls ${ea.toFixed(1)} MB/s, engine/bare ${(ea / ba).toFixed(3)} (one run)`,
       );

@@ -44,7 +44,7 @@ import { openHarness, sandwiched, settled } from './harness-page.ts';
 import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from '../lab/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
 import { buildEngine } from './build-engine.mjs';
-import { listEnv, recordPage } from './measured.ts';
+import { evidence, listEnv, recordPage } from './measured.ts';
 import { buildPauseProbe } from './native.ts';
 import { againstRepeatability, describe, type JudgedCell, tallyCells } from './repeatability.ts';
 import { SETTLE_MAX_BATCHES, SETTLE_MS } from '../web/core/worker/measure.ts';
@@ -581,12 +581,26 @@ type RatioRow = {
 type Ratios = Map<string, RatioRow>;
 /** median [min–max]; `digits` on the median (three where it is held against a target such as 0.95). */
 const f = (xs: number[], digits = 2) => (xs.length ? `${median(xs).toFixed(digits)} [${Math.min(...xs).toFixed(2)}–${Math.max(...xs).toFixed(2)}]` : '–');
-function printTable(rows: Ratios) {
+/** The fairness table (the engine against a plain loop of the same calls) for `where` (Node or a browser), printed and recorded. */
+function printTable(rows: Ratios, where: string) {
   console.log(
     `${'module'.padEnd(28)}${'algorithm'.padEnd(19)}${'size'.padStart(7)}  ${'engine all calls'.padStart(16)}  ${'plain loop'.padStart(10)}  ${'ratio (all calls)'.padStart(17)}  ${'ratio (median)'.padStart(17)}  ${'interleaved/alone'.padStart(17)}  ${'engine/interleaved'.padStart(18)}  ${'alone, side by side'.padStart(19)}  ${'plain after/before'.padStart(18)}  ${'settled turns/alone'.padStart(19)}  paused/alone`,
   );
+  const mid = (xs: number[]) => (xs.length ? median(xs) : null);
   for (const [k, r] of rows) {
     const [name, alg, size] = k.split('|');
+    figures.row('engine-over-plain-loop', {
+      where,
+      module: name!,
+      algorithm: alg!,
+      sizeBytes: Number(size),
+      engineMbps: median(r.engine) / 1e6,
+      loopMbps: median(r.loop) / 1e6,
+      allCalls: mid(r.all),
+      median: mid(r.median),
+      interleavedOverAlone: mid(r.interleaved),
+      engineOverInterleaved: mid(r.vsInterleaved),
+    });
     console.log(
       `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved).padStart(18)}  ${f(r.sideBySide).padStart(19)}  ${f(r.plainAA).padStart(18)}  ${f(r.settled).padStart(19)}  ${f(r.paused)}`,
     );
@@ -607,6 +621,7 @@ function printTable(rows: Ratios) {
     console.log(`${''.padEnd(54)}the run over the loop taking turns: ${describe(turns)}`);
   }
   const tally = tallyCells(cells);
+  figures.row('within-repeatability', { where, cells: tally.cells, run: tally.run, alone: tally.alone, turns: tally.turns });
   console.log(
     `within repeatability: the engine's run ${tally.run} of ${tally.cells} cells; the engine alone ${tally.alone} of ${tally.cells}; the run over the loop taking turns ${tally.turns} of ${tally.cells}`,
   );
@@ -644,6 +659,7 @@ function printCollector(rows: Ratios) {
   );
 }
 
+const figures = evidence('modules');
 const apartLabel = MODULES_APART ? 'each module in a thread of its own' : 'every case in the measuring thread (MODULES_APART=0)';
 const gc = process.execArgv.includes('--single-threaded-gc') ? 'GC on the main thread only (--single-threaded-gc)' : 'concurrent GC';
 console.log(
@@ -666,7 +682,7 @@ if (RUNS > 0) {
   console.log(
     'paused = the plain loop with each case alone, pausing (reading the clock) as long as a sample after every 2 ms of calls, / the plain loop alone\n',
   );
-  printTable(ratios);
+  printTable(ratios, 'node');
 
   console.log(
     `\nnoble in Node over its own harness (@paulmillr/jsbt benchmarkRun, ${HARNESS_S} s a size, the same calls, timed right after the engine alone; all calls on both sides; target ≥ 0.95):`,
@@ -674,6 +690,7 @@ if (RUNS > 0) {
   // Three decimals on the median: it is held against 0.95, and 0.95 printed could be 0.946.
   for (const [k, h] of overHarness) {
     const [name, alg, size] = k.split('|');
+    figures.row('noble-over-its-harness', { module: name!, algorithm: alg!, sizeBytes: Number(size), run: median(h.run), alone: median(h.alone) });
     console.log(
       `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  in the run ${f(h.run, 3).padStart(18)}   alone ${f(h.alone, 3).padStart(18)}`,
     );
@@ -818,7 +835,7 @@ for (const name of (process.env.BROWSERS ?? 'chromium').split(',').filter((b) =>
     console.log(
       `\nbench:modules — ${version ? `${version} ` : ''}(${name}), ${RUNS} run(s), the engine in the page vs a plain loop in a browser worker, ${apartLabel} (${((performance.now() - browserStarted) / 1000).toFixed(0)} s)\n`,
     );
-    if (RUNS > 0) printTable(rows);
+    if (RUNS > 0) printTable(rows, name);
     if (NEIGHBOUR_SIZES.length) {
       printNeighbours(await withNeighbours(browserSampleMs, plain), browserSampleMs, name);
       printNeighbours(await withNeighbours(browserSampleMs, plain, true), browserSampleMs, `${name}, each neighbour in a thread of its own`, true);

@@ -11,7 +11,7 @@ import type { BrowserName } from '../cli/browsers.ts';
 import type { CaseResult } from '../web/core/schema.ts';
 import { pairedRatio } from '../web/core/stats.ts';
 import { formatSize } from '../web/core/params.ts';
-import { recordPage } from './measured.ts';
+import { evidence, recordPage } from './measured.ts';
 
 recordPage('peers', {
   title: 'RustCrypto and libaegis against libsodium.js',
@@ -23,6 +23,7 @@ const SIZES = process.env.SIZES ?? '64,1k,16k,1M';
 const ROUNDS = process.env.ROUNDS ?? '3';
 const search = `preset=quick&algorithms=chacha20-poly1305,xchacha20-poly1305,aegis-128l-tag256,aegis-256-tag256&implementations=rustcrypto-wasm,libaegis-wasm,libsodium&sizes=${SIZES}&rounds=${ROUNDS}&samples=7&operations=encrypt,decrypt`;
 
+const figures = evidence('peers');
 const started = performance.now();
 const doc = await runInBrowser({ browser: BROWSER, search, onProgress: (p) => process.stderr.write(`\r${p.done}/${p.total} cases`) });
 process.stderr.write(`\n${((performance.now() - started) / 1000).toFixed(0)} s\n`);
@@ -38,6 +39,18 @@ for (const c of doc.cases.filter((x) => x.implementation !== 'libsodium').sort((
   const s = sodium.get(key(c));
   if (!s) continue;
   const p = pairedRatio(s, c);
+  figures.row('versus-libsodium', {
+    algorithm: c.algorithm,
+    operation: c.operation,
+    sizeBytes: c.sizeBytes,
+    implementation: c.implementation,
+    variant: c.variant,
+    bytesPerSecond: c.bytesPerSecond,
+    libsodiumBytesPerSecond: s.bytesPerSecond,
+    ratio: p?.ratio ?? null,
+    low: p?.ciLow ?? null,
+    high: p?.ciHigh ?? null,
+  });
   console.log(
     `${c.algorithm.padEnd(20)}${c.operation.padEnd(9)}${formatSize(c.sizeBytes).padStart(8)}  ${`${c.implementation}/${c.variant}`.padEnd(30)}${(c.bytesPerSecond / 1e6).toFixed(1).padStart(9)}  ${(s.bytesPerSecond / 1e6).toFixed(1).padStart(14)}  ` +
       (p ? `${p.ratio.toFixed(2)}× [${p.ciLow.toFixed(2)}–${p.ciHigh.toFixed(2)}]` : 'not paired'),

@@ -13,7 +13,7 @@ import type { BrowserName } from '../cli/browsers.ts';
 import type { CaseResult, ResultDocument } from '../web/core/schema.ts';
 import { explainedShare, speedRange } from '../web/core/run/interference.ts';
 import { median, pairedRatio } from '../web/core/stats.ts';
-import { recordPage } from './measured.ts';
+import { evidence, recordPage } from './measured.ts';
 
 recordPage('stability', {
   title: 'Do comparisons hold still?',
@@ -46,6 +46,7 @@ const COMPARISONS = [
   },
 ] as const;
 
+const figures = evidence('stability');
 for (const browser of BROWSERS) {
   const docs: ResultDocument[] = [];
   for (let k = 0; k < RUNS; k++) {
@@ -72,6 +73,17 @@ for (const browser of BROWSERS) {
         `${pct(spread(paired))}${paired.length === pairs.length && spread(paired) <= cmp.target ? ' ✓' : '  '}`,
         `  ${paired.map((x) => x.toFixed(3)).join(' ')}`,
       ];
+      figures.row('spread', {
+        browser,
+        comparison: cmp.name,
+        sizeBytes: size,
+        runs: pairs.length,
+        spreadA: spread(pairs.map(([a]) => a.summary.median)),
+        spreadB: spread(pairs.map(([, b]) => b.summary.median)),
+        spreadOfMedians: spread(pairs.map(([a, b]) => a.summary.median / b.summary.median)),
+        spreadPaired: paired.length ? spread(paired) : null,
+        target: cmp.target,
+      });
       console.log(line.join('  '));
     }
   }
@@ -83,6 +95,7 @@ for (const browser of BROWSERS) {
       for (const r of c.unstableReasons ?? []) flags.set(r, (flags.get(r) ?? 0) + 1);
     }
   const flagged = docs.reduce((n, d) => n + d.cases.filter((c) => c.unstable).length, 0);
+  figures.row('flags', { browser, cases, unstable: flagged });
   console.log(`flags: ${flagged} of ${cases} cases unstable; reasons ${JSON.stringify(Object.fromEntries(flags))}`);
   for (const [k, d] of docs.entries()) {
     const range = d.interference ? speedRange(d.interference) : null;

@@ -17,7 +17,7 @@
 import { spawnSync } from 'node:child_process';
 import { runInBrowser } from '../cli/browser-run.ts';
 import { median } from '../web/core/stats.ts';
-import { listEnv, recordPage } from './measured.ts';
+import { evidence, listEnv, recordPage } from './measured.ts';
 
 recordPage('tiers', {
   title: "Does the engine time V8's optimised tier?",
@@ -54,12 +54,14 @@ for (let rep = 0; rep < REPS; rep++) {
   }
 }
 
+const figures = evidence('tiers');
 console.log(`\nbench:tiers — median ns per operation over ${REPS} alternating runs each, and the ratio to TurboFan only (1.00 = as fast)`);
 for (const [key, tiers] of Object.entries(results)) {
   const turbofan = median(tiers[TIERS[1][0]]!);
   console.log(`${key}`);
   for (const [tier] of TIERS) {
     const m = median(tiers[tier]!);
+    figures.row('wasm-tiers', { case: key, tier, nsPerOp: m, overTurbofan: m / turbofan });
     console.log(`  ${tier.padEnd(32)} ${(m / 1e3).toFixed(1).padStart(9)} µs   time ratio to TurboFan only ${(m / turbofan).toFixed(2)}`);
   }
 }
@@ -110,6 +112,14 @@ if (JS_REPS > 0) {
   for (const [c, rules] of Object.entries(js)) {
     const cells = RULES.map(([rule]) => {
       const { ratio, warmupMs } = rules[rule]!;
+      figures.row('js-warmup', {
+        case: c,
+        rule,
+        speedOverSteady: median(ratio),
+        low: Math.min(...ratio),
+        high: Math.max(...ratio),
+        warmupMs: median(warmupMs),
+      });
       return `${median(ratio).toFixed(2)} [${Math.min(...ratio).toFixed(2)}–${Math.max(...ratio).toFixed(2)}] ${median(warmupMs).toFixed(0).padStart(5)} ms`.padStart(
         42,
       );

@@ -18,7 +18,7 @@ import { VERDICT_MARGIN, ratioOf } from '../web/core/report/ratio.ts';
 import { type Decision, decide } from '../web/core/decision.ts';
 import { formatSize, parseSize } from '../web/core/params.ts';
 import { median } from '../web/core/stats.ts';
-import { recordPage } from './measured.ts';
+import { evidence, recordPage } from './measured.ts';
 
 recordPage('twins', {
   title: 'Twins: a module making a built-in’s calls, timed beside that built-in',

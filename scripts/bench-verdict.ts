@@ -27,7 +27,7 @@ import { mean, median } from '../web/core/stats.ts';
 import { bareBatches, bareLoop, inRotation, openHarness, settled } from './harness-page.ts';
 import { SETTLE_CALLS } from '../web/core/worker/measure.ts';
 import type { BrowserPage } from '../cli/browser-run.ts';
-import { recordPage } from './measured.ts';
+import { evidence, listEnv, recordPage } from './measured.ts';
 import { againstRepeatability, describe } from './repeatability.ts';
 import { headline, visitorAnswer } from '../web/core/report/headline.ts';
 
@@ -56,7 +56,8 @@ const webCase = (d: ResultDocument, size: number) =>
       c.aadBytes === 0 &&
       c.sizeBytes === size,
   );
-const PLAIN_SIZES = [1024, 16384, 1 << 20];
+/** The plain-loop notebook's sizes (PLAIN_SIZES=none: the verdict's evidence alone). */
+const PLAIN_SIZES = listEnv('PLAIN_SIZES', '1024,16384,1048576').map(Number);
 /** The turn of other work before each batch of callByCall: about the run's other cases' turn at 1 and 16 KiB. */
 const PROFILE_GAP_MS = 35;
 /** A plain loop's all-calls figure: its bytes over its time, bytes per ns. */
@@ -88,6 +89,7 @@ function aes128vs256(doc: ResultDocument) {
   return { size, ratio: r, decision: decide(r) };
 }
 
+const figures = evidence('verdict');
 console.log(`bench:verdict — ${RUNS} fresh-browser runs per engine of ${SEARCH}`);
 for (const browser of BROWSERS) {
   const docs: ResultDocument[] = [];
@@ -125,6 +127,7 @@ for (const browser of BROWSERS) {
     const [top, n] = [...counts.entries()].sort((x, y) => y[1] - x[1])[0]!;
     if (n === docs.length) steady++;
     if (n >= 0.9 * docs.length && !top.endsWith('(UNKNOWN)') && top !== '(no claim)') settledAnswers++;
+    figures.row('claim', { browser, claim: name, runs: docs.length, agree: n, answer: top });
     console.log(
       `  claim ${name.padEnd(24)} ${n}/${docs.length} agree: ${top}${
         counts.size > 1
@@ -208,6 +211,21 @@ for (const browser of BROWSERS) {
         ? ` — ${aa[0].implementation} ${aa[0].algorithm} ${formatSize(aa[0].sizeBytes)}: ${aa.map((x) => (x ? `${x.ratio.toFixed(3)} [${x.low.toFixed(3)}–${x.high.toFixed(3)}] ${x.decision.toUpperCase()}` : 'none')).join(', ')}`
         : ''),
   );
+  figures.row('engine', {
+    browser,
+    runs: docs.length,
+    wallSecondsMedian: median(wall),
+    claims: names.length,
+    claimsIdentical: steady,
+    claimsSettled: settledAnswers,
+    headlineAgree: nHead,
+    headline: topHead,
+    shownResolved: shown.reduce((n, r) => n + r.length, 0),
+    reversed: reversed.length,
+    firstResolvedSecondsMedian: firstS.length ? median(firstS) : null,
+    flaggedShareMedian: median(flagged),
+    aaSame: aa.filter((x) => x?.decision === 'same').length,
+  });
   const aes = docs.map(aes128vs256);
   if (aes.every(Boolean))
     console.log(

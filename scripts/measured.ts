@@ -77,6 +77,7 @@ export const BENCH_ENV = [
   'PAIRS',
   'LOOP',
   'PLAIN',
+  'PLAIN_SIZES',
   'BUDGET',
   'ENGINES',
   'REPEATS',
@@ -156,4 +157,30 @@ export function recordPage(name: string, o: { title: string; about: string; scri
     });
     console.log(`wrote ${file}`);
   });
+}
+
+/** A row of one of a benchmark's tables: its name and its cells (numbers where a figure is measured). */
+export type EvidenceRow = { table: string } & Record<string, string | number | boolean | null>;
+
+/**
+ * The figures a benchmark measured, as one JSON document beside the table it prints for people:
+ * with `--json FILE`, `{ bench, rows }` is written to FILE when it exits normally (a failed run
+ * writes none). `npm test`'s smoke runs check this document against a schema
+ * (scripts/bench.smoke.test.ts), never the wording of the printed tables.
+ */
+export function evidence(bench: string) {
+  const at = process.argv.indexOf('--json');
+  const file = at >= 0 ? process.argv[at + 1] : undefined;
+  if (at >= 0 && !file) throw new Error('--json needs a file name');
+  const rows: EvidenceRow[] = [];
+  if (file)
+    process.on('exit', (code) => {
+      if (code === 0) writeFileSync(file, `${JSON.stringify({ bench, rows }, null, 1)}\n`);
+    });
+  return {
+    /** Records one row of table `table`; returns nothing, so it sits beside the line that prints it. */
+    row(table: string, cells: Omit<EvidenceRow, 'table'>): void {
+      rows.push({ table, ...cells } as EvidenceRow);
+    },
+  };
 }
