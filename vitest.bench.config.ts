@@ -1,11 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
-// Smoke runs of the benchmarks (scripts/bench.smoke.test.ts), run by scripts/test after the site is
+// Smoke runs of the benchmarks (lab/bench/bench.smoke.test.ts), run by scripts/test after the site is
 // built: two at a time, since their figures are printed, not judged (a benchmark's own run is
 // alone on the machine); more than two would only queue on two cores.
 export default defineConfig({
   test: {
-    include: ['scripts/*.smoke.test.ts'],
+    include: ['lab/bench/*.smoke.test.ts'],
     testTimeout: 660_000,
     fileParallelism: false,
     maxConcurrency: 2,

@@ -1,5 +1,5 @@
 // The lab's harness page (lab/index.html: the engine beside loops written apart from it), built
-// on its own into target/lab-site/ for the benchmarks that open it (scripts/harness-page.ts), so
+// on its own into target/lab-site/ for the benchmarks that open it (lab/bench/harness-page.ts), so
 // that the site's build ships no harness. `vite build --config lab/vite.config.ts`.
 import { defineConfig } from 'vite';
 

@@ -16,7 +16,7 @@ import { nodePlatform } from '../web/core/worker/platform-node.ts';
 import codeSize from '../web/core/wasm/code-size.js';
 import { readUnits } from './units.ts';
 import { USAGE } from '../cli/formats.ts';
-import { standingTable } from './standing.ts';
+import { standingTable } from '../lab/bench/standing.ts';
 
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 

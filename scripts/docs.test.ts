@@ -3,8 +3,8 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
 import { algorithmTable, implementationTable, readDoc, section, usageBlock } from './docs-tables.ts';
-import { BENCH_ENV } from './measured.ts';
-import { abSlower, moduleCells, nobleOverJsbt, standingTable, webCryptoCells } from './standing.ts';
+import { BENCH_ENV } from '../lab/bench/measured.ts';
+import { abSlower, moduleCells, nobleOverJsbt, standingTable, webCryptoCells } from '../lab/bench/standing.ts';
 
 describe('docs/architecture.md', () => {
   it('shows the algorithm table as the TypeScript and Rust tables give it now (run `npm run docs` after changing one)', async () => {
@@ -153,8 +153,8 @@ describe("docs/measured/standing.md: where the figures stand, counted from the b
 });
 
 describe("a measured page's command reproduces it", () => {
-  it('names every variable a benchmark reads that shapes its figures (scripts/measured.ts BENCH_ENV)', () => {
-    const dir = new URL('./', import.meta.url);
+  it('names every variable a benchmark reads that shapes its figures (lab/bench/measured.ts BENCH_ENV)', () => {
+    const dir = new URL('../lab/bench/', import.meta.url);
     // Not figures: the shell's PATH, and where bench:ab saves its sessions.
     const notFigures = new Set(['PATH', 'SAVE']);
     const read = new Set<string>();

@@ -41,4 +41,22 @@ describe('the lab’s one-way door', () => {
     expect(readFileSync('vite.config.ts', 'utf8')).not.toMatch(/input:[^}]*harness/);
     expect(readFileSync('lab/vite.config.ts', 'utf8')).toMatch(/input:\s*\{\s*harness: 'lab\/index\.html'/);
   });
+
+  it('keeps the lab’s tools in the lab’s own package: the product’s package lists none of them', () => {
+    const pkg = (f: string) =>
+      JSON.parse(readFileSync(f, 'utf8')) as { dependencies?: Record<string, string>; devDependencies?: Record<string, string>; workspaces?: string[] };
+    const [root, lab] = [pkg('package.json'), pkg('lab/package.json')];
+    const labTools = Object.keys(lab.devDependencies ?? {});
+    expect(labTools).toEqual(expect.arrayContaining(['@paulmillr/jsbt', 'autocannon', 'jstat']));
+    expect(labTools.filter((t) => t in (root.devDependencies ?? {}) || t in (root.dependencies ?? {}))).toEqual([]);
+    expect(root.workspaces).toEqual(['lab']);
+  });
+
+  it('holds the benchmarks in the lab, each run from the root by its npm run bench:* name', () => {
+    const scripts = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const benches = Object.entries(scripts).filter(([name]) => name.startsWith('bench:'));
+    expect(benches.length).toBeGreaterThan(0);
+    for (const [name, command] of benches) expect(command, name).toMatch(/&& tsx lab\/bench\/bench-[a-z]+\.ts$/);
+    expect(readdirSync('scripts').filter((f) => f.startsWith('bench'))).toEqual([]);
+  });
 });

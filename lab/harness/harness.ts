@@ -1,5 +1,5 @@
 /**
- * Exposes `window.harness` to scripts/bench-harness.ts and bench-modules.ts: run the engine with
+ * Exposes `window.harness` to lab/bench/bench-harness.ts and bench-modules.ts: run the engine with
  * given parameters (modules of yours by `module=`), or a bare or plain loop in a fresh worker, in
  * this same page.
  */

@@ -1,7 +1,7 @@
 // The plain loop `npm run bench:modules` holds the engine against, written apart from it (no
 // backend, no sampler, no statistics module): the calls a module of yours gets, timed as a
 // developer times code by hand. One file for both its homes, a Node worker thread
-// (scripts/plain-loop.worker.mjs) and a browser worker (plain.worker.ts); plain JavaScript, so
+// (lab/bench/plain-loop.worker.mjs) and a browser worker (plain.worker.ts); plain JavaScript, so
 // that Node runs it without a loader (the engine's workers start without one too).
 import { gcm } from '@noble/ciphers/aes.js';
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';

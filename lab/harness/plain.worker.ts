@@ -1,6 +1,6 @@
 /**
  * bench:modules' plain loop in a browser worker (plain-loop.mjs): a module of yours imported by
- * its URL on this site, or noble. The Node twin is scripts/plain-loop.worker.mjs.
+ * its URL on this site, or noble. The Node twin is lab/bench/plain-loop.worker.mjs.
  */
 import { plainLoop, type PlainSpec } from './plain-loop.mjs';
 

@@ -11,11 +11,11 @@
  * Target: engine / bare between 0.97 and 1.03.
  *   RUNS=3 SIZES=1k,16k,1M BROWSERS=chromium,firefox,webkit ROUNDS=3 QUICK='preset=quick' npm run bench:harness
  */
-import type { BrowserName } from '../cli/browser-run.ts';
+import type { BrowserName } from '../../cli/browser-run.ts';
 import { bareLoop, openHarness, settled } from './harness-page.ts';
-import { median } from '../web/core/stats.ts';
-import { formatSize, parseSize } from '../web/core/params.ts';
-import type { ResultDocument } from '../web/core/schema.ts';
+import { median } from '../../web/core/stats.ts';
+import { formatSize, parseSize } from '../../web/core/params.ts';
+import type { ResultDocument } from '../../web/core/schema.ts';
 import { evidence, recordPage } from './measured.ts';
 
 recordPage('harness', {

@@ -19,22 +19,22 @@
  * WebAssembly operations per byte (NATIVE_ALGORITHMS; NATIVE_BUILDS=soft,hw; NATIVE=0 skips).
  *   ENGINES=node,chromium,firefox,webkit SIZES=64,1k,16k ALGORITHMS=… REPEATS=10 MODULE_REPEATS=10 npm run bench:counts
  */
-import { runInBrowser } from '../cli/browser-run.ts';
-import type { BrowserName } from '../cli/browsers.ts';
-import { runBenchmark } from '../web/core/node.ts';
-import { formatSize, parseParams } from '../web/core/params.ts';
-import { type CaseResult, type ResultDocument } from '../web/core/schema.ts';
-import { pairedRatio } from '../web/core/stats.ts';
-import { ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
+import { runInBrowser } from '../../cli/browser-run.ts';
+import type { BrowserName } from '../../cli/browsers.ts';
+import { runBenchmark } from '../../web/core/node.ts';
+import { formatSize, parseParams } from '../../web/core/params.ts';
+import { type CaseResult, type ResultDocument } from '../../web/core/schema.ts';
+import { pairedRatio } from '../../web/core/stats.ts';
+import { ALGORITHM_IDS } from '../../web/core/tables/algorithms.ts';
 import { evidence, recordPage } from './measured.ts';
-import { abCompare } from '../cli/ab.ts';
+import { abCompare } from '../../cli/ab.ts';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nativeBuild } from './native.ts';
-import { compareResults } from '../web/core/report/compare.ts';
-import { compareOps, opsExitCode } from '../web/core/report/ops.ts';
+import { compareResults } from '../../web/core/report/compare.ts';
+import { compareOps, opsExitCode } from '../../web/core/report/ops.ts';
 
 recordPage('counts', {
   title: 'Exact counts beside time',

@@ -8,11 +8,11 @@
  * paired ratios within 3 % (WASM vs WASM) and 5 % (Web Crypto vs WASM) across runs.
  *   RUNS=3 BROWSERS=chromium,firefox npm run bench:stability
  */
-import { runInBrowser } from '../cli/browser-run.ts';
-import type { BrowserName } from '../cli/browsers.ts';
-import type { CaseResult, ResultDocument } from '../web/core/schema.ts';
-import { explainedShare, speedRange } from '../web/core/run/interference.ts';
-import { median, pairedRatio } from '../web/core/stats.ts';
+import { runInBrowser } from '../../cli/browser-run.ts';
+import type { BrowserName } from '../../cli/browsers.ts';
+import type { CaseResult, ResultDocument } from '../../web/core/schema.ts';
+import { explainedShare, speedRange } from '../../web/core/run/interference.ts';
+import { median, pairedRatio } from '../../web/core/stats.ts';
 import { evidence, recordPage } from './measured.ts';
 
 recordPage('stability', {

@@ -25,7 +25,7 @@ export interface PageInfo {
   command: string;
 }
 
-const page = (file: string) => readFileSync(new URL(`../docs/measured/${file}`, import.meta.url), 'utf8');
+const page = (file: string) => readFileSync(new URL(`../../docs/measured/${file}`, import.meta.url), 'utf8');
 
 function info(file: string, text: string): PageInfo {
   const date = /^- date: (\d{4}-\d{2}-\d{2})/m.exec(text)?.[1];
@@ -127,7 +127,7 @@ const source = (p: PageInfo) => `[${p.file}](measured/${p.file}), ${p.date}, ${/
 
 /** A page whose lines these patterns no longer find (a benchmark's output changed) fails here, not as "0 of 0". */
 function need(n: number, file: string, what: string): void {
-  if (n === 0) throw new Error(`docs/measured/${file}: no ${what} found; did the benchmark's output change? (scripts/standing.ts reads it)`);
+  if (n === 0) throw new Error(`docs/measured/${file}: no ${what} found; did the benchmark's output change? (lab/bench/standing.ts reads it)`);
 }
 const withinOf = (cells: Cell[]) => `${cells.filter((c) => c.within).length} of ${cells.length}`;
 

@@ -13,7 +13,7 @@
 //   SIZES=64,1024 npm run bench:cores   (bytes; default 64, 1 KiB, 16 KiB, 1 MiB)
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { GENERAL_ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
+import { GENERAL_ALGORITHM_IDS } from '../../web/core/tables/algorithms.ts';
 import { evidence, recordPage } from './measured.ts';
 import { nativeBuild } from './native.ts';
 
@@ -36,7 +36,7 @@ const wasm =
   (variant: string) =>
   (c: string[]): [string, string[]] => [
     process.execPath,
-    ['--import', 'tsx', '--no-liftoff', 'scripts/bench-cores-node.ts', variant, `${SAMPLE_MS}`, `${SAMPLES}`, ...c],
+    ['--import', 'tsx', '--no-liftoff', 'lab/bench/bench-cores-node.ts', variant, `${SAMPLE_MS}`, `${SAMPLES}`, ...c],
   ];
 const impls: Record<string, (c: string[]) => [string, string[]]> = {
   'wasm-baseline': wasm('baseline'),

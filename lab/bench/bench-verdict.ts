@@ -16,20 +16,20 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { runInBrowser } from '../cli/browser-run.ts';
-import type { BrowserName } from '../cli/browsers.ts';
-import type { ResultDocument } from '../web/core/schema.ts';
-import { formatSize } from '../web/core/params.ts';
-import { decide } from '../web/core/decision.ts';
-import { ratioOf } from '../web/core/report/ratio.ts';
-import { type ShownClaim, verdict } from '../web/core/report/verdict.ts';
-import { mean, median } from '../web/core/stats.ts';
+import { runInBrowser } from '../../cli/browser-run.ts';
+import type { BrowserName } from '../../cli/browsers.ts';
+import type { ResultDocument } from '../../web/core/schema.ts';
+import { formatSize } from '../../web/core/params.ts';
+import { decide } from '../../web/core/decision.ts';
+import { ratioOf } from '../../web/core/report/ratio.ts';
+import { type ShownClaim, verdict } from '../../web/core/report/verdict.ts';
+import { mean, median } from '../../web/core/stats.ts';
 import { bareBatches, bareLoop, inRotation, openHarness, settled } from './harness-page.ts';
-import { SETTLE_CALLS } from '../web/core/worker/measure.ts';
-import type { BrowserPage } from '../cli/browser-run.ts';
+import { SETTLE_CALLS } from '../../web/core/worker/measure.ts';
+import type { BrowserPage } from '../../cli/browser-run.ts';
 import { evidence, listEnv, recordPage } from './measured.ts';
 import { againstRepeatability, describe } from './repeatability.ts';
-import { headline, visitorAnswer } from '../web/core/report/headline.ts';
+import { headline, visitorAnswer } from '../../web/core/report/headline.ts';
 
 recordPage('verdict', {
   title: 'Does the verdict hold?',
@@ -375,7 +375,7 @@ async function againstPlainLoop(browser: BrowserName, docs: ResultDocument[], pl
     return `${formatSize(size)} median ${range(ours)}`;
   });
   console.log(`  Web Crypto AES-128-GCM, all calls, over a plain await loop timed right after each run: ${perRun.join('; ')}`);
-  // The repeatability standard (scripts/repeatability.ts): held against how well the plain loop repeats itself in the same runs.
+  // The repeatability standard (lab/bench/repeatability.ts): held against how well the plain loop repeats itself in the same runs.
   console.log(`  the same against the plain loop's repeatability (timed twice after each run):\n${judged.join('\n')}`);
   // The loop before the reference, held to the same standard: a reference that read from it would carry its order.
   console.log(`  the plain loop's first timing of each size in that browser (a settle, not the reference), over the reference: ${settles.join('; ')}`);

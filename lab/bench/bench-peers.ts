@@ -6,11 +6,11 @@
  * in the row is faster than libsodium.js.
  *   BROWSER=chromium SIZES=64,1k,16k,1M ROUNDS=3 npm run bench:peers
  */
-import { runInBrowser } from '../cli/browser-run.ts';
-import type { BrowserName } from '../cli/browsers.ts';
-import type { CaseResult } from '../web/core/schema.ts';
-import { pairedRatio } from '../web/core/stats.ts';
-import { formatSize } from '../web/core/params.ts';
+import { runInBrowser } from '../../cli/browser-run.ts';
+import type { BrowserName } from '../../cli/browsers.ts';
+import type { CaseResult } from '../../web/core/schema.ts';
+import { pairedRatio } from '../../web/core/stats.ts';
+import { formatSize } from '../../web/core/params.ts';
 import { evidence, recordPage } from './measured.ts';
 
 recordPage('peers', {

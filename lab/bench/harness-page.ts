@@ -5,9 +5,9 @@
  * open and `window.harness` ready.
  */
 import type { AddressInfo } from 'node:net';
-import { type BrowserName, type BrowserPage, openBrowser } from '../cli/browser-run.ts';
-import { serveStatic } from '../server/serve.ts';
-import type { BareSpec } from '../lab/harness/bare.worker.ts';
+import { type BrowserName, type BrowserPage, openBrowser } from '../../cli/browser-run.ts';
+import { serveStatic } from '../../server/serve.ts';
+import type { BareSpec } from '../../lab/harness/bare.worker.ts';
 
 /** Where `vite build --config lab/vite.config.ts` writes the harness page. */
 export const LAB_SITE = 'target/lab-site';

@@ -1,4 +1,4 @@
-// The repeatability standard (scripts/repeatability.ts): a figure is judged against how well its
+// The repeatability standard (lab/bench/repeatability.ts): a figure is judged against how well its
 // reference repeats itself, not against a fixed band.
 import { describe as group, expect, it } from 'vitest';
 import { againstRepeatability, describe, tallyCells } from './repeatability.ts';

@@ -11,7 +11,7 @@ import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const MEASURED_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'docs', 'measured');
+export const MEASURED_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'measured');
 
 /** Whether the command line asks for the page to be written (`--write`). */
 export const wantsWrite = (argv = process.argv) => argv.includes('--write');
@@ -166,7 +166,7 @@ export type EvidenceRow = { table: string } & Record<string, string | number | b
  * The figures a benchmark measured, as one JSON document beside the table it prints for people:
  * with `--json FILE`, `{ bench, rows }` is written to FILE when it exits normally (a failed run
  * writes none). `npm test`'s smoke runs check this document against a schema
- * (scripts/bench.smoke.test.ts), never the wording of the printed tables.
+ * (lab/bench/bench.smoke.test.ts), never the wording of the printed tables.
  */
 export function evidence(bench: string) {
   const at = process.argv.indexOf('--json');

@@ -1,7 +1,7 @@
 // A smoke run of every `npm run bench:*` script, at tiny sizes, inside `npm test`: a benchmark
 // nobody runs breaks silently (bench:collector once did, for weeks). Each runs the steps of its
 // npm script, as its users start it, and must exit 0 and write its figures as a JSON document
-// that its schema accepts (scripts/measured.ts evidence): which tables, which cells, and the few
+// that its schema accepts (lab/bench/measured.ts evidence): which tables, which cells, and the few
 // real bounds (counts are exact; a headline leads with what is fastest). The figures themselves
 // are not judged here, nor the wording of the tables printed for people: these are seconds-long
 // runs on a shared machine; targets live in the benchmarks. So the benchmarks' own commands run two at a time (vitest.bench.config.ts's
@@ -37,7 +37,7 @@ function run(command: string, env: Record<string, string>): Promise<{ status: nu
 }
 
 const decision = v.picklist(['same', 'unknown', 'different']);
-/** bench:twins' JSON document (scripts/bench-twins.ts --json). */
+/** bench:twins' JSON document (lab/bench/bench-twins.ts --json). */
 const TwinsDocument = v.object({
   bench: v.literal('twins'),
   busy: v.boolean(),
@@ -65,7 +65,7 @@ const ratio = v.pipe(v.number(), v.minValue(0));
 const maybe = <S extends v.GenericSchema>(s: S) => v.nullable(s);
 
 /**
- * A benchmark's JSON document (scripts/measured.ts evidence): `{ bench, rows }`, every row one of
+ * A benchmark's JSON document (lab/bench/measured.ts evidence): `{ bench, rows }`, every row one of
  * `tables` (its cells checked), and every table with at least one row: a table the run should
  * have measured and did not is a failure, whatever the printed text says.
  */
@@ -334,7 +334,7 @@ describe('benchmarks', () => {
 
   it('every bench:* script has a smoke run here, and ends in its own command', () => {
     expect(scripts.filter((s) => !SMOKE[s])).toEqual([]);
-    for (const s of scripts) expect(steps(s).at(-1), s).toMatch(/^tsx scripts\/bench-[a-z]+\.ts$/);
+    for (const s of scripts) expect(steps(s).at(-1), s).toMatch(/^tsx lab\/bench\/bench-[a-z]+\.ts$/);
   });
 
   for (const name of scripts.filter((s) => SMOKE[s])) {

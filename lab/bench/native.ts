@@ -43,5 +43,5 @@ export function buildPauseProbe(): string {
   return 'target/lab-native/release/pause_native';
 }
 
-// `tsx scripts/native.ts`: every build ahead of the benchmarks (npm test does, beside the WebKit suite).
+// `tsx lab/bench/native.ts`: every build ahead of the benchmarks (npm test does, beside the WebKit suite).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) for (const build of Object.values(nativeBuild)) build();

@@ -13,8 +13,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { encryptOf, inputsOf, warmAndSize } from '../lab/harness/plain-loop.mjs';
-import { batch } from '../lab/harness/plain-batch.mjs';
+import { encryptOf, inputsOf, warmAndSize } from '../../lab/harness/plain-loop.mjs';
+import { batch } from '../../lab/harness/plain-batch.mjs';
 
 const { subject, wasm, size, kib, turns, rotations, batchMs, pauses } = workerData;
 
@@ -45,7 +45,7 @@ if (kib) {
   // warmAndSize's one call is a call of `encrypt`: here a read.
   n = warmAndSize((r, _, k) => r(k), reads, null, 300, batchMs);
 } else if (wasm) {
-  const dir = new URL('../web/core/wasm/simd128/', import.meta.url);
+  const dir = new URL('../../web/core/wasm/simd128/', import.meta.url);
   const cores = await import(new URL('cores.js', dir).href);
   cores.initSync({ module: readFileSync(new URL('cores_bg.wasm', dir)) });
   const bench = new cores.Bench(wasm, 'encrypt', size, 0);

@@ -13,11 +13,11 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ResultDocument } from '../web/core/schema.ts';
-import { VERDICT_MARGIN, ratioOf } from '../web/core/report/ratio.ts';
-import { type Decision, decide } from '../web/core/decision.ts';
-import { formatSize, parseSize } from '../web/core/params.ts';
-import { median } from '../web/core/stats.ts';
+import type { ResultDocument } from '../../web/core/schema.ts';
+import { VERDICT_MARGIN, ratioOf } from '../../web/core/report/ratio.ts';
+import { type Decision, decide } from '../../web/core/decision.ts';
+import { formatSize, parseSize } from '../../web/core/params.ts';
+import { median } from '../../web/core/stats.ts';
 import { evidence, recordPage } from './measured.ts';
 
 recordPage('twins', {

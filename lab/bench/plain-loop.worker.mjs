@@ -4,7 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { PerformanceObserver } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
-import { plainLoop } from '../lab/harness/plain-loop.mjs';
+import { plainLoop } from '../../lab/harness/plain-loop.mjs';
 
 const pauses = [];
 const observer = new PerformanceObserver((list) => {

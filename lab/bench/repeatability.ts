@@ -21,7 +21,7 @@
  * @module
  */
 import jstat from 'jstat';
-import { mean, sd } from '../web/core/stats.ts';
+import { mean, sd } from '../../web/core/stats.ts';
 
 const { jStat } = jstat as unknown as {
   jStat: { centralF: { inv(p: number, d1: number, d2: number): number }; studentt: { inv(p: number, dof: number): number } };

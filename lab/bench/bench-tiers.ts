@@ -2,21 +2,21 @@
  * `npm run bench:tiers`: is what the engine times the optimised code? V8 compiles WASM with
  * Liftoff first and TurboFan in the background; a warm-up that stopped on a slow tier would
  * time Liftoff. This runs the same WASM cases with V8's default tiering, with TurboFan only
- * (--no-liftoff) and with Liftoff only (--liftoff-only), in Node (scripts/bench-cores-node.ts,
+ * (--no-liftoff) and with Liftoff only (--liftoff-only), in Node (lab/bench/bench-cores-node.ts,
  * the engine's measureCase) and in Chromium (the site, --js-flags), alternating, several
  * times, and prints each median and its ratio to TurboFan only. Default ≈ 1 means the engine's
  * warm-up reached the optimised tier; Liftoff only shows how far off a slow tier would be.
  * And JavaScript, in Node: noble and the example modules at 64 B and 1 KiB, each in a fresh
  * process, sampled as a run's first round samples them right after the engine's warm-up
- * (scripts/bench-js-warmup-node.ts), over the same code's samples after STEADY_MS of calls;
+ * (lab/bench/bench-js-warmup-node.ts), over the same code's samples after STEADY_MS of calls;
  * with the engine's warm-up (measure.ts warmUp: at least 50 ms, until three batches agree) and
  * with the same rule held for at least LONG_MS, alternating, JS_REPS times: does a longer
  * warm-up change what a run's JavaScript reads?
  *   REPS=3 JS_REPS=5 npm run bench:tiers
  */
 import { spawnSync } from 'node:child_process';
-import { runInBrowser } from '../cli/browser-run.ts';
-import { median } from '../web/core/stats.ts';
+import { runInBrowser } from '../../cli/browser-run.ts';
+import { median } from '../../web/core/stats.ts';
 import { evidence, listEnv, recordPage } from './measured.ts';
 
 recordPage('tiers', {
@@ -38,7 +38,7 @@ const add = (where: string, tier: string, c: string, ns: number) => ((results[`$
 
 for (let rep = 0; rep < REPS; rep++) {
   for (const [tier, flags] of rep % 2 ? [...TIERS].reverse() : TIERS) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', ...flags, 'scripts/bench-cores-node.ts', 'simd128', '20', '9', ...CASES], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', ...flags, 'lab/bench/bench-cores-node.ts', 'simd128', '20', '9', ...CASES], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`node ${flags.join(' ')} failed: ${r.stderr}`);
     for (const line of r.stdout.split('\n').filter((l) => l.startsWith('{"case"'))) {
       const { case: c, nsPerOp } = JSON.parse(line) as { case: string; nsPerOp: number[] };
@@ -92,7 +92,7 @@ for (let rep = 0; rep < JS_REPS; rep++)
         const c = `${subject}/${size}`;
         const r = spawnSync(
           process.execPath,
-          ['--import', 'tsx', 'scripts/bench-js-warmup-node.ts', rule, String(JS_SAMPLES), String(STEADY_MS), String(LONG_MS), c],
+          ['--import', 'tsx', 'lab/bench/bench-js-warmup-node.ts', rule, String(JS_SAMPLES), String(STEADY_MS), String(LONG_MS), c],
           {
             encoding: 'utf8',
           },

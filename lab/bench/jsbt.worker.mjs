@@ -8,7 +8,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { benchmarkRun, perSecondNumber } from '@paulmillr/jsbt/benchmark.js';
 import { gcm } from '@noble/ciphers/aes.js';
 import { chacha20poly1305 } from '@noble/ciphers/chacha.js';
-import { fill as pattern } from '../lab/harness/plain-loop.mjs';
+import { fill as pattern } from '../../lab/harness/plain-loop.mjs';
 
 const CIPHERS = {
   'aes-128-gcm': { factory: gcm, keyBytes: 16, nonceBytes: 12 },

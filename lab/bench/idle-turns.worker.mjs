@@ -10,8 +10,8 @@
 // with no other isolate as the reference.
 import { parentPort, workerData } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
-import { encryptOf, inputsOf, warmAndSize } from '../lab/harness/plain-loop.mjs';
-import { batch } from '../lab/harness/plain-batch.mjs';
+import { encryptOf, inputsOf, warmAndSize } from '../../lab/harness/plain-loop.mjs';
+import { batch } from '../../lab/harness/plain-batch.mjs';
 
 const { sab, me, of, kind, subject, neighbour, size, turns, settleMs, settleMaxBatches, ownAfter, batchMs, othersMs } = workerData;
 // [the turn under way, how many of the others are ready]

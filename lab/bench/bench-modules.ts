@@ -2,7 +2,7 @@
  * `npm run bench:modules`: is the engine fair to JavaScript? Each example module (and the
  * built-in noble) timed by the engine (gate, then the stop rule's sampling, in its worker
  * thread) and by a plain loop written apart from it (lab/harness/plain-loop.mjs: the same
- * calls, by hand, in scripts/plain-loop.worker.mjs), alternately, in Node. Prints engine / plain
+ * calls, by hand, in lab/bench/plain-loop.worker.mjs), alternately, in Node. Prints engine / plain
  * loop per size: every call's bytes over their time on both sides ("all calls": what a caller
  * gets), and the engine's median sample over the plain loop's median stretch ("median"). Until
  * 2026-11-26 "all calls" was held against the median stretch, which leaves out the slow stretches
@@ -21,9 +21,9 @@
  * Then the same in each of BROWSERS (default chromium; 'none' skips): the engine's run in the
  * harness page against a plain loop in a browser worker (lab/harness/plain.worker.ts).
  *   RUNS=3 SIZES=64,1k,1M BROWSERS=chromium,firefox,webkit npm run bench:modules
- *   node --single-threaded-gc --import tsx scripts/bench-modules.ts   (no GC helper threads)
+ *   node --single-threaded-gc --import tsx lab/bench/bench-modules.ts   (no GC helper threads)
  * For noble, in Node, also against noble's own benchmark harness (@paulmillr/jsbt, HARNESS_S
- * seconds a size, scripts/jsbt.worker.mjs): the engine's figure over the harness's, in the run
+ * seconds a size, lab/bench/jsbt.worker.mjs): the engine's figure over the harness's, in the run
  * and alone. And once, in Node and in each browser, each case taking turns with one neighbour
  * at a time (NEIGHBOUR_SIZES, see withNeighbours), and in Node the plain loop alone with a
  * caller's heap beside it (LIVE_MB of small live objects, see withLiveHeap): what a module's
@@ -35,19 +35,19 @@
 import { execFileSync } from 'node:child_process';
 import { Worker } from 'node:worker_threads';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { formatSize, parseSize } from '../web/core/params.ts';
-import { mean, median } from '../web/core/stats.ts';
-import type { ResultDocument } from '../web/core/schema.ts';
-import type { BrowserName } from '../cli/browser-run.ts';
-import { bundleModule } from '../cli/modules.ts';
+import { formatSize, parseSize } from '../../web/core/params.ts';
+import { mean, median } from '../../web/core/stats.ts';
+import type { ResultDocument } from '../../web/core/schema.ts';
+import type { BrowserName } from '../../cli/browser-run.ts';
+import { bundleModule } from '../../cli/modules.ts';
 import { openHarness, sandwiched, settled } from './harness-page.ts';
-import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from '../lab/harness/plain-loop.mjs';
+import { type Apart, type PlainFigures, type PlainSpec, mergedFigures, workerSpecs } from '../../lab/harness/plain-loop.mjs';
 // @ts-expect-error a plain .mjs script, without types
-import { buildEngine } from './build-engine.mjs';
+import { buildEngine } from '../../scripts/build-engine.mjs';
 import { evidence, listEnv, recordPage } from './measured.ts';
 import { buildPauseProbe } from './native.ts';
 import { againstRepeatability, describe, type JudgedCell, tallyCells } from './repeatability.ts';
-import { SETTLE_MAX_BATCHES, SETTLE_MS } from '../web/core/worker/measure.ts';
+import { SETTLE_MAX_BATCHES, SETTLE_MS } from '../../web/core/worker/measure.ts';
 
 recordPage('modules', {
   title: 'Is the engine fair to JavaScript?',
@@ -58,9 +58,9 @@ recordPage('modules', {
 // loader, which no user runs: tsx detaches an ArrayBuffer in the thread it starts in (`node
 // --trace-protector-invalidation` shows it), and V8 then checks every typed-array access of that
 // isolate (docs/implementations.md).
-const ENGINE = fileURLToPath(new URL('../target/bench-engine', import.meta.url));
+const ENGINE = fileURLToPath(new URL('../../target/bench-engine', import.meta.url));
 buildEngine(ENGINE, { declaration: false });
-const { runBenchmark } = (await import(pathToFileURL(`${ENGINE}/web/core/node.js`).href)) as typeof import('../web/core/node.ts');
+const { runBenchmark } = (await import(pathToFileURL(`${ENGINE}/web/core/node.js`).href)) as typeof import('../../web/core/node.ts');
 
 const RUNS = Number(process.env.RUNS ?? 3);
 /**
@@ -71,7 +71,7 @@ const RUNS = Number(process.env.RUNS ?? 3);
 const MODULES_APART = process.env.MODULES_APART === '1';
 const SIZES = (process.env.SIZES ?? '64,1k,1M').split(',').map((s) => parseSize(s));
 const LOOP_MS = Number(process.env.LOOP_MS ?? 300);
-const example = (d: string) => fileURLToPath(new URL(`../examples/modules/${d}/index.mjs`, import.meta.url));
+const example = (d: string) => fileURLToPath(new URL(`../../examples/modules/${d}/index.mjs`, import.meta.url));
 const SUBJECTS = [
   { name: 'noble', module: 'noble', implementation: 'noble', algorithm: 'aes-128-gcm' },
   { name: 'noble', module: 'noble', implementation: 'noble', algorithm: 'chacha20-poly1305' },
@@ -127,7 +127,7 @@ const plainLoop = async (subjects: Subject[], interleaveMs?: number, { apart, ..
   );
 /**
  * Idle turns (Node; IDLE_SIZES, default 64,1k; 'none' skips): each case in one worker against
- * itself (scripts/idle-turns.worker.mjs): IDLE_TURNS batches of about 2 ms taking round-robin
+ * itself (lab/bench/idle-turns.worker.mjs): IDLE_TURNS batches of about 2 ms taking round-robin
  * turns with IDLE_OTHERS threads that sleep, stream through 8 MiB, or call the other subjects'
  * cases of its size (each in a thread of its own, as the engine holds modules), for 2 ms a turn,
  * without and with the engine's turn of its own before each (SETTLE_MS), over the same worker's
@@ -240,7 +240,7 @@ async function withIdleTurns(): Promise<Map<string, IdleAnswer[][]>> {
  * thread and nothing else of ours working, timing batches of about IDLE_BATCH_MS back to back and
  * each after its thread sleeps or spins on the clock that many ms (and with +MS, then runs its
  * own batches untimed that long, as the engine's turn of its own), PAUSE_TURNS a stretch, held
- * against the stretches back to back on either side (scripts/pause.worker.mjs), PAUSE_ROTATIONS
+ * against the stretches back to back on either side (lab/bench/pause.worker.mjs), PAUSE_ROTATIONS
  * rotated orders. What it times: dependent reads at random over a working set of PAUSE_KIB KiB,
  * in native code (lab/native/src/bin/pause_native.rs: no V8 at all) and the same walk in JavaScript;
  * then the cases at PAUSE_SIZES, and the engine's WebAssembly core for their algorithms. Whether
@@ -490,7 +490,7 @@ const soloOptions = (s: Subject) => ({
 });
 
 /**
- * noble's own harness (@paulmillr/jsbt's benchmarkRun, scripts/jsbt.worker.mjs) over the same
+ * noble's own harness (@paulmillr/jsbt's benchmarkRun, lab/bench/jsbt.worker.mjs) over the same
  * calls, in a fresh worker thread: bytes per second by size. Issue "Faithful as the caller's own
  * loop": noble through the engine in Node should read at least 0.95 of it at every size.
  */
@@ -605,7 +605,7 @@ function printTable(rows: Ratios, where: string) {
       `${name!.padEnd(28)}${alg!.padEnd(19)}${formatSize(Number(size)).padStart(7)}  ${(median(r.engine) / 1e6).toFixed(2).padStart(16)}  ${(median(r.loop) / 1e6).toFixed(2).padStart(10)}  ${f(r.all).padStart(17)}  ${f(r.median).padStart(17)}  ${f(r.interleaved).padStart(17)}  ${f(r.vsInterleaved).padStart(18)}  ${f(r.sideBySide).padStart(19)}  ${f(r.plainAA).padStart(18)}  ${f(r.settled).padStart(19)}  ${f(r.paused)}`,
     );
   }
-  // The repeatability standard (scripts/repeatability.ts): each cell's figures over the runs,
+  // The repeatability standard (lab/bench/repeatability.ts): each cell's figures over the runs,
   // against how well the plain loop repeats itself (after / before) in the same runs.
   console.log('\nagainst the reference’s repeatability (the plain loop after / before, over the runs; docs/methodology.md):');
   // And the engine's run against the plain loop taking turns as the run's cases do, by that

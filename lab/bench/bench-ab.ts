@@ -27,12 +27,12 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { AB_IDS, bundleAs } from '../cli/ab.ts';
-import { type BrowserName, runInBrowser } from '../cli/browser-run.ts';
-import { type ComparedCase, type CompareVerdict, compareInRun } from '../web/core/report/compare.ts';
-import { formatSize, parseParams, toSearch } from '../web/core/params.ts';
-import { mean, median, sd, tQuantile975 } from '../web/core/stats.ts';
-import { caseInputs } from '../web/core/implementations/shared.ts';
+import { AB_IDS, bundleAs } from '../../cli/ab.ts';
+import { type BrowserName, runInBrowser } from '../../cli/browser-run.ts';
+import { type ComparedCase, type CompareVerdict, compareInRun } from '../../web/core/report/compare.ts';
+import { formatSize, parseParams, toSearch } from '../../web/core/params.ts';
+import { mean, median, sd, tQuantile975 } from '../../web/core/stats.ts';
+import { caseInputs } from '../../web/core/implementations/shared.ts';
 import { evidence, recordPage } from './measured.ts';
 
 recordPage('ab', {

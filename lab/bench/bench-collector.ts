@@ -8,7 +8,7 @@
  *   DURATION=10 CONNECTIONS=16 ROWS=1000000 COHORT_ROWS=100000 npm run bench:collector
  * PARTS picks sections (default all): load, bodies, nginx, poisoning, stats; ATTACKS=text,… the
  * attacks of poisoning whose names hold one of them. `-- --write` writes
- * the attacks' table to docs/measured/crowd-attacks.md (scripts/measured.ts).
+ * the attacks' table to docs/measured/crowd-attacks.md (lab/bench/measured.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -17,20 +17,20 @@ import { join } from 'node:path';
 // @ts-expect-error autocannon ships no types
 import autocannon from 'autocannon';
 import { Agent, request } from 'node:http';
-import { startStack } from '../deploy/local.ts';
-import { DEFAULT_MAX_BODY_BYTES, createApp } from '../collector/app.ts';
-import { startPostgres } from '../collector/harness/postgres.ts';
-import { migrate, openPglite, openPostgres, type Sql } from '../collector/db.ts';
-import { cohortKeysOf, refreshCohorts, refreshInBatches } from '../collector/cohorts.ts';
-import { crowdStats } from '../collector/crowd.ts';
-import { movingCohorts } from '../collector/review.ts';
-import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../web/core/platform/env.ts';
-import { EXECUTION_MODES } from '../web/core/execution.ts';
-import { QUICK_ALGORITHM_IDS } from '../web/core/tables/algorithms.ts';
-import { appFor, post, submission } from '../collector/harness/bodies.ts';
-import { MAX_CASES, MAX_SAMPLES_TOTAL, type Reduced } from '../collector/submission.ts';
-import { sampleResult as sampleDocument } from '../collector/harness/sample-result.ts';
-import { quantile } from '../web/core/stats.ts';
+import { startStack } from '../../deploy/local.ts';
+import { DEFAULT_MAX_BODY_BYTES, createApp } from '../../collector/app.ts';
+import { startPostgres } from '../../collector/harness/postgres.ts';
+import { migrate, openPglite, openPostgres, type Sql } from '../../collector/db.ts';
+import { cohortKeysOf, refreshCohorts, refreshInBatches } from '../../collector/cohorts.ts';
+import { crowdStats } from '../../collector/crowd.ts';
+import { movingCohorts } from '../../collector/review.ts';
+import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../../web/core/platform/env.ts';
+import { EXECUTION_MODES } from '../../web/core/execution.ts';
+import { QUICK_ALGORITHM_IDS } from '../../web/core/tables/algorithms.ts';
+import { appFor, post, submission } from '../../collector/harness/bodies.ts';
+import { MAX_CASES, MAX_SAMPLES_TOTAL, type Reduced } from '../../collector/submission.ts';
+import { sampleResult as sampleDocument } from '../../collector/harness/sample-result.ts';
+import { quantile } from '../../web/core/stats.ts';
 import { evidence, wantsWrite, writeMeasured } from './measured.ts';
 
 const DURATION = Number(process.env.DURATION ?? 10);
@@ -702,7 +702,7 @@ try {
 if (wantsWrite() && attackLines.length) {
   const file = writeMeasured('crowd-attacks', {
     title: 'What it takes to steer the crowd',
-    about: 'Each attack of docs/crowd.md played day by day against honest phones, on PGlite and on PostgreSQL (scripts/bench-collector.ts, part poisoning).',
+    about: 'Each attack of docs/crowd.md played day by day against honest phones, on PGlite and on PostgreSQL (lab/bench/bench-collector.ts, part poisoning).',
     command: 'PARTS=poisoning npm run bench:collector -- --write',
     lines: attackLines,
   });
