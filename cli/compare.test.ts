@@ -82,7 +82,13 @@ describe('compare', () => {
     expect(ab.join('\n')).toContain('--budget 120s');
     expect(ab.join('\n')).not.toContain('--base');
     // It says the smallest difference it could have seen, in words.
-    expect(files[1]).toMatch(/^This run could not have seen a difference smaller than about \d+ %: the device was too busy, or the run too short/);
+    expect(files[1]).toMatch(/^This run could not have seen a difference smaller than about \d+ % in them: the device was too busy, or the run too short/);
+    expect(files[1]).toContain('Nothing here is SLOWER beyond that either.');
+    // Beside a comparison that did read SLOWER, the words never say nothing is (an A/A of one file once printed both).
+    const slowerToo = { ...r, cases: [...r.cases, { ...r.cases[0]!, key: 'other', ratio: 0.95, low: 0.93, high: 0.96, verdict: 'slower' as const }] };
+    const mixed = unknownAdvice(slowerToo, { inRun: true, budgetSeconds: 60 }).join('\n');
+    expect(mixed).toContain('1 other comparison read SLOWER (above).');
+    expect(mixed).not.toContain('Nothing here is SLOWER');
     // Intervals wider than any margin that matters: no --margin of 50 % for ±116 %, a quieter machine instead.
     const tooWide = unknownAdvice({ ...r, cases: r.cases.map((c) => ({ ...c, low: c.ratio / 2.2, high: c.ratio * 2.2 })) }, { inRun: false }).join('\n');
     expect(tooWide).not.toMatch(/--margin/);

@@ -150,6 +150,7 @@ export function compareExitCode(r: Comparison): 0 | 1 | 2 | 3 {
 export function unknownAdvice(r: Comparison, o: { inRun: boolean; budgetSeconds?: number }): string[] {
   const unknown = r.cases.filter((c) => c.verdict === 'unknown');
   if (unknown.length === 0) return [];
+  const slower = r.cases.filter((c) => c.verdict === 'slower').length;
   const widest = Math.max(...unknown.map((c) => (c.high - c.low) / 2 / c.ratio));
   const pct = (x: number) => `±${+(x * 100).toFixed(1)} %`;
   // The smallest difference the undecided comparisons could have shown: the largest factor their intervals leave open.
@@ -158,7 +159,9 @@ export function unknownAdvice(r: Comparison, o: { inRun: boolean; budgetSeconds?
   const lines = bounded
     ? [
         `${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: their intervals reach ${pct(widest)} against a margin of ${pct(r.margin)}, so neither SAME nor a difference is proven.`,
-        `This run could not have seen a difference smaller than about ${+(seen * 100).toFixed(0)} %: the device was too busy, or the run too short, to separate less. Nothing here is SLOWER beyond that either.`,
+        `This run could not have seen a difference smaller than about ${+(seen * 100).toFixed(0)} % in them: the device was too busy, or the run too short, to separate less. ${
+          slower ? `${slower} other comparison${slower > 1 ? 's' : ''} read SLOWER (above).` : 'Nothing here is SLOWER beyond that either.'
+        }`,
       ]
     : [
         `${unknown.length} of ${r.cases.length} comparisons are UNKNOWN: the run took too few rounds for an interval (a paired ratio needs three workers), so it could not bound a difference of any size.`,
