@@ -12,6 +12,8 @@
 //! operation counts one, as an i32 one does. The counter's own four operations are not counted.
 //! Operations of a called function count in that function, so a call costs one plus its body.
 //!
+//! The same rewrite records what a constant-time check looks at ([`ct`]).
+//!
 //! No cipher or primitive is implemented here: this crate rewrites modules with walrus.
 
 use walrus::ir::{
@@ -19,6 +21,8 @@ use walrus::ir::{
     InstrSeqId, Loop, Value, VisitorMut,
 };
 use walrus::{ConstExpr, GlobalId, Module, ValType};
+
+pub mod ct;
 
 // The module's allocator (wasm/heap): an arena, so that rewriting never grows the memory.
 #[cfg(feature = "js")]
@@ -185,4 +189,14 @@ pub fn instrument_js(wasm: &[u8]) -> Result<Vec<u8>, wasm_bindgen::JsError> {
 #[wasm_bindgen::prelude::wasm_bindgen(js_name = counterExport)]
 pub fn counter_export() -> String {
     COUNTER_EXPORT.to_string()
+}
+
+/// The constant-time trace for JavaScript (ct.rs): a traced copy of `wasm`, its sites named in
+/// its custom section, or an error whose message names the problem.
+#[cfg(feature = "js")]
+#[wasm_bindgen::prelude::wasm_bindgen(js_name = traceConstantTime)]
+pub fn trace_js(wasm: &[u8]) -> Result<Vec<u8>, wasm_bindgen::JsError> {
+    ct::trace(wasm)
+        .map(|(bytes, _)| bytes)
+        .map_err(|e| wasm_bindgen::JsError::new(&e))
 }

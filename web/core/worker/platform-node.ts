@@ -6,7 +6,8 @@ import { BACKENDS } from '../implementations/backends.node.ts';
 import type { Platform } from './types.ts';
 import { nodeWorker } from './node-thread.ts';
 import type { WycheproofVector } from '../implementations/validate.ts';
-import { BUILD_INFO, GLUE } from '../platform/builds.ts';
+import { BUILD_INFO, GLUE, type Glue } from '../platform/builds.ts';
+import { ctGlobals, ctSites } from '../ct.ts';
 
 export const nodePlatform: Platform = {
   runtime: 'node',
@@ -27,6 +28,15 @@ export const nodePlatform: Platform = {
     const exports = glue.initSync({ module: copy }) as unknown as Record<string, WebAssembly.Global>;
     const global = exports[counter.exportName]!;
     return { ...glue, ops: () => global.value as bigint };
+  },
+  async loadTracedCores(variant) {
+    const counter = await import('../counter/counter.js');
+    counter.initSync({ module: readFileSync(new URL('../counter/counter_bg.wasm', import.meta.url)) });
+    const copy = counter.traceConstantTime(readFileSync(new URL(`../wasm/${variant}/cores_bg.wasm`, import.meta.url)));
+    // A glue module of its own (the query makes Node load it afresh): the timed cores keep theirs.
+    const glue = (await import(`${new URL(`../wasm/${variant}/cores.js`, import.meta.url).href}?traced`)) as Glue;
+    const exports = glue.initSync({ module: copy }) as unknown as Record<string, unknown>;
+    return { encrypt: glue.encrypt, decrypt: glue.decrypt, globals: ctGlobals(exports), sites: ctSites(new WebAssembly.Module(copy as Uint8Array<ArrayBuffer>)) };
   },
   async loadBuildInfo(variant) {
     return BUILD_INFO[variant];

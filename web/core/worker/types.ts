@@ -7,6 +7,7 @@ import type { AlgorithmId, ImplementationRef, Operation } from '../tables/algori
 import type { BuildInfoLoader, CoresLoader, CountedCores, MakeBackends, WasmVariant } from '../implementations/shared.ts';
 import type { WycheproofVector } from '../implementations/validate.ts';
 import type { Counter } from './intercept.ts';
+import type { TracedCores } from '../ct.ts';
 import type { WorkerHandle } from './rpc.ts';
 
 export interface Platform {
@@ -19,6 +20,8 @@ export interface Platform {
    * one). Only the counting pass's worker loads these; timed workers never do.
    */
   loadCountedCores?(variant: WasmVariant): Promise<CountedCores>;
+  /** A traced copy of the cores (ct.ts), instantiated apart from the timed and counted ones. */
+  loadTracedCores?(variant: WasmVariant): Promise<TracedCores>;
   /** The counter itself (for the WebAssembly of modules of yours: intercept.ts). */
   loadCounter?(): Promise<Counter>;
   /** The test vectors of these algorithms (a browser fetches only their files). */
