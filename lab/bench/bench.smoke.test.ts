@@ -318,6 +318,34 @@ const SMOKE: Record<string, { env: Record<string, string>; json: v.GenericSchema
       },
     }),
   },
+  // One build at one size: every case traced, Twofish's S-box loads found (a leak the check must see).
+  'bench:ct': {
+    env: { VARIANTS: 'simd128', SIZES: '64' },
+    json: v.pipe(
+      evidenceDocument('ct', {
+        case: {
+          build: v.literal('simd128'),
+          algorithm: v.string(),
+          sizeBytes: v.literal(64),
+          operation: v.picklist(['encrypt', 'decrypt', 'forged']),
+          answer: v.picklist(['constant-time', 'secret-dependent', 'unsteady']),
+          classes: v.literal(4),
+          events: v.pipe(count, v.minValue(1)),
+          site: maybe(v.string()),
+          checkMs: ratio,
+          callMs: ratio,
+        },
+        summary: { cases: v.pipe(count, v.minValue(10)), notConstantTime: count },
+      }),
+      v.check(
+        (d) =>
+          d.rows.some(
+            (r) => (r as { algorithm?: string; answer?: string }).algorithm === 'twofish-128-gcm' && (r as { answer?: string }).answer === 'secret-dependent',
+          ),
+        'Twofish-128-GCM read secret-dependent',
+      ),
+    ),
+  },
   // Node and Chromium, one run at one size: every pair of the engine measured, in a valid document.
   'bench:twins': { env: { RUNS: '1', ENGINES: 'node,chromium', SIZES: '1k', BUDGET: '4s' }, json: TwinsDocument },
 };

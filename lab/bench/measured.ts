@@ -115,6 +115,8 @@ export const BENCH_ENV = [
   'CONNECTIONS',
   'ROWS',
   'COHORT_ROWS',
+  'VARIANTS',
+  'K',
 ];
 
 /** The command that ran this benchmark, as one types it: its variables, `npm run <script> --` and its arguments. */
