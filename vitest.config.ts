@@ -21,7 +21,15 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['web/**/*.test.ts', 'lab/harness/*.test.ts', 'lab/bench/*.test.ts', 'cli/**/*.test.ts', 'collector/**/*.test.ts', 'scripts/**/*.test.ts', 'e2e/*.test.ts'],
+          include: [
+            'web/**/*.test.ts',
+            'lab/harness/*.test.ts',
+            'lab/bench/*.test.ts',
+            'cli/**/*.test.ts',
+            'collector/**/*.test.ts',
+            'scripts/**/*.test.ts',
+            'e2e/*.test.ts',
+          ],
           // The benchmarks' smoke runs measure, so they run alone, after the site is built (vitest.bench.config.ts).
           exclude: ['**/node_modules/**', 'lab/bench/*.smoke.test.ts', ...MEASURING],
           // Two files at a time: most of the suite waits on child processes, sockets and a database.

@@ -236,6 +236,24 @@ describe('A/B in one run (compareInRun)', () => {
     expect(compareInRun(d).cases[0]!.verdict).not.toBe('faster');
   });
 
+  it('decides a session’s cases together: sixteen comparisons of one code do not call one SLOWER by chance, where one alone would', () => {
+    // One pair whose four workers read the head 3.7–5.2 % slower: a 95 % interval of its own lies below 0.97.
+    const one = abDoc(1000, 1000, swing, 0.03);
+    one.cases[1]!.samples = one.cases[1]!.samples.map((x, i) => x * [1.045, 1.052, 1.037, 1.041][Math.floor(i / 6)]!);
+    expect(compareInRun(one).cases[0]!.verdict).toBe('slower');
+    expect(compareInRun(one).family).toBe(1);
+    // The same pair among sixteen, at other sizes, decided together: each interval is the family's (Bonferroni).
+    const many = abDoc(1000, 1000, swing, 0.03);
+    many.cases = Array.from({ length: 16 }, (_, k) => one.cases.map((c) => ({ ...c, sizeBytes: 64 << k }) as ResultDocument['cases'][number])).flat();
+    const r = compareInRun(many);
+    expect(r.family).toBe(16);
+    expect(r.cases).toHaveLength(16);
+    expect(r.cases.every((c) => c.verdict !== 'slower')).toBe(true);
+    expect(r.cases[0]!.high - r.cases[0]!.low).toBeGreaterThan(compareInRun(one).cases[0]!.high - compareInRun(one).cases[0]!.low);
+    expect(compareTable(r)).toContain('[95 % interval, 16 together]');
+    expect(compareTable(r)).toContain('the 16 intervals hold together');
+  });
+
   it("calls the same code SAME within the run's margin, and names the cases the stop rule measures again", () => {
     const r = compareInRun(abDoc(1000, 1010, swing, 0.03));
     expect(r.margin).toBe(0.03);

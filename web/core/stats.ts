@@ -5,6 +5,7 @@
  * trimmed mean are kept too, for comparison with studies that report them.
  * @module
  */
+import { T_FAMILIES, T_QUANTILES, Z_QUANTILES } from './tables/t-quantiles.ts';
 
 function sorted(xs: readonly number[]): number[] {
   if (xs.length === 0) throw new Error('no samples');
@@ -382,12 +383,19 @@ function roundLogRatios(
   return [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => Math.log(median(xs)));
 }
 
-/** Two-sided 97.5 % quantiles of Student's t for 1–30 degrees of freedom (then ≈ normal). */
-const T975 = [
-  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069,
-  2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
-];
-export const tQuantile975 = (df: number): number => (df < 1 ? Infinity : (T975[df - 1] ?? 1.96));
+/**
+ * The two-sided quantile of Student's t with `df` degrees of freedom for one of a family of
+ * `family` comparisons (Bonferroni: each at 1 − 0.05 / (2 · family)), so that a family of
+ * 95 % intervals errs anywhere at most 5 % of the time; from the generated table
+ * (tables/t-quantiles.ts), a family between two rows taking the larger.
+ */
+export function tQuantile(df: number, family = 1): number {
+  if (df < 1) return Infinity;
+  const row = T_FAMILIES.findIndex((m) => m >= family);
+  if (row < 0) throw new Error(`a family of ${family} comparisons is more than the table holds (${T_FAMILIES.at(-1)})`);
+  return T_QUANTILES[row]![df - 1] ?? Z_QUANTILES[row]!;
+}
+export const tQuantile975 = (df: number): number => tQuantile(df, 1);
 
 /**
  * The paired ratio with each worker as one observation: every round runs in a fresh worker,
@@ -403,6 +411,8 @@ export function pairedRatioAcrossRounds(
   a: { samples: readonly number[]; cycles?: readonly number[] },
   b: { samples: readonly number[]; cycles?: readonly number[] },
   minRounds = 3,
+  /** How many comparisons the caller decides together (a compare's cases): the interval is the family's (tQuantile). */
+  family = 1,
 ): (PairedRatio & { rounds: number }) | null {
   if (!a.cycles || !b.cycles) return null;
   const byRound = ratiosByRound(a, b);
@@ -412,7 +422,7 @@ export function pairedRatioAcrossRounds(
   const m = logs.reduce((s, x) => s + x, 0) / logs.length;
   if (logs.length < Math.max(2, minRounds)) return { ratio: Math.exp(m), ciLow: 0, ciHigh: Infinity, n, rounds: logs.length };
   const sdLog = Math.sqrt(logs.reduce((s, x) => s + (x - m) ** 2, 0) / (logs.length - 1));
-  const half = (tQuantile975(logs.length - 1) * sdLog) / Math.sqrt(logs.length);
+  const half = (tQuantile(logs.length - 1, family) * sdLog) / Math.sqrt(logs.length);
   return { ratio: Math.exp(m), ciLow: Math.exp(m - half), ciHigh: Math.exp(m + half), n, rounds: logs.length };
 }
 

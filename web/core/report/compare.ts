@@ -33,6 +33,12 @@ export interface ComparedCase {
 
 export interface Comparison {
   margin: number;
+  /**
+   * How many comparisons are decided together (an A/B session's cases): each interval is then
+   * the family's (stats.ts tQuantile), so that one of many is not called SLOWER by chance alone.
+   * Absent: each interval on its own (two result files, unpaired).
+   */
+  family?: number;
   cases: ComparedCase[];
   onlyInA: string[];
   onlyInB: string[];
@@ -102,10 +108,13 @@ export function abPairs(doc: Pick<ResultDocument, 'cases' | 'params'>): AbPair[]
  */
 export function compareInRun(doc: Pick<ResultDocument, 'cases' | 'params'>, o: { margin?: number } = {}): Comparison {
   const margin = o.margin ?? doc.params.ab?.margin ?? DEFAULT_MARGIN;
-  const cases: ComparedCase[] = abPairs(doc).map(({ base, head }) => {
+  const pairs = abPairs(doc);
+  // Decided together: a CI job reads one exit code for all of them (docs/decisions/007-a-family-of-comparisons.md).
+  const family = Math.max(1, pairs.length);
+  const cases: ComparedCase[] = pairs.map(({ base, head }) => {
     // The base's time over the head's, cycle by cycle = head's throughput over the base's; each
     // worker one observation (stats.ts pairedRatioAcrossRounds): undecided below three workers.
-    const p = pairedRatioAcrossRounds(base, head);
+    const p = pairedRatioAcrossRounds(base, head, 3, family);
     const sa = steadySummaries(doc.cases).get(base)!;
     const sb = steadySummaries(doc.cases).get(head)!;
     const interval = p ? { value: p.ratio, low: p.ciLow, high: p.ciHigh } : ofMedians(sa, sb);
@@ -127,7 +136,7 @@ export function compareInRun(doc: Pick<ResultDocument, 'cases' | 'params'>, o: {
   const ids = (id: string | undefined) =>
     doc.cases.filter((c) => c.implementation === id).map((c) => `${c.algorithm} · ${c.operation} · ${formatSize(c.sizeBytes)}`);
   const paired = new Set(cases.map((c) => c.key));
-  return { margin, cases, onlyInA: ids(ab?.base).filter((k) => !paired.has(k)), onlyInB: ids(ab?.head).filter((k) => !paired.has(k)) };
+  return { margin, family, cases, onlyInA: ids(ab?.base).filter((k) => !paired.has(k)), onlyInB: ids(ab?.head).filter((k) => !paired.has(k)) };
 }
 
 /**
@@ -190,7 +199,8 @@ const MARK: Record<CompareVerdict, string> = { faster: '▲ FASTER', slower: '�
 export function compareTable(r: Comparison): string {
   const width = Math.max(4, ...r.cases.map((c) => c.key.length));
   const pct = `±${+(r.margin * 100).toFixed(1)} %`;
-  const lines = [`${'case'.padEnd(width)}  B/A throughput  [95 % interval]`];
+  const together = (r.family ?? 1) > 1 ? `, ${r.family} together` : '';
+  const lines = [`${'case'.padEnd(width)}  B/A throughput  [95 % interval${together}]`];
   for (const c of r.cases)
     lines.push(`${c.key.padEnd(width)}  ${c.ratio.toFixed(3).padStart(8)}  [${c.low.toFixed(3)}–${c.high.toFixed(3)}]  ${MARK[c.verdict]}`);
   if (r.onlyInA.length) lines.push(`only in A: ${r.onlyInA.length} cases`);
@@ -199,6 +209,8 @@ export function compareTable(r: Comparison): string {
   lines.push(
     `${r.cases.length} cases compared with a margin of ${pct}: ${n('faster')} faster, ${n('slower')} slower, ${n('same')} same, ${n('unknown')} unknown`,
   );
+  if ((r.family ?? 1) > 1)
+    lines.push(`the ${r.family} intervals hold together: the chance that any of them calls a difference that is not there is at most 5 %`);
   if (r.cases.length === 0) lines.push('no case in common: nothing was compared');
   return lines.join('\n');
 }

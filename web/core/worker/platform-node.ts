@@ -36,7 +36,12 @@ export const nodePlatform: Platform = {
     // A glue module of its own (the query makes Node load it afresh): the timed cores keep theirs.
     const glue = (await import(`${new URL(`../wasm/${variant}/cores.js`, import.meta.url).href}?traced`)) as Glue;
     const exports = glue.initSync({ module: copy }) as unknown as Record<string, unknown>;
-    return { encrypt: glue.encrypt, decrypt: glue.decrypt, globals: ctGlobals(exports), sites: ctSites(new WebAssembly.Module(copy as Uint8Array<ArrayBuffer>)) };
+    return {
+      encrypt: glue.encrypt,
+      decrypt: glue.decrypt,
+      globals: ctGlobals(exports),
+      sites: ctSites(new WebAssembly.Module(copy as Uint8Array<ArrayBuffer>)),
+    };
   },
   async loadBuildInfo(variant) {
     return BUILD_INFO[variant];
