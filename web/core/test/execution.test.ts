@@ -18,14 +18,19 @@ function inNode(flags: string[], ...args: string[]) {
   return JSON.parse(out.trim().split('\n').pop()!);
 }
 
-/** An "interpreter": both loops cost the same per operation, and each 20 times what compiled code takes. */
-const slow =
-  (loop: ProbeLoops['ind']): ProbeLoops['ind'] =>
-  (n, x) => {
-    for (let k = 0; k < 20; k++) x = loop(n, x);
-    return x;
-  };
-const flat = (l: ProbeLoops): ProbeLoops => ({ dep: slow(l.ind), ind: slow(l.ind) });
+/**
+ * Runs `body` with performance.now() on a clock that only loops made by its `loop(nsPerStep)`
+ * advance (n steps cost n · nsPerStep): the probe then times the code's shape, never the host.
+ */
+function ownClock<T>(body: (loop: (nsPerStep: number) => ProbeLoops['ind']) => T): T {
+  let now = 0;
+  const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
+  try {
+    return body((nsPerStep) => (n, x) => ((now += (n * nsPerStep) / 1e6), x));
+  } finally {
+    clock.mockRestore();
+  }
+}
 
 describe('the execution-mode probe', () => {
   it('ships the module its text describes, whose two loops compute what the JavaScript ones do', () => {
@@ -44,14 +49,12 @@ describe('the execution-mode probe', () => {
     expect(e).toMatchObject({ mode: 'wasm-off', wasm: 'off', wasmOverlap: null, wasmNsPerStep: null });
   });
 
+  // The decisions below are made on a clock the loops advance themselves (ownClock), so they follow
+  // the code's shape alone: with both cores busy, real loops of an interpreter's flat pair read
+  // 2.3× in most of three probes, and compiled WebAssembly's pair 1.7×, and which reading wins is
+  // then the host's, not this probe's logic. Real loops are measured in the tests after them.
   it(`reads loops whose chains do not overlap (under ${COMPILED_OVERLAP}×) as uncompiled: JavaScript no-js-optimizer, WebAssembly wasm-interpreted`, () => {
-    // On a clock the loops advance themselves, so the decision follows the code's shape alone:
-    // with both cores busy, real loops of an interpreter's flat pair read 2.3× (two busy loops
-    // beside the suite), and which reading wins is then the host's, not this probe's logic.
-    let now = 0;
-    const clock = vi.spyOn(performance, 'now').mockImplementation(() => now);
-    try {
-      const loop = (nsPerStep: number) => (n: number, x: number) => ((now += (n * nsPerStep) / 1e6), x);
+    ownClock((loop) => {
       const compiled: ProbeLoops = { dep: loop(1), ind: loop(0.3) }; // independent chains overlap 3.3×
       const interpreted: ProbeLoops = { dep: loop(20), ind: loop(20) }; // every step alike, twenty times slower
       const js = probeExecution(0.001, { js: interpreted, wasm: compiled });
@@ -59,42 +62,46 @@ describe('the execution-mode probe', () => {
       expect(js.jsOverlap).toBeLessThan(COMPILED_OVERLAP);
       expect(probeExecution(0.001, { js: compiled, wasm: interpreted })).toMatchObject({ mode: 'wasm-interpreted', wasm: 'interpreted', jsOptimizer: true });
       expect(probeExecution(0.001, { js: compiled, wasm: compiled })).toMatchObject({ mode: 'standard', wasm: 'compiled', jsOptimizer: true });
-    } finally {
-      clock.mockRestore();
-    }
+    });
   });
 
   it('waits for an optimiser that compiles late (a helper thread on busy cores), and calls the code uncompiled only once its patience is spent', () => {
-    const wasm = wasmLoops()!;
-    // Runs alike for its first 150 ms of use, then overlaps: optimised code that arrived late.
-    // The 150 ms count from the loop's first call, not from its making: on a loaded host the
-    // WebAssembly probe before it can itself take longer than that.
-    const interpreted = flat(wasm);
-    const late = (): ProbeLoops => {
-      let start: number | undefined;
-      const early = () => performance.now() - (start ??= performance.now()) < 150;
-      return { dep: (n, x) => (early() ? interpreted.dep(n, x) : wasm.dep(n, x)), ind: (n, x) => (early() ? interpreted.ind(n, x) : wasm.ind(n, x)) };
-    };
-    const patient = probeExecution(0.001, { js: late(), wasm: late() });
-    expect(patient, JSON.stringify(patient)).toMatchObject({ mode: 'standard', wasm: 'compiled', jsOptimizer: true });
-    const hasty = probeExecution(0.001, { js: late(), wasm }, 0);
-    expect(hasty.mode).toBe('no-js-optimizer');
+    ownClock((loop) => {
+      const compiled: ProbeLoops = { dep: loop(1), ind: loop(0.3) };
+      const interpreted: ProbeLoops = { dep: loop(20), ind: loop(20) };
+      // Runs alike for its first 150 ms of use, then overlaps: optimised code that arrived late.
+      // The 150 ms count from the loop's first call, not from its making.
+      const late = (): ProbeLoops => {
+        let start: number | undefined;
+        const early = () => performance.now() - (start ??= performance.now()) < 150;
+        return {
+          dep: (n, x) => (early() ? interpreted.dep(n, x) : compiled.dep(n, x)),
+          ind: (n, x) => (early() ? interpreted.ind(n, x) : compiled.ind(n, x)),
+        };
+      };
+      const patient = probeExecution(0.001, { js: late(), wasm: late() });
+      expect(patient, JSON.stringify(patient)).toMatchObject({ mode: 'standard', wasm: 'compiled', jsOptimizer: true });
+      const hasty = probeExecution(0.001, { js: late(), wasm: compiled }, 0);
+      expect(hasty.mode).toBe('no-js-optimizer');
+    });
   });
 
   it('does not call JavaScript optimised for chains that overlap at an interpreter’s step (noise on a loaded host), 20 times compiled WebAssembly’s', () => {
-    const wasm = wasmLoops()!;
-    // The chains overlap as compiled code's do, but every step costs twenty of WebAssembly's.
-    const e = probeExecution(0.001, { js: { dep: slow(wasm.dep), ind: slow(wasm.ind) }, wasm }, 200);
-    expect(e.jsOverlap, JSON.stringify(e)).toBeGreaterThan(COMPILED_OVERLAP);
-    expect(e, JSON.stringify(e)).toMatchObject({ mode: 'no-js-optimizer', jsOptimizer: false });
+    ownClock((loop) => {
+      // The chains overlap as compiled code's do, but every step costs twenty of WebAssembly's.
+      const e = probeExecution(0.001, { js: { dep: loop(20), ind: loop(6) }, wasm: { dep: loop(1), ind: loop(0.3) } }, 200);
+      expect(e.jsOverlap, JSON.stringify(e)).toBeGreaterThan(COMPILED_OVERLAP);
+      expect(e, JSON.stringify(e)).toMatchObject({ mode: 'no-js-optimizer', jsOptimizer: false });
+    });
   });
 
   it('calls JavaScript optimised when its dependent step is as fast as compiled WebAssembly’s, even before its independent chains overlap', () => {
-    const wasm = wasmLoops()!;
-    // Optimised dependent chain, independent chains not (yet) optimised: they run alike, fast.
-    const e = probeExecution(0.001, { js: { dep: wasm.dep, ind: wasm.dep }, wasm });
-    expect(e, JSON.stringify(e)).toMatchObject({ mode: 'standard', jsOptimizer: true });
-    expect(e.jsOverlap).toBeLessThan(COMPILED_OVERLAP);
+    ownClock((loop) => {
+      // Optimised dependent chain, independent chains not (yet) optimised: they run alike, fast.
+      const e = probeExecution(0.001, { js: { dep: loop(1), ind: loop(1) }, wasm: { dep: loop(1), ind: loop(0.3) } });
+      expect(e, JSON.stringify(e)).toMatchObject({ mode: 'standard', jsOptimizer: true });
+      expect(e.jsOverlap).toBeLessThan(COMPILED_OVERLAP);
+    });
   });
 
   it('finds this Node standard, chains overlapping (3–4× on a quiet host, as a multiplier’s latency says); with --max-opt=0 JavaScript runs them alike', () => {
