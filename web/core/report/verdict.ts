@@ -240,9 +240,12 @@ export function fastestBySize(cases: CaseResult[], busy: number | null = null): 
     );
     const aboutTheSame = loose ? null : [contenderLabel(w), ...all.filter((o) => o.m.value <= 1 + ABOUT_THE_SAME).map((o) => contenderLabel(o.c))].sort();
     const found: Certainty = open.length ? certaintyOf(open[0]!.m, [w, ...open.map((o) => o.c)]) : others.some((o) => o.decision === 'same') ? 'tie' : 'sure';
-    // On a busy device a difference must clear the A/A's spread, and a tie is claimed only when the spread is inside its margin.
+    // On a busy device a difference must clear the A/A's spread, and a tie is claimed only when the
+    // spread is inside its margin; an undecided class is the device's fault only when that spread
+    // exceeds the margin (an A/A within ±5 % left it too close to call, not too busy).
     const narrow =
-      busy !== null && (found === 'tie' ? busy > VERDICT_MARGIN : found === 'sure' ? all.some((o) => o.decision === 'different' && o.m.low < 1 + busy) : true);
+      busy !== null &&
+      (found === 'tie' ? busy > VERDICT_MARGIN : found === 'sure' ? all.some((o) => o.decision === 'different' && o.m.low < 1 + busy) : busy > VERDICT_MARGIN);
     const certainty: Certainty = narrow ? 'busy' : found;
     const undecided = certainty !== 'sure' && certainty !== 'tie';
     const spanOf = (xs: typeof all) => Math.max(0, ...xs.map((o) => Math.max(o.m.high, 1 / o.m.low) - 1));

@@ -38,6 +38,17 @@ describe('verdict', () => {
     );
   });
 
+  it('calls an undecided class too close, not too busy, when the A/A check missed SAME by less than the verdict’s margin', () => {
+    // Two contenders 5 % apart: too close to call at ±5 % on any device.
+    const near: Model = { ...wasmChacha, alg: 'xchacha20-poly1305', fixedNs: 315, perByteNs: 2.415 };
+    const doc = run([wasmChacha, near], { jitter: 0.01, workers: 4 });
+    const aaCheck = { implementation: 'rustcrypto-wasm', variant: 'simd128', algorithm: 'chacha20-poly1305', operation: 'encrypt', sizeBytes: KiB } as const;
+    const slightly = verdict({ ...doc, aaCheck: { ...aaCheck, ratio: 1.01, low: 0.975, high: 1.04, decision: 'unknown' } });
+    expect(slightly.fastest.map((f) => f.certainty)).toEqual(['too-close', 'too-close', 'too-close']);
+    const very = verdict({ ...doc, aaCheck: { ...aaCheck, ratio: 1.02, low: 0.85, high: 1.22, decision: 'unknown' } });
+    expect(very.fastest.map((f) => f.certainty)).toEqual(['busy', 'busy', 'busy']);
+  });
+
   it('a device with hardware AES: Web Crypto wins large messages, overtakes WASM at a stated size, and AES instructions are likely', () => {
     const web: Model = { impl: 'webcrypto', variant: 'sequential', alg: 'aes-128-gcm', fixedNs: 25_000, perByteNs: 0.6 };
     // Four workers, as a quick run's claims get: one worker alone decides only large differences.
