@@ -3,10 +3,9 @@
  * algorithm table (ids, constructions and sizes from web/core/tables/algorithms.ts, crates from
  * the Rust table as the built cores report it, versions from the build's record) and the code
  * size per algorithm (web/core/wasm/code-size.json, written by build-wasm); in
- * docs/implementations.md the implementations, from their folders' meta.ts; in docs/methodology.md
- * where the figures stand against the repeatability standard, from the pages of docs/measured/
- * (standing.ts). `npm run docs`
- * rewrites them between their markers; scripts/docs.test.ts fails while they are stale.
+ * docs/implementations.md the implementations, from their folders' meta.ts. `npm run docs`
+ * rewrites them between their markers (and the lab's standing page, lab/bench/standing.ts, with
+ * writeSections); scripts/docs.test.ts fails while they are stale.
  * @module
  */
 import { execFileSync } from 'node:child_process';
@@ -16,7 +15,6 @@ import { nodePlatform } from '../web/core/worker/platform-node.ts';
 import codeSize from '../web/core/wasm/code-size.js';
 import { readUnits } from './units.ts';
 import { USAGE } from '../cli/formats.ts';
-import { standingTable } from '../lab/bench/standing.ts';
 
 const kib = (bytes: number) => (bytes / 1024).toFixed(1);
 
@@ -82,16 +80,14 @@ const SECTIONS: Record<string, () => Promise<Record<string, string>>> = {
   'docs/architecture.md': async () => ({ algorithms: await algorithmTable(), 'code size': codeSizeTable() }),
   'docs/implementations.md': async () => ({ implementations: await implementationTable() }),
   'docs/package.md': async () => ({ usage: usageBlock() }),
-  'docs/measured/standing.md': async () => ({ standing: standingTable() }),
   'web/core/README.md': async () => ({ usage: usageBlock() }),
 };
 
 /** The command line's usage as `aeadbench help` prints it (cli/formats.ts, made from its registry of outputs). */
 export const usageBlock = () => ['```', USAGE, '```'].join('\n');
 
-/** The document with each generated section replaced by what the tables give now. */
-export async function regenerated(doc: string, file = 'docs/architecture.md'): Promise<string> {
-  const sections = await SECTIONS[file]!();
+/** `doc` with each of `sections` replaced by the body given. */
+function withSections(doc: string, sections: Record<string, string>): string {
   for (const [name, body] of Object.entries(sections)) {
     const old = section(doc, name);
     const [open] = marker(name);
@@ -101,17 +97,22 @@ export async function regenerated(doc: string, file = 'docs/architecture.md'): P
   return doc;
 }
 
+/** The document with each generated section replaced by what the tables give now. */
+export async function regenerated(doc: string, file = 'docs/architecture.md'): Promise<string> {
+  return withSections(doc, await SECTIONS[file]!());
+}
+
 const docUrl = (file: string) => new URL(`../${file}`, import.meta.url);
 export const readDoc = (file = 'docs/architecture.md') => readFileSync(docUrl(file), 'utf8');
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const file of Object.keys(SECTIONS)) {
-    const before = readDoc(file);
-    let after = await regenerated(before, file);
-    // A page of docs/measured/ says when it was written: today, when its table changed.
-    if (file.startsWith('docs/measured/') && after !== before)
-      after = after.replace(/^- date: .*$/m, `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
-    writeFileSync(docUrl(file), after);
-    console.log(before === after ? `${file}: its tables were current` : `${file}: tables regenerated`);
-  }
+/** Rewrites `file`'s generated sections and says whether they changed; a page of docs/measured/ then says it was written today. */
+export function writeSections(file: string, sections: Record<string, string>): void {
+  const before = readDoc(file);
+  let after = withSections(before, sections);
+  if (file.startsWith('docs/measured/') && after !== before)
+    after = after.replace(/^- date: .*$/m, `- date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+  writeFileSync(docUrl(file), after);
+  console.log(before === after ? `${file}: its tables were current` : `${file}: tables regenerated`);
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) for (const file of Object.keys(SECTIONS)) writeSections(file, await SECTIONS[file]!());

@@ -8,6 +8,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
+import { writeSections } from '../../scripts/docs-tables.ts';
 
 /** One cell of a page judged against its reference's repeatability. */
 export interface Cell {
@@ -178,3 +179,6 @@ export function standingTable(): string {
   }
   return ['| reference | page | within repeatability | outside: our bias over the reference |', '|---|---|---|---|', ...rows].join('\n');
 }
+
+// `npm run docs` (after scripts/docs-tables.ts): the standing page's table, from the pages beside it.
+if (import.meta.url === `file://${process.argv[1]}`) writeSections('docs/measured/standing.md', { standing: standingTable() });
