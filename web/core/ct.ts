@@ -135,11 +135,16 @@ export function ctSentence(a: CtAnswer): string {
 
 /** The glue of a traced copy of the WASM cores: one-shot encrypt and decrypt (wasm-bindgen's surface). */
 export interface TracedCores {
+  /** The algorithms the build offers, as JSON (`[{ id, … }]`: the cores' own table). */
+  algorithms(): string;
   encrypt(algorithm: string, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, plaintext: Uint8Array): Uint8Array;
   decrypt(algorithm: string, key: Uint8Array, nonce: Uint8Array, aad: Uint8Array, sealed: Uint8Array): Uint8Array;
   globals: CtGlobals;
   sites: CtSite[];
 }
+
+/** The ids the traced build offers (the cores' own table). */
+export const offeredBy = (cores: Pick<TracedCores, 'algorithms'>): string[] => (JSON.parse(cores.algorithms()) as { id: string }[]).map((a) => a.id);
 
 /** Secret bytes of class `k`: random, the same for every run of the class. */
 const secret = (n: number) => crypto.getRandomValues(new Uint8Array(n));

@@ -6,7 +6,7 @@ import binaryen from 'binaryen';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as counter from '../counter/counter.js';
-import { checkClasses, checkCoresCase, ctGlobals, ctSentence, ctSites } from '../ct.ts';
+import { checkClasses, checkCoresCase, ctGlobals, ctSentence, ctSites, offeredBy } from '../ct.ts';
 import { ALGORITHMS } from '../tables/algorithms.ts';
 import { nodePlatform } from '../worker/platform-node.ts';
 
@@ -62,13 +62,14 @@ describe('the constant-time check', () => {
     );
     expect(a).toEqual({ answer: 'constant-time', classes: 4, events: 0 });
     // The same index from two keys is one address: nothing secret to see.
+    // Its one load is traced, alike in both: a trace that saw nothing would prove nothing.
     expect(
       checkClasses(
         g,
         sites,
         [3, 256 + 3].map((k) => () => void fn('sbox')(k)),
-      ).answer,
-    ).toBe('constant-time');
+      ),
+    ).toEqual({ answer: 'constant-time', classes: 2, events: 1 });
   });
 
   it('calls a trace that follows state unsteady, never a leak', () => {
@@ -87,14 +88,7 @@ describe('the constant-time check', () => {
     const answers: string[] = [];
     for (const variant of ['simd128', 'baseline'] as const) {
       const cores = await nodePlatform.loadTracedCores!(variant);
-      const offered = ALGORITHMS.filter((a) => {
-        try {
-          cores.encrypt(a.id, new Uint8Array(a.keyBytes), new Uint8Array(a.nonceBytes), new Uint8Array(0), new Uint8Array(1));
-          return true;
-        } catch {
-          return false;
-        }
-      });
+      const offered = ALGORITHMS.filter((a) => offeredBy(cores).includes(a.id));
       expect(offered.length).toBeGreaterThan(10);
       for (const a of offered)
         for (const sizeBytes of [64, 1024]) {

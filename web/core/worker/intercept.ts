@@ -15,6 +15,8 @@ export interface Counter {
   instrument(wasm: Uint8Array): Uint8Array;
   /** The name of the exported i64 global that the rewritten module counts into. */
   exportName: string;
+  /** The constant-time trace's copy of a module (ct.ts), where the platform offers it. */
+  trace?(wasm: Uint8Array): Uint8Array;
 }
 
 export interface Interception {

@@ -19,7 +19,7 @@ export const nodePlatform: Platform = {
   async loadCounter() {
     const counter = await import('../counter/counter.js');
     counter.initSync({ module: readFileSync(new URL('../counter/counter_bg.wasm', import.meta.url)) });
-    return { instrument: counter.instrument, exportName: counter.counterExport() };
+    return { instrument: counter.instrument, exportName: counter.counterExport(), trace: counter.traceConstantTime };
   },
   async loadCountedCores(variant) {
     const counter = await this.loadCounter!();
@@ -30,13 +30,13 @@ export const nodePlatform: Platform = {
     return { ...glue, ops: () => global.value as bigint };
   },
   async loadTracedCores(variant) {
-    const counter = await import('../counter/counter.js');
-    counter.initSync({ module: readFileSync(new URL('../counter/counter_bg.wasm', import.meta.url)) });
-    const copy = counter.traceConstantTime(readFileSync(new URL(`../wasm/${variant}/cores_bg.wasm`, import.meta.url)));
+    const counter = await this.loadCounter!();
+    const copy = counter.trace!(readFileSync(new URL(`../wasm/${variant}/cores_bg.wasm`, import.meta.url)));
     // A glue module of its own (the query makes Node load it afresh): the timed cores keep theirs.
     const glue = (await import(`${new URL(`../wasm/${variant}/cores.js`, import.meta.url).href}?traced`)) as Glue;
     const exports = glue.initSync({ module: copy }) as unknown as Record<string, unknown>;
     return {
+      algorithms: glue.algorithms,
       encrypt: glue.encrypt,
       decrypt: glue.decrypt,
       globals: ctGlobals(exports),
