@@ -4,12 +4,18 @@
  * device class of a case whose shown median moved more than MOVE_SHARE within the last
  * MOVE_WINDOW_DAYS days is listed, with each day of the window — how many networks came, what
  * they measured and how alike (the spread of their voices, their browsers), what they weighed,
- * and the figure as of that day — so that the days and networks that moved it stand out. The
- * operator may then quarantine one day's runs of that cohort (quarantine.ts), or single
- * sources with collector:quarantine. Every decision is logged in operator_log.
+ * and the figure as of that day — so that the days and networks that moved it stand out.
+ * A cohort is listed as contested, however steady its figure, while voices that arrived outside
+ * its fences and still lie outside them (their weight capped, weights.ts OUTSIDE_CAP) come from
+ * CONTEST_NETWORKS networks or more that no operator has decided on: a patient attacker's
+ * steady false figure and a true change of the devices (a new engine) look alike to a count,
+ * and the list keeps them until someone looks. The operator then quarantines one day's runs of
+ * that cohort (quarantine.ts, or single sources with collector:quarantine) or accepts them, so
+ * that they count as any voice inside. Every decision is logged in operator_log.
  *
  *   npm run collector:review
  *   npm run collector:review -- --quarantine aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26 --reason "fakes"
+ *   npm run collector:review -- --accept aes-128-gcm/rustcrypto-wasm/encrypt/1024/phone/2026-11-26 --reason "new Safari"
  *
  * Uses DATABASE_URL, else the PGlite directory COLLECTOR_DATA, which the running collector
  * holds: stop it first (the lock refuses otherwise).
@@ -18,13 +24,15 @@
 import type { Sql } from './db.ts';
 import { operatorArgs, runAsCommand, withStore } from './operator.ts';
 import { quarantine } from './quarantine.ts';
-import { type CohortKeyRow, cohortKeyOf } from './cohorts.ts';
+import { type CohortKeyRow, cohortKeyOf, refreshInBatches } from './cohorts.ts';
 import { caseKey } from '../web/core/schema.ts';
-import { weightedQuantile } from './weights.ts';
+import { OUTSIDE_QUORUM, weightedQuantile } from './weights.ts';
 
 /** How far back the review looks, and how far a figure may move in that time before it is listed. */
 export const MOVE_WINDOW_DAYS = 7;
 export const MOVE_SHARE = 0.02;
+/** Networks whose voices arrived and still lie outside a cohort's fences, undecided, that list it as contested. */
+export const CONTEST_NETWORKS = OUTSIDE_QUORUM;
 
 /** A cohort's device class on one day. */
 export interface Burst {
@@ -62,6 +70,8 @@ export interface MovingCohort extends Omit<Burst, 'day'> {
   to: number;
   moved: number;
   days: ReviewDay[];
+  /** Undecided voices outside the fences, by day (all time, oldest first): listed when they come from CONTEST_NETWORKS networks or more. */
+  contested: { day: string; networks: number; median: number }[];
 }
 
 /** `algorithm/implementation/operation/size/class/day`: how the list names a cohort's day, and --quarantine takes it. */
@@ -82,8 +92,12 @@ interface VoiceRow extends CohortKeyRow {
   browser: string;
 }
 
+/** Voices that arrived outside their cohort's fences, still lie outside them, and no operator has quarantined or accepted. */
+const UNDECIDED_OUTSIDE = `c.arrived_outside AND c.outlier AND NOT c.no_spread AND NOT s.quarantined AND s.execution = 'standard' AND c.bytes_per_second > 0`;
+
 /**
- * Every cohort class whose figure moved more than MOVE_SHARE in the window, most moved first.
+ * Every cohort class whose figure moved more than MOVE_SHARE in the window, or that is contested
+ * (undecided voices outside its fences from CONTEST_NETWORKS networks), most moved first.
  * The figure as of a past day is the weighted median of the voices up to that day: weights
  * depend only on earlier days (weights.ts), so this is what the cohort showed then, but for
  * flags drawn since.
@@ -91,9 +105,13 @@ interface VoiceRow extends CohortKeyRow {
 export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCohort[]> {
   const rows = await sql.query<VoiceRow>(
     `WITH recent AS (
-       SELECT DISTINCT c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class
+       SELECT c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class
        FROM submissions s JOIN cases c ON c.submission_id = s.id
-       WHERE s.received_on > current_date - ${MOVE_WINDOW_DAYS} AND s.execution = 'standard')
+       WHERE s.received_on > current_date - ${MOVE_WINDOW_DAYS} AND s.execution = 'standard'
+       UNION
+       SELECT c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class
+       FROM cases c JOIN submissions s ON s.id = c.submission_id
+       WHERE ${UNDECIDED_OUTSIDE})
      SELECT c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class, to_char(s.received_on, 'YYYY-MM-DD') AS day,
             percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x,
             coalesce(CASE WHEN bool_and(c.arrived_outside) THEN max(dw.wo) ELSE max(dw.w) END, 1) AS w, min(s.browser) AS browser
@@ -105,6 +123,19 @@ export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCoho
      WHERE NOT c.outlier AND NOT c.no_spread AND NOT s.quarantined AND s.execution = 'standard' AND c.bytes_per_second > 0
      GROUP BY c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class, s.received_on, coalesce(s.source, s.id::text)`,
   );
+  const outside = await sql.query<VoiceRow & { networks: number }>(
+    `SELECT c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class, to_char(s.received_on, 'YYYY-MM-DD') AS day,
+            count(DISTINCT coalesce(s.source, s.id::text))::int AS networks, percentile_cont(0.5) WITHIN GROUP (ORDER BY c.bytes_per_second) AS x
+     FROM cases c JOIN submissions s ON s.id = c.submission_id
+     WHERE ${UNDECIDED_OUTSIDE}
+     GROUP BY c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes, s.device_class, s.received_on
+     ORDER BY s.received_on`,
+  );
+  const contestedOf = new Map<string, MovingCohort['contested']>();
+  for (const r of outside) {
+    const id = `${caseKey(cohortKeyOf(r))}/${r.device_class}`;
+    contestedOf.set(id, [...(contestedOf.get(id) ?? []), { day: r.day, networks: Number(r.networks), median: Number(r.x) }]);
+  }
   const [{ today }] = (await sql.query<{ today: string }>("SELECT to_char(current_date, 'YYYY-MM-DD') AS today")) as [{ today: string }];
   const cohorts = new Map<string, VoiceRow[]>();
   for (const r of rows) {
@@ -115,7 +146,7 @@ export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCoho
     new Date(Date.parse(today) - (MOVE_WINDOW_DAYS - i) * 86_400_000).toISOString().slice(0, 10),
   );
   const out: MovingCohort[] = [];
-  for (const voices of cohorts.values()) {
+  for (const [id, voices] of cohorts) {
     const sorted = [...voices].sort((a, b) => Number(a.x) - Number(b.x));
     const upTo = (day: string) => sorted.filter((v) => v.day <= day);
     const figureAt = (day: string) => {
@@ -149,7 +180,8 @@ export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCoho
     const figures = days.map((d) => d.figure).filter((x) => Number.isFinite(x));
     if (figures.length < 2) continue;
     const [lo, hi] = [Math.min(...figures), Math.max(...figures)];
-    if (hi / lo - 1 <= MOVE_SHARE) continue;
+    const contested = contestedOf.get(id) ?? [];
+    if (hi / lo - 1 <= MOVE_SHARE && contested.reduce((n, d) => n + d.networks, 0) < CONTEST_NETWORKS) continue;
     const v0 = voices[0]!;
     const [from, to] = [figures[0]!, figures[figures.length - 1]!];
     out.push({
@@ -164,6 +196,7 @@ export async function movingCohorts(sql: Pick<Sql, 'query'>): Promise<MovingCoho
       to,
       moved: to / from - 1,
       days,
+      contested,
     });
   }
   return out.sort((a, b) => Math.abs(b.moved) - Math.abs(a.moved));
@@ -181,12 +214,40 @@ export async function quarantineDay(sql: Sql, b: Burst, reason: string): Promise
   return ids.length ? quarantine(sql, { ids }, { reason: `cohort day ${burstName(b)}: ${reason}` }) : 0;
 }
 
-const USAGE = 'usage: collector:review [--quarantine COHORT_DAY --reason TEXT]  (COHORT_DAY as the list prints it; with no flags, the list)';
+/**
+ * Accepts one day's voices of a cohort's class that arrived outside its fences: they count from
+ * now on as voices that arrived inside (weights.ts), and the cohort is drawn again. Returns how
+ * many cases; logged in operator_log.
+ */
+export async function acceptDay(sql: Sql, b: Burst, reason: string): Promise<number> {
+  const rows = await sql.transaction(async (tx) => {
+    const changed = await tx.query<CohortKeyRow>(
+      `UPDATE cases c SET arrived_outside = false FROM submissions s
+       WHERE s.id = c.submission_id AND c.arrived_outside AND c.algorithm = $1 AND c.implementation = $2 AND c.operation = $3 AND c.size_bytes = $4
+         AND s.device_class = $5 AND s.received_on = $6::date AND NOT s.quarantined
+       RETURNING c.algorithm, c.implementation, c.variant, c.operation, c.size_bytes, c.aad_bytes`,
+      [b.algorithm, b.implementation, b.operation, b.sizeBytes, b.deviceClass, b.day],
+    );
+    await tx.query('INSERT INTO operator_log (action, selector, reason, affected) VALUES ($1, $2, $3, $4)', [
+      'accept',
+      JSON.stringify({ cohortDay: burstName(b) }),
+      reason,
+      changed.length,
+    ]);
+    return changed;
+  });
+  const keys = new Map(rows.map((r) => [caseKey(cohortKeyOf(r)), cohortKeyOf(r)]));
+  await refreshInBatches(sql, [...keys.values()]);
+  return rows.length;
+}
+
+const USAGE =
+  'usage: collector:review [--quarantine COHORT_DAY | --accept COHORT_DAY] --reason TEXT  (COHORT_DAY as the list prints it; with no flags, the list)';
 const mb = (x: number | null) => (x === null || !Number.isFinite(x) ? '–' : (x / 1e6).toFixed(1));
 
 /** The list as the command prints it: one block per moving cohort, a line per day of its window. */
 export function formatMoving(list: readonly MovingCohort[]): string[] {
-  if (list.length === 0) return [`no cohort's figure moved more than ${MOVE_SHARE * 100} % in the last ${MOVE_WINDOW_DAYS} days`];
+  if (list.length === 0) return [`no cohort's figure moved more than ${MOVE_SHARE * 100} % in the last ${MOVE_WINDOW_DAYS} days, and none is contested`];
   const lines: string[] = [];
   for (const m of list) {
     lines.push(
@@ -201,6 +262,11 @@ export function formatMoving(list: readonly MovingCohort[]): string[] {
         `  ${burstName({ ...m, day: d.day })}  ${d.networks} networks at ${mb(d.median)} MB/s (spread ${((d.spread ?? 0) * 100).toFixed(1)} %; ${browsers}), weight ${(d.weightShare * 100).toFixed(1)} %, figure then ${mb(d.figure)} MB/s`,
       );
     }
+    const networks = m.contested.reduce((n, d) => n + d.networks, 0);
+    if (networks >= CONTEST_NETWORKS) {
+      lines.push(`  contested: ${networks} networks outside the fences on ${m.contested.length} days, undecided (--quarantine or --accept each day):`);
+      for (const d of m.contested) lines.push(`    ${burstName({ ...m, day: d.day })}  ${d.networks} networks at ${mb(d.median)} MB/s`);
+    }
   }
   return lines;
 }
@@ -208,15 +274,20 @@ export function formatMoving(list: readonly MovingCohort[]): string[] {
 export async function main(argv: string[], log = console.log): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   try {
-    ({ values } = operatorArgs(argv, { quarantine: { type: 'string' }, reason: { type: 'string' } }));
+    ({ values } = operatorArgs(argv, { quarantine: { type: 'string' }, accept: { type: 'string' }, reason: { type: 'string' } }));
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);
     return 2;
   }
+  const action = typeof values.quarantine === 'string' ? 'quarantine' : typeof values.accept === 'string' ? 'accept' : null;
   let day: Burst | null = null;
-  if (typeof values.quarantine === 'string') {
+  if (action) {
+    if (typeof values.quarantine === 'string' && typeof values.accept === 'string') {
+      console.error(`--quarantine and --accept are two decisions: give one\n${USAGE}`);
+      return 2;
+    }
     try {
-      day = parseBurst(values.quarantine);
+      day = parseBurst(String(values[action]));
     } catch (e) {
       console.error(`${(e as Error).message}\n${USAGE}`);
       return 2;
@@ -228,12 +299,18 @@ export async function main(argv: string[], log = console.log): Promise<number> {
   }
   return withStore(async (sql) => {
     if (day) {
-      const n = await quarantineDay(sql, day, String(values.reason));
+      const n = action === 'quarantine' ? await quarantineDay(sql, day, String(values.reason)) : await acceptDay(sql, day, String(values.reason));
       if (n === 0) {
-        console.error(`no submission of ${burstName(day)} to quarantine (see the list: npm run collector:review)`);
+        console.error(
+          `no ${action === 'quarantine' ? 'submission' : 'voice outside the fences'} of ${burstName(day)} to ${action} (see the list: npm run collector:review)`,
+        );
         return 1;
       }
-      log(`quarantined the submissions of ${burstName(day)}: ${n}; logged in operator_log`);
+      log(
+        action === 'quarantine'
+          ? `quarantined the submissions of ${burstName(day)}: ${n}; logged in operator_log`
+          : `accepted the cases of ${burstName(day)} that arrived outside the fences: ${n}; logged in operator_log`,
+      );
       return 0;
     }
     for (const line of formatMoving(await movingCohorts(sql))) log(line);

@@ -13,11 +13,18 @@
  * - an early false majority is overturned by honest days, one DAY_MIN_WEIGHT (or a tenth) at a
  *   time: never captured for good, but not undone in a day either.
  * - a voice that arrived outside the fences weighs little unless a crowd of networks brought
- *   such voices that day (OUTSIDE_QUORUM): one network's fake a day cannot wear a cohort down.
+ *   such voices that day (OUTSIDE_QUORUM): one network's fake a day cannot wear a cohort down;
+ * - once a cohort's figure is published (CROWD_FLOOR: enough voices that arrived inside the
+ *   fences, on enough days), voices that arrive outside it weigh together at most OUTSIDE_CAP
+ *   of those inside, and add nothing to the share later days may take: six fresh networks a
+ *   day at 10× flipped a published phone cohort on day 7 when their weight accumulated, and no
+ *   number of days of them reaches a majority now. Moving a published figure that far takes
+ *   the operator (review.ts lists the cohort as contested until one decides).
  * Weights are causal: a day's weight depends only on the days before it, so the figure a
  * cohort showed on any past day can be recomputed from the voices up to that day.
  * @module
  */
+import { CROWD_FLOOR } from '../web/core/crowd.ts';
 
 /** The share of a cohort's weight so far that one day's new voices may add. */
 export const DAY_SHARE = 0.1;
@@ -30,10 +37,18 @@ export const DAY_MIN_WEIGHT = 1;
  * brought such voices that day; fewer weigh that share of a voice each. One network sending
  * a fake a day is a new voice every day (a day's key makes it so, source.ts), and without this
  * thirty days of it outweigh a cohort whose honest newcomers come every third day; five
- * networks a day that disagree with the cohort are a crowd, and an early false majority is
- * overturned by them as by anyone.
+ * networks a day that disagree with the cohort are a crowd, and before a cohort's figure is
+ * published an early false majority is overturned by them as by anyone.
  */
 export const OUTSIDE_QUORUM = 5;
+
+/**
+ * Once a cohort's figure is published, what every voice that arrived outside its fences may
+ * weigh together, as a share of the voices that arrived inside: with a fifth, fakes all on one
+ * side hold a sixth of the weight, which moves the fences' center from the honest median to
+ * their 60th percentile at most (docs/decisions/008-a-published-figure-is-defended.md).
+ */
+export const OUTSIDE_CAP = 0.2;
 
 /** A day of a cohort: its voices, and how many of them arrived outside the fences. */
 export interface DayVoices {
@@ -44,16 +59,25 @@ export interface DayVoices {
 /**
  * The weight of one voice of each day, oldest day first: `inside` for a voice that arrived
  * within the fences (or before there were any), `outside` for one that arrived outside them
- * (see the module comment and OUTSIDE_QUORUM). A day with no voices weighs 0.
+ * (see the module comment, OUTSIDE_QUORUM and OUTSIDE_CAP). A day with no voices weighs 0.
  */
 export function voiceWeights(days: readonly DayVoices[]): { inside: number; outside: number }[] {
+  // `before` draws the next day's share; once published, only voices that arrived inside add to it.
   let before = 0;
+  const inside = { weight: 0, voices: 0, days: 0 };
+  let outsideWeight = 0;
   return days.map(({ voices: n, outside = 0 }) => {
+    const published = inside.voices >= CROWD_FLOOR.voices && inside.days >= CROWD_FLOOR.days;
     const total = before === 0 ? n : Math.min(n, Math.max(DAY_MIN_WEIGHT, DAY_SHARE * before));
-    const inside = n ? total / n : 0;
-    const out = inside * Math.min(1, outside / OUTSIDE_QUORUM);
-    before += inside * (n - outside) + out * outside;
-    return { inside, outside: out };
+    const w = n ? total / n : 0;
+    inside.weight += w * (n - outside);
+    let out = w * Math.min(1, outside / OUTSIDE_QUORUM);
+    if (published && outside > 0) out = Math.min(out, Math.max(0, OUTSIDE_CAP * inside.weight - outsideWeight) / outside);
+    outsideWeight += out * outside;
+    before += w * (n - outside) + (published ? 0 : out * outside);
+    inside.voices += n - outside;
+    if (n > outside) inside.days++;
+    return { inside: w, outside: out };
   });
 }
 

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { type Sql, migrate, openPostgres } from '../db.ts';
 import { refreshCohorts } from '../cohorts.ts';
 import { CROWD_FLOOR, placeIn } from '../crowd.ts';
-import { formatMoving, main as reviewMain, movingCohorts, parseBurst, quarantineDay } from '../review.ts';
-import { DAY_MIN_WEIGHT, DAY_SHARE, OUTSIDE_QUORUM, dayWeights, voiceWeights, weightedQuantile, weightedQuantilesSql } from '../weights.ts';
+import { CONTEST_NETWORKS, acceptDay, formatMoving, main as reviewMain, movingCohorts, parseBurst, quarantineDay } from '../review.ts';
+import { DAY_MIN_WEIGHT, DAY_SHARE, OUTSIDE_CAP, OUTSIDE_QUORUM, dayWeights, voiceWeights, weightedQuantile, weightedQuantilesSql } from '../weights.ts';
 import { addressCap } from '../writer.ts';
 import { BACKENDS, appFor, freshDatabase, openBackend, post, submission, useBackend } from './helpers.ts';
 
@@ -31,6 +31,38 @@ describe('weights and weighted quantiles', () => {
     expect(lone!.outside).toBeCloseTo(1 / OUTSIDE_QUORUM, 12); // one network's fake of the day
     expect(crowd!.outside).toBe(crowd!.inside); // six networks disagreeing that day count as anyone
     expect(OUTSIDE_QUORUM).toBe(5);
+  });
+
+  it('let no number of days of voices outside a published figure reach a majority: a fifth of the inside at most, and they draw no later share', () => {
+    // Twelve honest phones over two days (a published figure), then six fresh networks a day
+    // outside its fences for 30 days, with and without one honest newcomer a day.
+    for (const newcomer of [0, 1]) {
+      const days = [{ voices: 6 }, { voices: 6 }, ...Array.from({ length: 30 }, () => ({ voices: 6 + newcomer, outside: 6 }))];
+      const w = voiceWeights(days);
+      let inside = 0;
+      let outside = 0;
+      days.forEach((d, i) => {
+        inside += w[i]!.inside * (d.voices - (d.outside ?? 0));
+        outside += w[i]!.outside * (d.outside ?? 0);
+        // On every day, the fakes together weigh no more than OUTSIDE_CAP of the honest.
+        expect(outside).toBeLessThanOrEqual(OUTSIDE_CAP * inside + 1e-9);
+      });
+      // Ten times the honest figure, at a sixth of the weight: the weighted median stays among the honest.
+      const values = days.flatMap((d, i) => [
+        ...Array.from({ length: d.voices - (d.outside ?? 0) }, (_, k) => ({ x: 46 + ((k * 5 + i) % 11), w: w[i]!.inside })),
+        ...Array.from({ length: d.outside ?? 0 }, () => ({ x: 510, w: w[i]!.outside })),
+      ]);
+      values.sort((a, b) => a.x - b.x);
+      const median = weightedQuantile(
+        values.map((v) => v.x),
+        values.map((v) => v.w),
+        0.5,
+      );
+      expect(median).toBeLessThan(56);
+    }
+    // Before a figure is published (one day of voices), a crowd outside counts as anyone: an early false majority is overturned.
+    const [, crowd] = voiceWeights([{ voices: 8 }, { voices: 6, outside: 6 }]);
+    expect(crowd!.outside).toBe(crowd!.inside);
   });
 
   it('interpolate between the middles of neighbouring weights, as percentile_cont does for equal ones', () => {
@@ -157,6 +189,29 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
     // The operator takes the last day's runs out; the figure and the log say so.
     const lastDay = busy[busy.length - 1]!.day;
     expect(await quarantineDay(sql, { ...moving!, day: lastDay }, 'test: a split burst')).toBe(8);
+  });
+
+  it('a published figure against six fresh networks a day at 10× for ten days, with an honest newcomer a day: within 5 % on every day, listed as contested until the operator decides', async () => {
+    await honest(6, 0);
+    await endDay(12);
+    await honest(6, 1);
+    await endDay(11);
+    for (let day = 10; day >= 1; day--) {
+      for (let i = 0; i < 6; i++) await phone(510 * (1 + (i - 3) / 200), `${60 + day}.${i}.9.9`);
+      await honest(1, 20 + day);
+      await endDay(day);
+      const now = await phones();
+      expect(Math.abs(now.median! / HONEST_MEDIAN - 1)).toBeLessThan(0.05);
+    }
+    const [listed, ...others] = await movingCohorts(sql);
+    expect(others).toEqual([]);
+    expect(listed!.contested.reduce((n, d) => n + d.networks, 0)).toBe(60);
+    expect(formatMoving([listed!]).join('\n')).toContain('contested: 60 networks outside the fences on 10 days');
+    // The operator quarantines nine of the days and accepts the last: nothing is left undecided.
+    for (const d of listed!.contested.slice(0, 9)) expect(await quarantineDay(sql, { ...listed!, day: d.day }, 'test: sleeper')).toBe(7);
+    expect(await acceptDay(sql, { ...listed!, day: listed!.contested[9]!.day }, 'test: taken as measured')).toBe(6);
+    expect((await movingCohorts(sql)).flatMap((m) => m.contested)).toEqual([]);
+    expect(CONTEST_NETWORKS).toBe(OUTSIDE_QUORUM);
   });
 
   it('publishes nothing below the floor of evidence, and says how many voices there are', async () => {

@@ -304,6 +304,8 @@ interface Attack {
   honestOn?: (d: number) => number;
   /** Fakes on attack day `d`, when not fakesPerDay every day. */
   fakesOn?: (d: number) => number;
+  /** The `i`-th fake's MB/s on day `d`, when not fakeMb. */
+  fakeMbOn?: (i: number, d: number) => number;
 }
 
 const HONEST_MB = 51;
@@ -354,6 +356,38 @@ const ATTACKS: Attack[] = [
     honestOn: (d) => (d === 0 ? 0 : 6),
   },
   { name: 'a split burst, 8 a day at 1.3×', honestBefore: [12], days: 3, fakesPerDay: 8, fakeMb: 1.3 * HONEST_MB, from: (i, d) => `${40 + d}.${i}.8.8` },
+  // The patient shapes: a published figure (twelve honest phones over two days), then fakes
+  // every day for 30 days, each without and with one honest newcomer a day.
+  ...[0, 1].flatMap((newcomers): Attack[] => [
+    {
+      name: `sleeper: 6 /24s a day at 10×, 30 days${newcomers ? ', +1 honest' : ''}`,
+      honestBefore: [6, 6],
+      days: 30,
+      fakesPerDay: 6,
+      fakeMb: 510,
+      from: (i, d) => `${60 + d}.${i}.9.9`,
+      honestOn: () => newcomers,
+    },
+    {
+      name: `4 /24s a day at 10× (under the quorum)${newcomers ? ', +1 honest' : ''}`,
+      honestBefore: [6, 6],
+      days: 30,
+      fakesPerDay: 4,
+      fakeMb: 510,
+      from: (i, d) => `${100 + d}.${i}.9.9`,
+      honestOn: () => newcomers,
+    },
+    {
+      name: `fences widened 6 days, then 2×${newcomers ? ', +1 honest' : ''}`,
+      honestBefore: [6, 6],
+      days: 30,
+      fakesPerDay: 6,
+      fakeMb: 2 * HONEST_MB,
+      fakeMbOn: (i, d) => (d < 6 ? (i < 3 ? 0.2 : 5) : 2) * HONEST_MB,
+      from: (i, d) => `${140 + d}.${i}.9.9`,
+      honestOn: () => newcomers,
+    },
+  ]),
   {
     name: '9 look-alikes and 3 honest a day',
     honestBefore: [12],
@@ -405,17 +439,25 @@ async function poisoning(sql: Sql, store: string) {
     }
     await refreshCohorts(sql);
     let accepted = 0;
+    // The shown median's worst day against the honest, over the days that showed one.
+    let worst: number | null = null;
     for (let d = 0; d < a.days; d++) {
       for (let i = 0; i < (a.fakesOn?.(d) ?? a.fakesPerDay); i++)
-        accepted += Number((await phone(a.fakeMb * (a.identical ? 1 : 1 + ((i % 5) - 2) / 200), a.from(i, d), a.identical)) === 201);
+        accepted += Number((await phone((a.fakeMbOn?.(i, d) ?? a.fakeMb) * (a.identical ? 1 : 1 + ((i % 5) - 2) / 200), a.from(i, d), a.identical)) === 201);
       const newcomers = a.honestOn?.(d) ?? 0;
       await honest(newcomers, String(100 + (d % 150)));
       honestVoices += newcomers;
       if (ago > 0) await backdate(ago);
       ago--;
       await refreshCohorts(sql);
+      const day = await cohort();
+      if (!day.tooFew && day.median !== undefined) {
+        const off = day.median / (HONEST_MB * 1e6) - 1;
+        if (worst === null || Math.abs(off) > Math.abs(worst)) worst = off;
+      }
     }
     const after = await cohort();
+    // Listed: moved within the review's window, or contested (review.ts).
     const moving = (await movingCohorts(sql)).length > 0;
     const shown =
       after.tooFew || after.median === undefined
@@ -427,12 +469,13 @@ async function poisoning(sql: Sql, store: string) {
       attack: a.name,
       fakesStored: accepted,
       medianOffHonest: after.tooFew || after.median === undefined ? null : after.median / (HONEST_MB * 1e6) - 1,
+      worstDayOffHonest: worst,
       voices: after.n,
       honestSent: honestVoices,
       moving,
     });
     rows.push(
-      `  ${a.name.padEnd(36)} fakes stored ${String(accepted).padStart(3)}  median ${shown}  voices ${after.n} (honest sent ${honestVoices})  a 51 MB/s phone at ${placed === null ? '–' : `${placed.toFixed(0)} %`}  review: ${moving ? 'moving' : 'steady'}`,
+      `  ${a.name.padEnd(46)} fakes stored ${String(accepted).padStart(3)}  median ${shown}  voices ${after.n} (honest sent ${honestVoices})  worst day ${worst === null ? '–' : `${(100 * worst).toFixed(1)} %`}  a 51 MB/s phone at ${placed === null ? '–' : `${placed.toFixed(0)} %`}  review: ${moving ? 'listed' : 'steady'}`,
     );
     process.stderr.write(rows.at(-1)! + '\n');
   }
@@ -628,7 +671,7 @@ try {
       const sql = await open();
       await migrate(sql);
       const lines = [
-        `${name}: fakes against honest phones at 46–56 MB/s (goal: every shown median within 5 % of the honest 51 MB/s; a split burst listed as moving)`,
+        `${name}: fakes against honest phones at 46–56 MB/s (goal: every shown median within 5 % of the honest 51 MB/s on every day; a split burst and the patient shapes listed for the operator)`,
         ...(await poisoning(sql, name)),
       ];
       out.push(...lines);

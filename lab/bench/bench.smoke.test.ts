@@ -120,7 +120,8 @@ const SMOKE: Record<string, { env: Record<string, string>; json: v.GenericSchema
     }),
   },
   'bench:collector': {
-    env: { DURATION: '1', CONNECTIONS: '2', ROWS: '2000', COHORT_ROWS: '2500' },
+    // The attacks of one address, a new cohort's first voices and the sleeper (30 days): the others play as those do.
+    env: { DURATION: '1', CONNECTIONS: '2', ROWS: '2000', COHORT_ROWS: '2500', ATTACKS: 'one address,first 8,sleeper' },
     json: evidenceDocument('collector', {
       load: {
         store: v.picklist(['PGlite', 'PostgreSQL']),
@@ -142,7 +143,16 @@ const SMOKE: Record<string, { env: Record<string, string>; json: v.GenericSchema
       },
       nginx: { collectors: v.picklist([1, 3]), submissionsPerSecond: ratio, p50Ms: ratio, p99Ms: ratio },
       // The attacks are played whole even in the smoke run: a fake stored is counted, the median is where the crowd stands.
-      attack: { store: v.string(), attack: v.string(), fakesStored: count, medianOffHonest: maybe(n), voices: count, honestSent: count, moving: v.boolean() },
+      attack: {
+        store: v.string(),
+        attack: v.string(),
+        fakesStored: count,
+        medianOffHonest: maybe(n),
+        worstDayOffHonest: maybe(n),
+        voices: count,
+        honestSent: count,
+        moving: v.boolean(),
+      },
       statistics: { store: v.string(), rows: v.literal(2000), p50Ms: ratio, p95Ms: ratio },
       reads: { store: v.string(), firstP50Ms: ratio, repeatedP50Ms: ratio, percentileP50Ms: ratio },
       'large-cohort': { store: v.string(), rows: v.literal(2500), refreshMs: ratio, statsMs: ratio, percentileMs: ratio, liveMs: ratio },
