@@ -7,7 +7,17 @@ import { type Sql, migrate, openPostgres } from '../db.ts';
 import { refreshCohorts } from '../cohorts.ts';
 import { CROWD_FLOOR, placeIn } from '../crowd.ts';
 import { CONTEST_NETWORKS, acceptDay, formatMoving, main as reviewMain, movingCohorts, parseBurst, quarantineDay } from '../review.ts';
-import { DAY_MIN_WEIGHT, DAY_SHARE, OUTSIDE_CAP, OUTSIDE_QUORUM, dayWeights, voiceWeights, weightedQuantile, weightedQuantilesSql } from '../weights.ts';
+import {
+  DAY_MIN_WEIGHT,
+  DAY_SHARE,
+  type DayVoices,
+  OUTSIDE_CAP,
+  OUTSIDE_QUORUM,
+  dayWeights,
+  voiceWeights,
+  weightedQuantile,
+  weightedQuantilesSql,
+} from '../weights.ts';
 import { addressCap } from '../writer.ts';
 import { BACKENDS, appFor, freshDatabase, openBackend, post, submission, useBackend } from './helpers.ts';
 
@@ -37,7 +47,7 @@ describe('weights and weighted quantiles', () => {
     // Twelve honest phones over two days (a published figure), then six fresh networks a day
     // outside its fences for 30 days, with and without one honest newcomer a day.
     for (const newcomer of [0, 1]) {
-      const days = [{ voices: 6 }, { voices: 6 }, ...Array.from({ length: 30 }, () => ({ voices: 6 + newcomer, outside: 6 }))];
+      const days: DayVoices[] = [{ voices: 6 }, { voices: 6 }, ...Array.from({ length: 30 }, () => ({ voices: 6 + newcomer, outside: 6 }))];
       const w = voiceWeights(days);
       let inside = 0;
       let outside = 0;
