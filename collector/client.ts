@@ -53,6 +53,16 @@ export function networkOf(address: string, v4Bits = 24, v6Bits = 64): string {
   // A 6to4 address (2002::/16) carries its site's IPv4 address in bits 16–47: each IPv4
   // address would otherwise be a /48 of its own, one voice per address instead of per /24.
   if (a.kind() === 'ipv6' && (a as ipaddr.IPv6).range() === '6to4') a = new ipaddr.IPv4(a.toByteArray().slice(2, 6));
+  // A Teredo address (2001::/32) carries its server's IPv4 address in bits 32–63 and its client's
+  // public one, inverted, in bits 96–127: a server's clients all shared one /48, one network
+  // (an honest Teredo user was refused after an attacker's 120 results through the same server).
+  if (a.kind() === 'ipv6' && (a as ipaddr.IPv6).range() === 'teredo')
+    a = new ipaddr.IPv4(
+      a
+        .toByteArray()
+        .slice(12, 16)
+        .map((b) => b ^ 0xff),
+    );
   const bytes = a.toByteArray();
   const keep = a.kind() === 'ipv4' ? v4Bits : v6Bits;
   const masked = bytes.map((b, i) => (i * 8 >= keep ? 0 : i * 8 + 8 <= keep ? b : b & (0xff << (8 - (keep - i * 8)))));
@@ -70,9 +80,15 @@ export function sourceNetworkOf(address: string): string {
   return networkOf(address, 24, SOURCE_V6_BITS);
 }
 
-/** The key a per-client limit counts under: one IPv4 address, or one IPv6 /64. */
+/**
+ * The key a per-client limit counts under: one IPv4 address, or one IPv6 /64. An IPv4 address
+ * is written one way whatever the socket said: `::ffff:192.0.2.1` (a dual-stack socket's) is
+ * `192.0.2.1`, which counted as a second address against the address cap (50 stored against 25).
+ */
 export function limitKeyOf(address: string): string {
-  return ipaddr.isValid(address) && ipaddr.process(address).kind() === 'ipv6' ? networkOf(address) : address;
+  if (!ipaddr.isValid(address)) return address;
+  const a = ipaddr.process(address);
+  return a.kind() === 'ipv6' ? networkOf(address) : a.toString();
 }
 
 export interface Client {

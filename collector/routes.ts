@@ -138,7 +138,10 @@ export function routes(sql: Sql, deps: RouteDeps) {
   const shared = createShared(sql, deps);
   api.get('/health', async (c) => {
     try {
-      return c.json({ ok: true, storage: sql.kind, database: 'up', ...(await shared.totals()) });
+      // The totals are read (the database answers) but not given: counts that move with every
+      // submission let a poller date each one to within a second (24 of 24, median 0.2–0.3 s).
+      await shared.totals();
+      return c.json({ ok: true, storage: sql.kind, database: 'up' });
     } catch (e) {
       const fault = classifyFault(e);
       if (!fault) throw e;

@@ -468,8 +468,14 @@ describe('client addresses', () => {
     expect(limitKeyOf('2001:db8:1:2:aaaa::1')).toBe(limitKeyOf('2001:db8:1:2:ffff::9'));
     expect(limitKeyOf('2001:db8:1:2::1')).not.toBe(limitKeyOf('2001:db8:1:3::1'));
     expect(limitKeyOf('192.0.2.1')).not.toBe(limitKeyOf('192.0.2.2'));
+    // One IPv4 address, however the socket wrote it, is one address to the caps.
+    expect(limitKeyOf('::ffff:192.0.2.1')).toBe(limitKeyOf('192.0.2.1'));
+    expect(limitKeyOf('::FFFF:c000:201')).toBe('192.0.2.1');
     expect(networkOf('192.0.2.77')).toBe('192.0.2.0/24');
     expect(networkOf('::ffff:192.0.2.77')).toBe('192.0.2.0/24');
+    // Teredo: one server (65.54.227.120), two clients behind 192.0.2.45 and 198.51.100.7 (inverted in the last 32 bits).
+    expect(sourceNetworkOf('2001:0:4136:e378:8000:63bf:3fff:fdd2')).toBe('192.0.2.0/24');
+    expect(sourceNetworkOf('2001:0:4136:e378:8000:63bf:39cc:9bf8')).toBe('198.51.100.0/24');
     expect(networkOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
     expect(sourceNetworkOf('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1::/48');
     expect(sourceNetworkOf('::ffff:192.0.2.77')).toBe('192.0.2.0/24');
