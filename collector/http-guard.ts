@@ -76,3 +76,29 @@ export function guardServer<S extends Server>(server: S, o: { most?: number; exe
   });
   return server;
 }
+
+/** How long a stopping process waits for its store to close before it exits anyway. */
+export const STOP_GRACE_MS = 3000;
+
+/**
+ * Stops the process on SIGTERM or SIGINT: the server stops taking connections and the store
+ * closes, and the process exits when that is done or STOP_GRACE_MS later, whichever comes
+ * first (a second signal exits at once). Closing waits for the store's query in hand, and a
+ * collector in the middle of a long refresh did not stop on SIGTERM at all; nothing
+ * acknowledged waits on that query (an acknowledged submission is stored before its answer,
+ * and survives even SIGKILL: collector/test/durability.test.ts).
+ */
+export function stopOnSignals(stop: () => Promise<unknown>): void {
+  let stopping = false;
+  const onSignal = () => {
+    if (stopping) process.exit(0);
+    stopping = true;
+    setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
+    stop().then(
+      () => process.exit(0),
+      () => process.exit(0),
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

@@ -12,7 +12,7 @@ import { serve } from '@hono/node-server';
 import { createApp } from './app.ts';
 import { migrate, openStore, type Sql } from './db.ts';
 import proxyaddr from 'proxy-addr';
-import { SERVER_OPTIONS, guardServer } from './http-guard.ts';
+import { SERVER_OPTIONS, guardServer, stopOnSignals } from './http-guard.ts';
 import { createSourceKeys } from './source.ts';
 import { type CollectorConfig, configFromEnv } from './config.ts';
 
@@ -97,11 +97,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   );
   const trusted = proxyaddr.compile(config.trustedProxies);
   guardServer(server as import('node:http').Server, { exempt: (address) => trusted(address, 0) });
-  const stop = async () => {
+  stopOnSignals(async () => {
     server.close();
-    await collector.close().catch(() => {});
-    process.exit(0);
-  };
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
+    await collector.close();
+  });
 }

@@ -8,7 +8,7 @@ import { createReadStream, existsSync } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join, normalize, resolve, sep } from 'node:path';
-import { SERVER_OPTIONS, guardServer } from '../collector/http-guard.ts';
+import { SERVER_OPTIONS, guardServer, stopOnSignals } from '../collector/http-guard.ts';
 import { ISOLATION_HEADERS, contentSecurityPolicy } from './headers.ts';
 
 const TYPES: Record<string, string> = {
@@ -171,11 +171,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `aeadbench at http://${host === '127.0.0.1' ? 'localhost' : host}:${typeof addr === 'object' && addr ? addr.port : port}/ (COOP+COEP, Ctrl-C to stop)`,
   );
   console.log(collector ? `collector at /api/v1 (${collector.describe})` : 'no collector (--no-collector): submission and the crowd view are hidden');
-  const stop = async () => {
+  stopOnSignals(async () => {
     server.close();
     await collector?.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  });
 }

@@ -272,3 +272,39 @@ describe('faults', () => {
     }
   }, 60_000);
 });
+
+describe('stopping', () => {
+  it('a process whose store never finishes closing (a long refresh in hand) still exits on SIGTERM within the grace, with code 0', async () => {
+    const { spawn } = await import('node:child_process');
+    const { STOP_GRACE_MS } = await import('../http-guard.ts');
+    const script = `import { stopOnSignals } from ${JSON.stringify(new URL('../http-guard.ts', import.meta.url).pathname)};
+      stopOnSignals(() => new Promise(() => {}));
+      setInterval(() => {}, 1000);
+      console.log('ready');`;
+    const proc = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve) => proc.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve()));
+    const t0 = Date.now();
+    proc.kill('SIGTERM');
+    const code = await new Promise<number | null>((resolve) => proc.once('exit', (c) => resolve(c)));
+    const ms = Date.now() - t0;
+    expect(code).toBe(0);
+    // Not before the grace (the close is given its chance), and long before 5 s plus a busy host's slack.
+    expect(ms).toBeGreaterThanOrEqual(STOP_GRACE_MS - 50);
+    expect(ms).toBeLessThan(STOP_GRACE_MS + 10_000);
+  }, 30_000);
+
+  it('a collector stops on SIGTERM as soon as its store is closed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aeadbench-stop-'));
+    const collector = await startCollector({ COLLECTOR_DATA: join(dir, 'db'), COLLECTOR_DATA_CREATE: '1' });
+    try {
+      expect((await postJson(collector.url, submission())).status).toBe(201);
+      const t0 = Date.now();
+      collector.proc.kill('SIGTERM');
+      expect(await collector.exited).toBe(0);
+      expect(Date.now() - t0).toBeLessThan(10_000);
+    } finally {
+      await collector.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
