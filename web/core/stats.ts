@@ -293,23 +293,53 @@ export interface PairedRatio {
 }
 
 /**
+ * A sample more than this many times its case's median was descheduled, not slow: the thread
+ * lost the core for part of it. On a host whose cores are all taken, a sample shorter than the
+ * scheduler's slice is either untouched or loses a whole slice: node:crypto's 1 KiB batches
+ * read 3.7 µs a call or 23–35 µs, nothing between, and one copy of a module, hit more often
+ * than its twin, read 4.6× [1.3–16.6] of it (docs/decisions/009-descheduled-samples.md).
+ * A slow second (a boost ending, a neighbour's burst) slows both samples of a cycle by far
+ * less and stays in; a garbage collection costs its case a few tenths of a sample, and stays.
+ */
+export const DESCHEDULED = 3;
+
+/**
+ * The cycles two cases were both sampled in, each with time(a) / time(b), leaving out a cycle
+ * in which either sample was descheduled (DESCHEDULED): one side's lost slice is no part of
+ * either code's cost, and read as a ratio it is a 5–10× difference of nothing. Only when more
+ * than 5 pairs remain; otherwise every pair (a run too busy for the rule to leave evidence).
+ */
+export function pairedCycles(
+  a: { samples: readonly number[]; cycles?: readonly number[] },
+  b: { samples: readonly number[]; cycles?: readonly number[] },
+): { cycle: number; ratio: number }[] {
+  if (!a.cycles || !b.cycles) return [];
+  const bByCycle = new Map<number, number>();
+  b.cycles.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
+  const limitA = DESCHEDULED * median(a.samples);
+  const limitB = DESCHEDULED * median(b.samples);
+  const all: { cycle: number; ratio: number; kept: boolean }[] = [];
+  a.cycles.forEach((c, i) => {
+    const tb = bByCycle.get(c);
+    const ta = a.samples[i]!;
+    if (tb !== undefined && tb > 0) all.push({ cycle: c, ratio: ta / tb, kept: ta <= limitA && tb <= limitB });
+  });
+  const kept = all.filter((p) => p.kept);
+  return (kept.length > 5 ? kept : all).map(({ cycle, ratio }) => ({ cycle, ratio }));
+}
+
+/**
  * The paired ratio of two cases sampled interleaved (measure.ts measureInterleaved): each
  * cycle's two samples were taken back to back, so a slow second slows both and cancels in
- * their ratio — what an independent median per case cannot do on a noisy device. Null when
- * the cases share fewer than 5 cycles (not sampled together: compare medians instead).
+ * their ratio — what an independent median per case cannot do on a noisy device; a cycle in
+ * which either was descheduled is left out (pairedCycles). Null when the cases share fewer
+ * than 5 cycles (not sampled together: compare medians instead).
  */
 export function pairedRatio(
   a: { samples: readonly number[]; cycles?: readonly number[] },
   b: { samples: readonly number[]; cycles?: readonly number[] },
 ): PairedRatio | null {
-  if (!a.cycles || !b.cycles) return null;
-  const bByCycle = new Map<number, number>();
-  b.cycles.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
-  const ratios: number[] = [];
-  a.cycles.forEach((c, i) => {
-    const tb = bByCycle.get(c);
-    if (tb !== undefined && tb > 0) ratios.push(a.samples[i]! / tb);
-  });
+  const ratios = pairedCycles(a, b).map((p) => p.ratio);
   if (ratios.length < 5) return null;
   const [ciLow, ciHigh] = medianCI(ratios);
   return { ratio: median(ratios), ciLow, ciHigh, n: ratios.length };
@@ -362,15 +392,10 @@ function ratiosByRound(
   b: { samples: readonly number[]; cycles?: readonly number[] },
 ): Map<number, number[]> {
   const byRound = new Map<number, number[]>();
-  const bByCycle = new Map<number, number>();
-  b.cycles?.forEach((c, i) => bByCycle.set(c, b.samples[i]!));
-  a.cycles?.forEach((c, i) => {
-    const tb = bByCycle.get(c);
-    if (tb !== undefined && tb > 0) {
-      const r = Math.floor(c / CYCLES_PER_ROUND);
-      byRound.set(r, [...(byRound.get(r) ?? []), a.samples[i]! / tb]);
-    }
-  });
+  for (const { cycle, ratio } of pairedCycles(a, b)) {
+    const r = Math.floor(cycle / CYCLES_PER_ROUND);
+    byRound.set(r, [...(byRound.get(r) ?? []), ratio]);
+  }
   return byRound;
 }
 

@@ -18,6 +18,8 @@ import {
   trimmedMean,
   pairedRatio,
   unstableReasons,
+  DESCHEDULED,
+  pairedRatioAcrossRounds,
 } from '../stats.ts';
 import { overheadBytes } from '../tables/algorithms.ts';
 
@@ -161,6 +163,38 @@ describe('pairedRatio', () => {
     expect(r.n).toBe(10);
     // Independent medians see the same 1.5 only by luck of the draw; here their intervals overlap widely.
     expect(summarize(a.samples).ciHigh / summarize(b.samples).ciLow).toBeGreaterThan(2);
+  });
+
+  it('leaves out a cycle in which either side lost the core: one code twice reads 1, a real 2× reads 2, on a host where a third of the samples lose a slice', () => {
+    // Samples of ~3.7 µs a call, a third of them (independently on each side) descheduled for
+    // 5–10× as long, as node:crypto's 1 KiB batches read beside two busy processes.
+    const rand = (seed: number) => () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const r1 = rand(7);
+    const side = (base: number) => Array.from({ length: 24 }, () => base * (1 + (r1() - 0.5) * 0.04) * (r1() < 1 / 3 ? 5 + 5 * r1() : 1));
+    const cycles = Array.from({ length: 24 }, (_, i) => i);
+    const same = pairedRatio({ samples: side(3700), cycles }, { samples: side(3700), cycles })!;
+    expect(same.ratio).toBeGreaterThan(0.97);
+    expect(same.ratio).toBeLessThan(1.03);
+    // The interval is the clean cycles' (every pair: 0.1–10 by chance of who was hit).
+    expect(same.ciHigh / same.ciLow).toBeLessThan(1.1);
+    const twice = pairedRatio({ samples: side(7400), cycles }, { samples: side(3700), cycles })!;
+    expect(twice.ratio).toBeGreaterThan(1.94);
+    expect(twice.ratio).toBeLessThan(2.06);
+    // Across rounds the same pairs are left out.
+    const rounds = pairedRatioAcrossRounds(
+      { samples: [...side(3700), ...side(3700), ...side(3700)], cycles: [0, 1, 2].flatMap((r) => cycles.map((c) => r * 1_000_000 + c)) },
+      { samples: [...side(3700), ...side(3700), ...side(3700)], cycles: [0, 1, 2].flatMap((r) => cycles.map((c) => r * 1_000_000 + c)) },
+    )!;
+    expect(Math.abs(Math.log(rounds.ratio))).toBeLessThan(0.03);
+    expect(DESCHEDULED).toBe(3);
+  });
+
+  it('keeps every cycle when fewer than six would be left', () => {
+    const cycles = [0, 1, 2, 3, 4, 5, 6];
+    // Two cycles 10× slow on both sides (the machine stalled): the ratio is the same in them, and they stay.
+    const a = { samples: [10, 10, 100, 10, 100, 10, 10], cycles };
+    const b = { samples: [5, 5, 50, 5, 50, 5, 5], cycles };
+    expect(pairedRatio(a, b)).toMatchObject({ ratio: 2, n: 7 });
   });
 
   it('pairs by cycle id, ignoring cycles only one side has, and gives up below 5 shared cycles', () => {
