@@ -17,7 +17,7 @@ import type { ResultDocument } from '../../web/core/schema.ts';
 import { VERDICT_MARGIN, ratioOf } from '../../web/core/report/ratio.ts';
 import { type Decision, decide } from '../../web/core/decision.ts';
 import { formatSize, parseSize } from '../../web/core/params.ts';
-import { median } from '../../web/core/stats.ts';
+import { DESCHEDULED, median, medianCI, pairedCycles } from '../../web/core/stats.ts';
 import { evidence, recordPage } from './measured.ts';
 
 recordPage('twins', {
@@ -55,6 +55,24 @@ interface Cell {
   sizeBytes: number;
   ratios: number[];
   decisions: Decision[];
+  /** The run's cycles pooled, every cycle kept and with descheduled ones left out (decision 009): the rule's effect alone. */
+  everyCycle: Decision[];
+  descheduledOut: Decision[];
+  /** Cycles left out as descheduled, of all those paired. */
+  leftOut: number;
+  paired: number;
+}
+
+type Sampled = { samples: readonly number[]; cycles?: readonly number[] };
+/** The pooled paired ratio of b over a (median per-cycle ratio, its 95 % interval) decided at the margin, over `pairs`. */
+function pooledDecision(ratios: number[]): Decision {
+  const [low, high] = medianCI(ratios);
+  return decide({ value: median(ratios), low, high }, VERDICT_MARGIN);
+}
+/** Every cycle both were sampled in, as the pairing was before decision 009. */
+function everyPair(a: Sampled, b: Sampled): number[] {
+  const byCycle = new Map(a.cycles?.map((c, i) => [c, a.samples[i]!]));
+  return (b.cycles ?? []).flatMap((c, i) => (byCycle.has(c) ? [b.samples[i]! / byCycle.get(c)!] : []));
 }
 interface RunNote {
   engine: string;
@@ -115,9 +133,18 @@ try {
           if (!a || !b) continue;
           const ratio = ratioOf(a, b);
           let cell = cells.find((c) => c.engine === engine && c.builtIn === p.builtIn && c.sizeBytes === sizeBytes);
-          if (!cell) cells.push((cell = { engine, builtIn: p.builtIn, sizeBytes, ratios: [], decisions: [] }));
+          if (!cell)
+            cells.push(
+              (cell = { engine, builtIn: p.builtIn, sizeBytes, ratios: [], decisions: [], everyCycle: [], descheduledOut: [], leftOut: 0, paired: 0 }),
+            );
           cell.ratios.push(ratio.value);
           cell.decisions.push(decide(ratio, VERDICT_MARGIN));
+          const every = everyPair(a, b);
+          const kept = pairedCycles(b, a).map((x) => x.ratio);
+          cell.everyCycle.push(pooledDecision(every));
+          cell.descheduledOut.push(pooledDecision(kept));
+          cell.paired += every.length;
+          cell.leftOut += every.length - kept.length;
         }
       process.stderr.write(`${engine} run ${run + 1}/${RUNS} in ${seconds.toFixed(0)} s\n`);
     }
@@ -135,6 +162,14 @@ for (const c of cells) {
     `${c.engine.padEnd(10)} ${c.builtIn.padEnd(13)} ${formatSize(c.sizeBytes).padEnd(9)} ${median(c.ratios).toFixed(3)}   ${Math.min(...c.ratios).toFixed(2)}–${Math.max(...c.ratios).toFixed(2)}    ${String(count(c.decisions, 'same')).padStart(4)}  ${String(count(c.decisions, 'unknown')).padStart(7)}  ${String(count(c.decisions, 'different')).padStart(9)}  ${within} of ${c.ratios.length}`,
   );
 }
+console.log(
+  `\nthe run's cycles pooled, decided at ±${VERDICT_MARGIN * 100} %: every cycle kept, and with a cycle left out where either sample took over ${DESCHEDULED}× its case's median (decision 009)`,
+);
+console.log('engine     built-in      size      left out          every cycle: SAME UNKNOWN DIFFERENT   descheduled out: SAME UNKNOWN DIFFERENT');
+for (const c of cells)
+  console.log(
+    `${c.engine.padEnd(10)} ${c.builtIn.padEnd(13)} ${formatSize(c.sizeBytes).padEnd(9)} ${`${c.leftOut} of ${c.paired}`.padEnd(16)}  ${String(count(c.everyCycle, 'same')).padStart(17)} ${String(count(c.everyCycle, 'unknown')).padStart(7)} ${String(count(c.everyCycle, 'different')).padStart(9)}   ${String(count(c.descheduledOut, 'same')).padStart(21)} ${String(count(c.descheduledOut, 'unknown')).padStart(7)} ${String(count(c.descheduledOut, 'different')).padStart(9)}`,
+  );
 const different = cells.reduce((n, c) => n + count(c.decisions, 'different'), 0);
 const all = cells.reduce((n, c) => n + c.decisions.length, 0);
 console.log(

@@ -51,6 +51,11 @@ const TwinsDocument = v.object({
         sizeBytes: v.pipe(v.number(), v.integer(), v.minValue(1)),
         ratios: v.pipe(v.array(v.pipe(v.number(), v.minValue(0))), v.minLength(1)),
         decisions: v.array(decision),
+        // The same runs' cycles pooled, every cycle kept and with the descheduled left out (decision 009).
+        everyCycle: v.array(decision),
+        descheduledOut: v.array(decision),
+        leftOut: v.pipe(v.number(), v.integer(), v.minValue(0)),
+        paired: v.pipe(v.number(), v.integer(), v.minValue(1)),
         median: v.number(),
       }),
     ),

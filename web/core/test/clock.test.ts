@@ -31,13 +31,19 @@ describe('clock estimate', () => {
     const wasmGhz: number[] = [];
     const nativeGhz: number[] = [];
     const ratio = () => Math.max(...wasmGhz) / Math.max(...nativeGhz);
+    // And of the two sides' medians: beside two busy loops one native reading caught a free core
+    // (3.49 GHz among seven of 1.38–1.87) while WASM never did, and the fastest readings read
+    // 0.47 apart where the medians read 0.85. A chain off by a factor is off in both.
+    const mid = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+    const medianRatio = () => mid(wasmGhz) / mid(nativeGhz);
     // The same chain, one cycle per operation either way. What this test guards is the
     // mechanism: a chain that is not one operation per cycle in WASM (a count off by a factor,
     // a loop the compiler shortened) reads 2× or more away; a busy host moves a reading by tens
     // of per cent (a fresh clone at load 10 read outside ±15 %), so the band is the factor, and
     // how closely the two agree is a figure for a benchmark, not a bound for a test.
     const [low, high] = [0.5, 2];
-    const agrees = () => ratio() > low && ratio() < high;
+    const within = (r: number) => r > low && r < high;
+    const agrees = () => within(ratio()) || within(medianRatio());
     let trustworthy = false;
     for (let round = 0; round < 8 && (round < 3 || !agrees()); round++) {
       nativeGhz.push(native());
@@ -46,10 +52,9 @@ describe('clock estimate', () => {
       trustworthy ||= est.trustworthy;
     }
     console.log(
-      `clock: WASM ${wasmGhz.map((g) => g.toFixed(3)).join(', ')} GHz; native ${nativeGhz.map((g) => g.toFixed(3)).join(', ')} GHz; best WASM / best native ${ratio().toFixed(3)}`,
+      `clock: WASM ${wasmGhz.map((g) => g.toFixed(3)).join(', ')} GHz; native ${nativeGhz.map((g) => g.toFixed(3)).join(', ')} GHz; best WASM / best native ${ratio().toFixed(3)}, median / median ${medianRatio().toFixed(3)}`,
     );
-    expect(ratio()).toBeGreaterThan(low);
-    expect(ratio()).toBeLessThan(high);
+    expect(agrees(), `best ${ratio().toFixed(3)}, medians ${medianRatio().toFixed(3)}: neither within ${low}–${high}`).toBe(true);
     // Whether an estimate held still enough to call itself trustworthy depends on the host's
     // load; the fake chains below show that the flag follows the samples' spread.
     console.log(`clock: ${trustworthy ? 'at least one estimate' : 'no estimate'} called itself trustworthy`);
