@@ -42,8 +42,10 @@ export interface CollectorOptions {
   exportMinAgeMs?: number;
   /** How long new rows wait before their cohorts are weighed and judged again (default a minute). */
   refreshDelayMs?: number;
-  /** Milliseconds of reads answered live per minute: per network, and by everyone (default LIVE_READ_MS_PER_MINUTE). */
-  liveReadMsPerMinute?: { network: number; all: number };
+  /** Milliseconds of reads answered live per minute: per network, by everyone, and the light readers' reserve (default LIVE_READ_MS_PER_MINUTE; given without `reserve`, none). */
+  liveReadMsPerMinute?: { network: number; all: number; reserve?: number };
+  /** The clock a live read's cost is timed by, in ms (default performance.now). */
+  readClock?: () => number;
 }
 
 /** A standard-preset run is 2–3 MiB as JSON (web/core/submit.ts). */
@@ -64,9 +66,15 @@ export const COHORTS_PER_TOKEN = 250;
  * took, against a budget per network (IPv4 /24, IPv6 /48) and one for everyone (a read may
  * start while neither is in debt), so no choice of filters, from any number of addresses,
  * costs the collector more than about a quarter of a core: 3 s a minute per network is 5 % of
- * a core, 15 s for everyone 25 %. With shared limits (PostgreSQL) both hold across processes.
+ * a core, 15 s for everyone 25 %. While everyone's is in debt, a network that has spent less
+ * than half of its own (LIGHT_READER) is still answered, from a reserve as large (`reserve`,
+ * the last resort): six networks spending their budgets had made everyone's a debt, and an
+ * honest reader got 1 answer in 17. With shared limits (PostgreSQL) all three hold across
+ * processes.
  */
-export const LIVE_READ_MS_PER_MINUTE = { network: 3_000, all: 15_000 };
+export const LIVE_READ_MS_PER_MINUTE = { network: 3_000, all: 15_000, reserve: 15_000 };
+/** A network with more than this share of its live-read budget left reads from the reserve when everyone's is spent. */
+export const LIGHT_READER = 0.5;
 
 export function createApp(sql: Sql, o: CollectorOptions = {}) {
   const app = new Hono<{ Variables: { client: Client } }>();
@@ -80,8 +88,9 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
   const writeKey = (client: Client) => (shared ? sources.hash(`limit:${networkOf(client.address)}`) : client.limitKey);
   const reads = createRateLimiter({ perMinute: perMinute * 20 });
   const live = o.liveReadMsPerMinute ?? LIVE_READ_MS_PER_MINUTE;
+  const readClock = o.readClock ?? (() => performance.now());
   const meter = (msPerMinute: number) => (shared ? createSqlCostMeter(sql, { msPerMinute }) : createCostMeter({ msPerMinute }));
-  const [liveByNetwork, liveByAll] = [meter(live.network), meter(live.all)];
+  const [liveByNetwork, liveByAll, liveReserve] = [meter(live.network), meter(live.all), meter(live.reserve ?? 0)];
   const liveKey = (client: Client) => {
     const network = sourceNetworkOf(client.address);
     return shared ? sources.hash(`reads:${network}`) : network;
@@ -140,13 +149,18 @@ export function createApp(sql: Sql, o: CollectorOptions = {}) {
       },
       liveRead: async (client, read) => {
         const key = liveKey(client);
-        if (!(await liveByNetwork.allowed(key)) || !(await liveByAll.allowed('reads:all'))) return { refused: true };
-        const t = performance.now();
+        const own = await liveByNetwork.left(key);
+        if (own <= 0) return { refused: true };
+        // Everyone's budget, else (for a network that has read little) the reserve.
+        const from =
+          (await liveByAll.left('reads:all')) > 0 ? liveByAll : own > LIGHT_READER && (await liveReserve.left('reads:reserve')) > 0 ? liveReserve : null;
+        if (!from) return { refused: true };
+        const t = readClock();
         try {
           return { value: await read() };
         } finally {
-          const ms = performance.now() - t;
-          await Promise.all([liveByNetwork.spend(key, ms), liveByAll.spend('reads:all', ms)]);
+          const ms = readClock() - t;
+          await Promise.all([liveByNetwork.spend(key, ms), from.spend(from === liveByAll ? 'reads:all' : 'reads:reserve', ms)]);
         }
       },
       sources,

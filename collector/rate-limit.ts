@@ -90,8 +90,8 @@ export function createSqlRateLimiter(sql: Sql, o: { perMinute: number }): RateLi
  * live, whose cost depends on the store, the host and the filters.
  */
 export interface CostMeter {
-  /** True if `key` is not in debt now. */
-  allowed(key: string): boolean | Promise<boolean>;
+  /** The share of `key`'s budget left now: 1 untouched (or paid back), above 0 not in debt. */
+  left(key: string): number | Promise<number>;
   /** Charges `key` `ms` of work. */
   spend(key: string, ms: number): void | Promise<void>;
 }
@@ -110,7 +110,7 @@ export function createCostMeter(o: { msPerMinute: number; now?: () => number }):
     return b;
   };
   return {
-    allowed: (key) => refill(key).tokens > 0,
+    left: (key) => refill(key).tokens / o.msPerMinute,
     spend: (key, ms) => void (refill(key).tokens -= ms),
   };
 }
@@ -119,9 +119,9 @@ export function createCostMeter(o: { msPerMinute: number; now?: () => number }):
 export function createSqlCostMeter(sql: Sql, o: { msPerMinute: number }): CostMeter {
   const refilled = `least($2::float8, b.tokens + extract(epoch FROM clock_timestamp() - b.at) * $2::float8 / 60)`;
   return {
-    async allowed(key) {
-      const [r] = await sql.query<{ ok: boolean }>(`SELECT ${refilled} > 0 AS ok FROM rate_buckets b WHERE key = $1`, [key, o.msPerMinute]);
-      return r === undefined || r.ok === true;
+    async left(key) {
+      const [r] = await sql.query<{ tokens: number }>(`SELECT ${refilled} AS tokens FROM rate_buckets b WHERE key = $1`, [key, o.msPerMinute]);
+      return r === undefined ? 1 : Number(r.tokens) / o.msPerMinute;
     },
     async spend(key, ms) {
       await sql.query(

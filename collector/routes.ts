@@ -109,10 +109,17 @@ function createShared(sql: Sql, deps: RouteDeps) {
   const READ_TTL_MS = 30_000;
   const READ_CACHE_ENTRIES = 2000;
   const reads = new Map<string, { generation: number; at: number; value: Promise<unknown> }>();
+  // A read refused by the live-read budget (429) is answered from its last answer where there is
+  // one, however old: a reader is better served by a figure a few minutes old than by none.
   const cachedRead = <T>(key: string, compute: () => Promise<T>): Promise<T> => {
     const hit = reads.get(key);
     if (hit && hit.generation === generation && Date.now() - hit.at < READ_TTL_MS) return hit.value as Promise<T>;
-    const value = compute();
+    const value: Promise<T> = compute().catch((e: unknown) => {
+      if (!(hit && e instanceof RequestError && e.status === 429)) throw e;
+      // The stale answer stays as old as it was: the next read tries live again.
+      if (reads.get(key)?.value === value) reads.set(key, hit);
+      return hit.value as Promise<T>;
+    });
     reads.delete(key);
     if (reads.size >= READ_CACHE_ENTRIES) reads.delete(reads.keys().next().value!);
     reads.set(key, { generation, at: Date.now(), value });

@@ -11,6 +11,7 @@ import { holderAlive, startTimeOf } from '../lock.ts';
 import type { Sql } from '../db.ts';
 import { createSourceKeys } from '../source.ts';
 import { VIEW_ROWS, refreshCohorts } from '../cohorts.ts';
+import { LIVE_READ_MS_PER_MINUTE } from '../app.ts';
 import { crowdStats, placeIn, voiceDistribution } from '../crowd.ts';
 import { ARCHES, BROWSER_NAMES, ENGINE_NAMES } from '../../web/core/platform/env.ts';
 import { EXECUTION_MODES } from '../../web/core/execution.ts';
@@ -416,11 +417,13 @@ describe.each(BACKENDS)('crowd reads on %s', (kind) => {
     for (let i = 0; i < 1800; i++) statuses.get(networks[i % 3]!)!.push(await read(perNetwork, networks[i % 3]!, i));
     for (const [, got] of statuses) expect(got.filter((x) => x === 200)).toHaveLength(1);
     expect([...statuses.values()].flat().every((x) => x === 200 || x === 429)).toBe(true);
-    // The budget for everyone: one read by anyone puts it in debt, for every network.
+    // The budget for everyone: one read by anyone puts it in debt, for every network (no reserve).
     const forAll = appFor(sql, { liveReadMsPerMinute: { network: 1e9, all: 1 } });
     const all = [];
     for (let i = 0; i < 30; i++) all.push(await read(forAll, networks[i % 3]!, 1000 + i));
     expect(all.filter((x) => x === 200)).toHaveLength(1);
+    // A read refused by the budget is answered from its last answer, where there is one.
+    expect(await read(perNetwork, networks[0]!, 0)).toBe(200);
     const limited = forAll;
     if (kind === 'postgres') {
       // With shared limits the budget is the network's whichever process answers.
@@ -436,6 +439,49 @@ describe.each(BACKENDS)('crowd reads on %s', (kind) => {
     expect((await limited.request(STATS, { headers: { 'x-test-client': '198.18.1.1' } })).status).toBe(200);
     expect((await limited.request('/api/v1/health', { headers: { 'x-test-client': '198.18.1.1' } })).status).toBe(200);
   }, 120_000);
+
+  it("answer an honest reader's every read while six networks spend their budgets on reads no summary answers", async () => {
+    for (const ns of [1000, 2000, 3000]) await post(app, submission({ nsPerOp: ns }));
+    await refreshCohorts(sql);
+    // The production budgets, with every live read costing 250 ms by the clock it is timed by (a
+    // read of a 20,000-row cohort costs 50–250 ms): each attacking network spends its 3 s in 12
+    // reads, six of them 18 s where everyone has 15; the budgets refill by the wall clock, a
+    // few seconds' worth here.
+    let t = 0;
+    const flooded = appFor(sql, { liveReadMsPerMinute: LIVE_READ_MS_PER_MINUTE, readClock: () => (t += 250) });
+    // Distinct reads, none answered by a summary or the cache: every browser, arch, grouping and mode.
+    const filters = BROWSER_NAMES.flatMap((browser) =>
+      ARCHES.flatMap((arch) =>
+        ['engine', 'browser'].flatMap((groupBy) =>
+          EXECUTION_MODES.map((execution) => `&browser=${encodeURIComponent(browser)}&arch=${arch}&groupBy=${groupBy}&execution=${execution}`),
+        ),
+      ),
+    );
+    expect(filters.length).toBeGreaterThan(310);
+    const filtered = (i: number) => `${STATS}${filters[i]}`;
+    const attackers = Array.from({ length: 6 }, (_, k) => `203.0.${113 + k}.7`);
+    const honest = '198.51.100.20';
+    let refused = 0;
+    let next = 0;
+    const answered: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      // Each attacking network reads until its own budget is spent.
+      // Each attacking network reads, a new filter each time, until it is refused.
+      for (const from of attackers)
+        for (let j = 0; j < 16; j++) {
+          const r = await flooded.request(filtered(10 + (next++ % (filters.length - 10))), { headers: { 'x-test-client': from } });
+          if (r.status === 429) {
+            refused++;
+            break;
+          }
+        }
+      // The honest reader: a live read of its own, once a round (five in the minute).
+      const r = await flooded.request(filtered(round), { headers: { 'x-test-client': honest } });
+      answered.push(r.status);
+    }
+    expect(refused).toBeGreaterThanOrEqual(6 * 5); // every attacking network was refused in every round
+    expect(answered).toEqual(Array(5).fill(200)); // and the honest reader answered every time
+  });
 
   it('answer a repeated read from the cache, and a read after a new result afresh', async () => {
     for (const ns of [1000, 2000, 3000]) await post(app, submission({ nsPerOp: ns }));
