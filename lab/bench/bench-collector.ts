@@ -358,36 +358,24 @@ const ATTACKS: Attack[] = [
   { name: 'a split burst, 8 a day at 1.3×', honestBefore: [12], days: 3, fakesPerDay: 8, fakeMb: 1.3 * HONEST_MB, from: (i, d) => `${40 + d}.${i}.8.8` },
   // The patient shapes: a published figure (twelve honest phones over two days), then fakes
   // every day for 30 days, each without and with one honest newcomer a day.
-  ...[0, 1].flatMap((newcomers): Attack[] => [
-    {
-      name: `sleeper: 6 /24s a day at 10×, 30 days${newcomers ? ', +1 honest' : ''}`,
+  ...[0, 1].flatMap((newcomers): Attack[] => {
+    // Twelve honest phones over two days, then `fakesPerDay` fresh /24s a day (from `net`.x) for 30 days.
+    const patient = (name: string, fakesPerDay: number, net: number, fakeMbOn?: Attack['fakeMbOn']): Attack => ({
+      name: `${name}${newcomers ? ', +1 honest' : ''}`,
       honestBefore: [6, 6],
       days: 30,
-      fakesPerDay: 6,
+      fakesPerDay,
       fakeMb: 510,
-      from: (i, d) => `${60 + d}.${i}.9.9`,
+      fakeMbOn,
+      from: (i, d) => `${net + d}.${i}.9.9`,
       honestOn: () => newcomers,
-    },
-    {
-      name: `4 /24s a day at 10× (under the quorum)${newcomers ? ', +1 honest' : ''}`,
-      honestBefore: [6, 6],
-      days: 30,
-      fakesPerDay: 4,
-      fakeMb: 510,
-      from: (i, d) => `${100 + d}.${i}.9.9`,
-      honestOn: () => newcomers,
-    },
-    {
-      name: `fences widened 6 days, then 2×${newcomers ? ', +1 honest' : ''}`,
-      honestBefore: [6, 6],
-      days: 30,
-      fakesPerDay: 6,
-      fakeMb: 2 * HONEST_MB,
-      fakeMbOn: (i, d) => (d < 6 ? (i < 3 ? 0.2 : 5) : 2) * HONEST_MB,
-      from: (i, d) => `${140 + d}.${i}.9.9`,
-      honestOn: () => newcomers,
-    },
-  ]),
+    });
+    return [
+      patient('sleeper: 6 /24s a day at 10×, 30 days', 6, 60),
+      patient('4 /24s a day at 10× (under the quorum)', 4, 100),
+      patient('fences widened 6 days, then 2×', 6, 140, (i, d) => (d < 6 ? (i < 3 ? 0.2 : 5) : 2) * HONEST_MB),
+    ];
+  }),
   {
     name: '9 look-alikes and 3 honest a day',
     honestBefore: [12],

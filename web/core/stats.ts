@@ -339,7 +339,12 @@ export function pairedRatio(
   a: { samples: readonly number[]; cycles?: readonly number[] },
   b: { samples: readonly number[]; cycles?: readonly number[] },
 ): PairedRatio | null {
-  const ratios = pairedCycles(a, b).map((p) => p.ratio);
+  return pooledRatio(pairedCycles(a, b));
+}
+
+/** pairedRatio over pairs already taken (pairedCycles). */
+function pooledRatio(pairs: readonly { ratio: number }[]): PairedRatio | null {
+  const ratios = pairs.map((p) => p.ratio);
   if (ratios.length < 5) return null;
   const [ciLow, ciHigh] = medianCI(ratios);
   return { ratio: median(ratios), ciLow, ciHigh, n: ratios.length };
@@ -371,9 +376,11 @@ export function workerAwareRatio(
   b: { samples: readonly number[]; cycles?: readonly number[] },
   spread = WORKER_SPREAD,
 ): (PairedRatio & { workers: number }) | null {
-  const pooled = pairedRatio(a, b);
+  // One pairing for the pooled ratio and the rounds' (each takes its cases' medians).
+  const pairs = pairedCycles(a, b);
+  const pooled = pooledRatio(pairs);
   if (!pooled) return null;
-  const logs = roundLogRatios(a, b);
+  const logs = roundLogRatios(ratiosByRound(pairs));
   const k = Math.max(1, logs.length);
   const meanLog = logs.length >= 2 ? logs.reduce((t, x) => t + x, 0) / logs.length : Math.log(pooled.ratio);
   const squares = logs.reduce((t, x) => t + (x - meanLog) ** 2, 0);
@@ -386,13 +393,10 @@ export function workerAwareRatio(
 /** Cycle ids of round r start at r × this (runner.ts), so a sample's cycle names its worker. */
 export const CYCLES_PER_ROUND = 1_000_000;
 
-/** Each round's per-cycle ratios time(a) / time(b), by round (a cycle's id names its worker). */
-function ratiosByRound(
-  a: { samples: readonly number[]; cycles?: readonly number[] },
-  b: { samples: readonly number[]; cycles?: readonly number[] },
-): Map<number, number[]> {
+/** Each round's per-cycle ratios time(a) / time(b) (pairedCycles), by round (a cycle's id names its worker). */
+function ratiosByRound(pairs: readonly { cycle: number; ratio: number }[]): Map<number, number[]> {
   const byRound = new Map<number, number[]>();
-  for (const { cycle, ratio } of pairedCycles(a, b)) {
+  for (const { cycle, ratio } of pairs) {
     const r = Math.floor(cycle / CYCLES_PER_ROUND);
     byRound.set(r, [...(byRound.get(r) ?? []), ratio]);
   }
@@ -400,11 +404,7 @@ function ratiosByRound(
 }
 
 /** The log of each round's median ratio, for rounds with at least 3 shared cycles. */
-function roundLogRatios(
-  a: { samples: readonly number[]; cycles?: readonly number[] },
-  b: { samples: readonly number[]; cycles?: readonly number[] },
-  byRound = ratiosByRound(a, b),
-): number[] {
+function roundLogRatios(byRound: Map<number, number[]>): number[] {
   return [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => Math.log(median(xs)));
 }
 
@@ -440,8 +440,8 @@ export function pairedRatioAcrossRounds(
   family = 1,
 ): (PairedRatio & { rounds: number }) | null {
   if (!a.cycles || !b.cycles) return null;
-  const byRound = ratiosByRound(a, b);
-  const logs = roundLogRatios(a, b, byRound);
+  const byRound = ratiosByRound(pairedCycles(a, b));
+  const logs = roundLogRatios(byRound);
   const n = [...byRound.values()].reduce((k, xs) => k + xs.length, 0);
   if (logs.length === 0) return null;
   const m = logs.reduce((s, x) => s + x, 0) / logs.length;
@@ -464,11 +464,11 @@ export function roundVariances(
   b: { samples: readonly number[]; cycles?: readonly number[] },
   minRounds = 3,
 ): { withinVar: number; betweenVar: number } | null {
-  const byRound = ratiosByRound(a, b);
+  const byRound = ratiosByRound(pairedCycles(a, b));
   const logs = [...byRound.values()].filter((xs) => xs.length >= 3).map((xs) => xs.map(Math.log));
   if (logs.length < Math.max(2, minRounds)) return null;
   // The rounds' medians the interval is taken over (pairedRatioAcrossRounds), in the same order.
-  const meds = roundLogRatios(a, b, byRound);
+  const meds = roundLogRatios(byRound);
   const withinVar = (Math.PI / 2) * (1.4826 * median(logs.flatMap((xs, i) => xs.map((x) => Math.abs(x - meds[i]!))))) ** 2;
   const expected = mean(logs.map((xs) => withinVar / xs.length));
   return { withinVar, betweenVar: Math.max(0, sd(meds) ** 2 - expected) };
