@@ -9,7 +9,7 @@ import { nodeCrypto } from '../implementations/node-crypto/backend.ts';
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { webcrypto } from '../implementations/webcrypto/backend.ts';
 import type { Backend } from '../implementations/shared.ts';
-import { calibrate, measureCase, measureInterleaved, settleBatches, sharedBatches, timerResolutionMs } from '../worker/measure.ts';
+import { calibrate, cycleOrder, measureCase, measureInterleaved, settleBatches, sharedBatches, timerResolutionMs } from '../worker/measure.ts';
 import { twinKey } from '../worker/groups.ts';
 import type { RunParams } from '../schema.ts';
 import { settles } from '../tables/algorithms.ts';
@@ -331,6 +331,31 @@ describe('timing core', () => {
     expect(Math.max(...m[0]!.samples) / Math.min(...m[0]!.samples)).toBeGreaterThan(1.5);
     expect(pairedRatio(m[0]!, m[1]!)!.ratio).toBeCloseTo(1.5, 6);
     expect(pairedRatio(m[0]!, m[2]!)!.ratio).toBeCloseTo(3, 6);
+  });
+
+  it('runs twins back to back in every cycle, each going first in turn, and the units in balanced orders', () => {
+    // Eight cases of four units (an A/B's two sides of four algorithms), and a lone one.
+    const unit = ['aes', 'aes', 'gcm256', 'gcm256', 'chacha', 'chacha', 'x', 'x', 'alone'];
+    const first = new Map<number, number>();
+    const position = new Map<string, number[]>();
+    for (let cycle = 0; cycle < 10; cycle++) {
+      const order = cycleOrder(unit.length, cycle, (i) => unit[i]!);
+      expect([...order].sort()).toEqual(unit.map((_, i) => i));
+      order.forEach((i, p) => position.set(unit[i]!, [...(position.get(unit[i]!) ?? []), p]));
+      for (const u of new Set(unit)) {
+        const at = order.flatMap((i, p) => (unit[i] === u ? [p] : []));
+        // Side by side, whatever the cycle.
+        expect(at[at.length - 1]! - at[0]!, `${u} in cycle ${cycle}: ${order}`).toBe(at.length - 1);
+        if (at.length === 2) first.set(order[at[0]!]!, (first.get(order[at[0]!]!) ?? 0) + 1);
+      }
+    }
+    // Each side of a pair goes first in half of the cycles.
+    for (let i = 0; i < 8; i++) expect(first.get(i), `case ${i}`).toBe(5);
+    // Over a block of five cycles (five units) each unit leads once.
+    const leads = [0, 1, 2, 3, 4].map((c) => unit[cycleOrder(unit.length, c, (i) => unit[i]!)[0]!]);
+    expect(new Set(leads).size).toBe(5);
+    // Without units, the rotation of cases as before.
+    expect(cycleOrder(3, 7)).toEqual(cycleOrder(3, 7, (i) => String(i)));
   });
 
   it("an async batch is timed from its first call to its last answer; what a case leaves for the next task runs in the untimed turn, not in the next case's sample", async () => {

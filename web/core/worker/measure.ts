@@ -320,8 +320,29 @@ export function shuffled<T>(xs: readonly T[], seed: number): T[] {
  * seeded shuffle, so no case always runs right after the same neighbour. A fixed rotation kept
  * the neighbours fixed, and a case that always follows another inherits its garbage, its cache
  * state and its page faults on every sample — the same error in every run.
+ *
+ * With `unitOf`, cases of one unit (twins: an A/B's two sides, an implementation's builds, the
+ * A/A pair; groups.ts twinKey) run back to back in every cycle, the units ordered as cases are
+ * above and each unit's members taking turns at going first (cycle by cycle). A paired ratio
+ * cancels what its two samples share, which is only what lasts from one to the next: in a group
+ * of eight, a pair's samples up to six others apart, the same file compared with itself read
+ * 0.76–1.18 of itself from one worker to the next in Chromium with one core busy, where four
+ * cases of one algorithm, each pair side by side, read 0.98–1.02 (docs/decisions/010-twins-side-by-side.md).
  */
-export function cycleOrder(n: number, cycle: number): number[] {
+export function cycleOrder(n: number, cycle: number, unitOf?: (i: number) => string): number[] {
+  if (!unitOf) return rotation(n, cycle);
+  const units = new Map<string, number[]>();
+  for (let i = 0; i < n; i++) units.set(unitOf(i), [...(units.get(unitOf(i)) ?? []), i]);
+  const members = [...units.values()];
+  return rotation(members.length, cycle).flatMap((u) => {
+    const m = members[u]!;
+    const k = cycle % m.length;
+    return [...m.slice(k), ...m.slice(0, k)];
+  });
+}
+
+/** 0 … n−1 in a seeded shuffle per block of n cycles, rotated by the cycle's place in its block (cycleOrder). */
+function rotation(n: number, cycle: number): number[] {
   const base = shuffled(
     Array.from({ length: n }, (_, i) => i),
     Math.floor(cycle / n) * 0x9e3779b9 + 1,
@@ -429,7 +450,7 @@ export async function measureInterleaved(
     const taken: number[] = [];
     let hidden = false;
     const probed = o.probe?.();
-    const order = cycleOrder(active.length, (o.firstCycle ?? 0) + cycle).map((j) => active[j]!);
+    const order = cycleOrder(active.length, (o.firstCycle ?? 0) + cycle, o.twinOf && ((j) => o.twinOf!(active[j]!))).map((j) => active[j]!);
     for (const i of order) {
       if (o.yieldNow) await o.yieldNow();
       if (o.waitUntilVisible) await o.waitUntilVisible();
