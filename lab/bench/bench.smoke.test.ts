@@ -38,6 +38,30 @@ function run(command: string, env: Record<string, string>): Promise<{ status: nu
 
 const decision = v.picklist(['same', 'unknown', 'different']);
 /** bench:twins' JSON document (lab/bench/bench-twins.ts --json). */
+const whole = v.pipe(v.number(), v.integer(), v.minValue(0));
+const AaDocument = v.object({
+  bench: v.literal('aa'),
+  busy: v.boolean(),
+  budget: v.string(),
+  module: v.string(),
+  sessions: v.pipe(
+    v.array(
+      v.object({
+        engine: v.string(),
+        run: v.number(),
+        // A session exits 0 (all SAME) or 2 (undecided); 1 (SLOWER) is printed, and an error fails the run.
+        exit: v.picklist([0, 1, 2]),
+        seconds: v.pipe(v.number(), v.minValue(0)),
+        comparisons: v.object({ same: whole, unknown: whole, slower: whole, faster: whole }),
+        widest: v.nullable(v.pipe(v.number(), v.minValue(0))),
+        aa: v.nullable(v.object({ ratio: v.pipe(v.number(), v.minValue(0)), decision })),
+        cycleNoise: v.nullable(v.pipe(v.number(), v.minValue(0))),
+      }),
+    ),
+    v.minLength(1),
+  ),
+});
+
 const TwinsDocument = v.object({
   bench: v.literal('twins'),
   busy: v.boolean(),
@@ -364,6 +388,8 @@ const SMOKE: Record<string, { env: Record<string, string>; json: v.GenericSchema
   },
   // Node and Chromium, one run at one size: every pair of the engine measured, in a valid document.
   'bench:twins': { env: { RUNS: '1', ENGINES: 'node,chromium', SIZES: '1k', BUDGET: '4s' }, json: TwinsDocument },
+  // One Node session at one size: its exit code, outcomes, widest interval and A/A in a valid document.
+  'bench:aa': { env: { RUNS: '1', ENGINES: 'node', SIZES: '1k', ALGORITHMS: 'aes-128-gcm', BUDGET: '5s' }, json: AaDocument },
 };
 
 describe('benchmarks', () => {

@@ -117,6 +117,7 @@ export const BENCH_ENV = [
   'COHORT_ROWS',
   'VARIANTS',
   'K',
+  'MODULE',
 ];
 
 /** The command that ran this benchmark, as one types it: its variables, `npm run <script> --` and its arguments. */
