@@ -324,10 +324,10 @@ export function shuffled<T>(xs: readonly T[], seed: number): T[] {
  * With `unitOf`, cases of one unit (twins: an A/B's two sides, an implementation's builds, the
  * A/A pair; groups.ts twinKey) run back to back in every cycle, the units ordered as cases are
  * above and each unit's members taking turns at going first (cycle by cycle). A paired ratio
- * cancels what its two samples share, which is only what lasts from one to the next: in a group
- * of eight, a pair's samples up to six others apart, the same file compared with itself read
- * 0.76–1.18 of itself from one worker to the next in Chromium with one core busy, where four
- * cases of one algorithm, each pair side by side, read 0.98–1.02 (docs/decisions/010-twins-side-by-side.md).
+ * cancels only what lasts from one of its samples to the next: in a group of eight, a pair's
+ * samples up to six others apart, the run's A/A check (one case beside its twin) read above 1
+ * in every Chromium session with one core busy (1.06–1.38, and 1.15–1.31 again), side by side
+ * 0.96–1.02 in Chromium and Firefox (docs/decisions/010-twins-side-by-side.md).
  */
 export function cycleOrder(n: number, cycle: number, unitOf?: (i: number) => string): number[] {
   if (!unitOf) return rotation(n, cycle);
