@@ -10,7 +10,7 @@
  *   BUDGET=60s  SIZES, ALGORITHMS (the compare's; its defaults when unset)  BUSY=1
  * @module
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { type ResultDocument, caseKey } from '../../web/core/schema.ts';
 import { compareInRun } from '../../web/core/report/compare.ts';
 import { median, pairedCycles } from '../../web/core/stats.ts';
 import { recordPage } from './measured.ts';
+import { burnOneCore } from './busy.ts';
 
 recordPage('aa', {
   title: 'One file compared with itself',
@@ -32,13 +33,6 @@ const BUDGET = process.env.BUDGET ?? '60s';
 const BUSY = process.env.BUSY !== '0';
 const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
 if (process.argv.includes('--json') && !jsonOut) throw new Error('--json needs a file name');
-
-/** A CPU-bound process on one core (pinned with taskset where it exists), until stopped. */
-function burnOneCore(): ChildProcess {
-  const loop = [process.execPath, '-e', 'for (;;) {}'];
-  const pinned = spawnSync('taskset', ['--version']).status === 0;
-  return pinned ? spawn('taskset', ['-c', '0', ...loop], { stdio: 'ignore' }) : spawn(loop[0]!, loop.slice(1), { stdio: 'ignore' });
-}
 
 interface Session {
   engine: string;

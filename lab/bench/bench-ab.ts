@@ -23,7 +23,6 @@
  * also prints how the sessions' t-scores scatter (sessionT): a variance near 1 says each
  * session's interval counts what varies; a wider one, that something holds for a whole session.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -34,6 +33,7 @@ import { formatSize, parseParams, toSearch } from '../../web/core/params.ts';
 import { mean, median, sd, tQuantile975 } from '../../web/core/stats.ts';
 import { caseInputs } from '../../web/core/implementations/shared.ts';
 import { evidence, recordPage } from './measured.ts';
+import { burnOneCore } from './busy.ts';
 
 recordPage('ab', {
   title: "The A/B decision's error rates",
@@ -50,13 +50,6 @@ const ONLY = process.env.ONLY?.split(',');
 const SAVE = process.env.SAVE;
 /** Quiet, loaded, or both: a CPU-bound process beside the sessions, on one core. */
 const LOADS = (process.env.LOAD ?? 'quiet,loaded').split(',') as ('quiet' | 'loaded')[];
-
-/** A CPU-bound process on one core (pinned with taskset where it exists), until stopped. */
-function burnOneCore(): ChildProcess {
-  const loop = [process.execPath, '-e', 'for (;;) {}'];
-  const pinned = spawnSync('taskset', ['--version']).status === 0;
-  return pinned ? spawn('taskset', ['-c', '0', ...loop], { stdio: 'ignore' }) : spawn(loop[0]!, loop.slice(1), { stdio: 'ignore' });
-}
 
 const SCENARIOS = [
   { name: 'same code', extra: 0, margin: 0.05 },

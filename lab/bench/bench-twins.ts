@@ -9,7 +9,7 @@
  *   ENGINES=node,chromium,firefox (webkit too)  RUNS=10  SIZES=1k,16k,1M  BUDGET=20s  BUSY=1
  * @module
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { type Decision, decide } from '../../web/core/decision.ts';
 import { formatSize, parseSize } from '../../web/core/params.ts';
 import { DESCHEDULED, median, medianCI, pairedCycles } from '../../web/core/stats.ts';
 import { evidence, recordPage } from './measured.ts';
+import { burnOneCore } from './busy.ts';
 
 recordPage('twins', {
   title: 'Twins: a module making a built-in’s calls, timed beside that built-in',
@@ -41,13 +42,6 @@ const PAIRS = [
   { builtIn: 'noble', twin: 'twin-noble', algorithm: 'aes-128-gcm', engines: ['node', 'chromium', 'firefox', 'webkit'] },
   { builtIn: 'libsodium', twin: 'twin-libsodium', algorithm: 'chacha20-poly1305', engines: ['node', 'chromium', 'firefox', 'webkit'] },
 ] as const;
-
-/** A CPU-bound process on one core (pinned with taskset where it exists), until stopped. */
-function burnOneCore(): ChildProcess {
-  const loop = [process.execPath, '-e', 'for (;;) {}'];
-  const pinned = spawnSync('taskset', ['--version']).status === 0;
-  return pinned ? spawn('taskset', ['-c', '0', ...loop], { stdio: 'ignore' }) : spawn(loop[0]!, loop.slice(1), { stdio: 'ignore' });
-}
 
 interface Cell {
   engine: string;

@@ -5,7 +5,9 @@
  * each claim how many runs agree with the most common answer. Also per engine: the share of
  * cases flagged unstable, wall time per run, the A/A check, and Web Crypto AES-128-GCM against AES-256-GCM at
  * the largest size (paired; an order bias showed as AES-256 20–35 % "faster" at 1 MiB).
- *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' PAIRS=3 npm run bench:verdict
+ *   RUNS=5 BROWSERS=chromium,firefox,webkit SEARCH='preset=quick' PAIRS=3 BUSY=0 npm run bench:verdict
+ * BUSY=1 runs every run with one core busy (busy.ts), and counts the headlines that answer every
+ * size class: a winner, a tie, "too close to call" or the device too busy, never still measuring.
  * Also per engine: where the flags fall (implementation and size, summed over the runs), how many
  * claims the page showed resolved and then reversed within the same run,
  * and each run's Web Crypto AES-128-GCM figure over a plain await loop written apart from the engine,
@@ -29,7 +31,8 @@ import { SETTLE_CALLS } from '../../web/core/worker/measure.ts';
 import type { BrowserPage } from '../../cli/browser-run.ts';
 import { evidence, listEnv, recordPage } from './measured.ts';
 import { againstRepeatability, describe } from './repeatability.ts';
-import { headline, visitorAnswer } from '../../web/core/report/headline.ts';
+import { headline, stateOf, visitorAnswer } from '../../web/core/report/headline.ts';
+import { burnOneCore } from './busy.ts';
 
 recordPage('verdict', {
   title: 'Does the verdict hold?',
@@ -43,6 +46,8 @@ const SEARCH = process.env.SEARCH ?? 'preset=quick';
 const OUT = process.env.OUT;
 /** Side-by-side pairs of the engine (one case alone) and the plain loop, per size (againstPlainLoop). */
 const PAIRS = Number(process.env.PAIRS ?? 3);
+/** One core busy beside every run (busy.ts). */
+const BUSY = process.env.BUSY === '1';
 if (OUT) mkdirSync(OUT, { recursive: true });
 
 /** Our Web Crypto AES-128-GCM sequential encrypt case at `size` in a run's document. */
@@ -90,7 +95,7 @@ function aes128vs256(doc: ResultDocument) {
 }
 
 const figures = evidence('verdict');
-console.log(`bench:verdict — ${RUNS} fresh-browser runs per engine of ${SEARCH}`);
+console.log(`bench:verdict — ${RUNS} fresh-browser runs per engine of ${SEARCH}${BUSY ? ', one core busy' : ''}`);
 for (const browser of BROWSERS) {
   const docs: ResultDocument[] = [];
   const wall: number[] = [];
@@ -100,7 +105,12 @@ for (const browser of BROWSERS) {
   try {
     for (let k = 0; k < RUNS; k++) {
       const t = performance.now();
-      docs.push(await runInBrowser({ browser, search: SEARCH, onClaimsShown: (c) => shown.push(c) }));
+      const burner = BUSY ? burnOneCore() : null;
+      try {
+        docs.push(await runInBrowser({ browser, search: SEARCH, onClaimsShown: (c) => shown.push(c) }));
+      } finally {
+        burner?.kill();
+      }
       if (OUT) writeFileSync(join(OUT, `${browser}-${k + 1}.json`), JSON.stringify(docs.at(-1)));
       wall.push((performance.now() - t) / 1000);
       plainAfterRun.push(await plainAfter(browser, docs.at(-1)!));
@@ -149,6 +159,8 @@ for (const browser of BROWSERS) {
     heads.set(h, (heads.get(h) ?? 0) + 1);
   }
   const [topHead, nHead] = [...heads.entries()].sort((x, y) => y[1] - x[1])[0]!;
+  // A headline answers when every size class has one: a winner, a tie, too close to call, or too busy to tell.
+  const answered = docs.filter((d) => verdict(d).claims.every((c) => !c.id.startsWith('fastest/') || stateOf(c) !== 'measuring')).length;
   console.log(
     `  headline identical in ${nHead} of ${docs.length} runs: "${topHead}"${
       heads.size > 1
@@ -159,6 +171,7 @@ for (const browser of BROWSERS) {
         : ''
     }`,
   );
+  console.log(`  headlines answering every size class (a winner, a tie, too close to call or too busy; not still measuring): ${answered} of ${docs.length}`);
   // The same claims as a visitor reads them (headline.ts visitorAnswer): a tie and a group not
   // within 12 % of the winner read alike; the expert's decision stays above.
   // One verdict per run, read for every claim (the costliest read of a document).
@@ -219,6 +232,8 @@ for (const browser of BROWSERS) {
     claimsIdentical: steady,
     claimsSettled: settledAnswers,
     headlineAgree: nHead,
+    headlinesAnswered: answered,
+    busy: BUSY,
     headline: topHead,
     shownResolved: shown.reduce((n, r) => n + r.length, 0),
     reversed: reversed.length,

@@ -251,6 +251,8 @@ const SMOKE: Record<string, { env: Record<string, string>; json: v.GenericSchema
         claimsIdentical: count,
         claimsSettled: count,
         headlineAgree: v.pipe(count, v.minValue(1), v.maxValue(2)),
+        headlinesAnswered: v.pipe(count, v.maxValue(2)),
+        busy: v.boolean(),
         // The headline is the page's first sentence: it always leads with what is fastest.
         headline: v.pipe(v.string(), v.startsWith('Fastest on this device:')),
         shownResolved: count,
