@@ -55,23 +55,18 @@ if (cargo) {
   }
   add('cargo', p, f, s);
 }
-const vitest = read('vitest.json');
-if (vitest) {
-  const v = JSON.parse(vitest);
-  add('vitest', v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
-  vitestSkips('vitest', v);
-}
-const webkit = read('webkit.json');
-if (webkit) {
-  const v = JSON.parse(webkit);
-  add('webkit', v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
-  vitestSkips('webkit', v);
-}
-const bench = read('bench.json');
-if (bench) {
-  const v = JSON.parse(bench);
-  add('bench', v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
-  vitestSkips('bench', v);
+// Vitest's runs: the unit tests, the measuring ones alone, WebKit over WebDriver, the benchmarks' smoke runs.
+for (const [name, file] of [
+  ['vitest', 'vitest.json'],
+  ['measure', 'vitest-measuring.json'],
+  ['webkit', 'webkit.json'],
+  ['bench', 'bench.json'],
+]) {
+  const text = read(file);
+  if (!text) continue;
+  const v = JSON.parse(text);
+  add(name, v.numPassedTests, v.numFailedTests, v.numPendingTests + v.numTodoTests);
+  vitestSkips(name, v);
 }
 // Playwright's two passes: the behaviour checks, two at a time, and the @timing tests alone.
 for (const [name, file] of [
