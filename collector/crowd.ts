@@ -6,7 +6,7 @@
  */
 import { CROWD_FLOOR, type CohortStats } from '../web/core/crowd.ts';
 import type { Sql } from './db.ts';
-import { weightedQuantilesSql } from './weights.ts';
+import { OUTSIDE_QUORUM, weightedQuantilesSql } from './weights.ts';
 import { primaryVariant } from '../web/core/tables/algorithms.ts';
 
 export interface CrowdFilter {
@@ -91,6 +91,12 @@ const voices = (clause: string, groupBy: GroupBy = 'deviceClass') => `
 
 export { CROWD_FLOOR, type CohortStats };
 
+/** Networks (a network's runs of one day each) whose undecided voices outside a cohort's fences put it under review. */
+export const CONTEST_NETWORKS = OUTSIDE_QUORUM;
+
+/** Voices that arrived outside their cohort's fences, still lie outside them, and no operator has quarantined or accepted. */
+export const UNDECIDED_OUTSIDE = `c.arrived_outside AND c.outlier AND NOT c.no_spread AND NOT s.quarantined AND s.execution = 'standard' AND c.bytes_per_second > 0`;
+
 const enough = (n: number, days: number) => n >= CROWD_FLOOR.voices && days >= CROWD_FLOOR.days;
 const QUANTILES = [0.05, 0.25, 0.5, 0.75, 0.95] as const;
 
@@ -109,8 +115,10 @@ export async function crowdStats(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupB
      ORDER BY n.grp`,
     params,
   );
-  const aside = await sql.query<{ grp: string; outliers: number }>(
-    `SELECT ${GROUP_BY[groupBy]} AS grp, count(*)::int AS outliers
+  // What is kept aside, read once: the outliers, and among them the undecided voices that arrived outside (under review).
+  const aside = await sql.query<{ grp: string; outliers: number; contested: number }>(
+    `SELECT ${GROUP_BY[groupBy]} AS grp, count(*)::int AS outliers,
+            count(DISTINCT coalesce(s.source, s.id::text) || '/' || s.received_on::text) FILTER (WHERE ${UNDECIDED_OUTSIDE})::int AS contested
      FROM cases c JOIN submissions s ON s.id = c.submission_id
      WHERE ${clause} AND (c.outlier OR c.no_spread) GROUP BY 1`,
     params,
@@ -129,6 +137,7 @@ export async function crowdStats(sql: Pick<Sql, 'query'>, f: CrowdFilter, groupB
       days,
       runs: Number(r.runs),
       outliers: asideOf.get(r.grp)?.outliers ?? 0,
+      underReview: (asideOf.get(r.grp)?.contested ?? 0) >= CONTEST_NETWORKS,
     };
     if (!enough(n, days)) return { ...base, tooFew: true };
     const [p05, q1, median, q3, p95] = (r.x ?? []).map(Number) as [number, number, number, number, number];

@@ -26,13 +26,13 @@ import { operatorArgs, runAsCommand, withStore } from './operator.ts';
 import { quarantine } from './quarantine.ts';
 import { type CohortKeyRow, cohortKeyOf, refreshInBatches } from './cohorts.ts';
 import { caseKey } from '../web/core/schema.ts';
-import { OUTSIDE_QUORUM, weightedQuantile } from './weights.ts';
+import { weightedQuantile } from './weights.ts';
+import { CONTEST_NETWORKS, UNDECIDED_OUTSIDE } from './crowd.ts';
 
 /** How far back the review looks, and how far a figure may move in that time before it is listed. */
 export const MOVE_WINDOW_DAYS = 7;
 export const MOVE_SHARE = 0.02;
-/** Networks whose voices arrived and still lie outside a cohort's fences, undecided, that list it as contested. */
-export const CONTEST_NETWORKS = OUTSIDE_QUORUM;
+export { CONTEST_NETWORKS };
 
 /** A cohort's device class on one day. */
 export interface Burst {
@@ -91,9 +91,6 @@ interface VoiceRow extends CohortKeyRow {
   w: number;
   browser: string;
 }
-
-/** Voices that arrived outside their cohort's fences, still lie outside them, and no operator has quarantined or accepted. */
-const UNDECIDED_OUTSIDE = `c.arrived_outside AND c.outlier AND NOT c.no_spread AND NOT s.quarantined AND s.execution = 'standard' AND c.bytes_per_second > 0`;
 
 /**
  * Every cohort class whose figure moved more than MOVE_SHARE in the window, or that is contested

@@ -30,3 +30,30 @@ test('a scenario run is submitted from its page and the crowd can filter by that
   await crowd.getByLabel('Scenario filter').selectOption('lightweight-iot');
   await expect(page.getByTestId('crowd-table').locator('tr', { hasText: 'laptop' })).toBeVisible();
 });
+
+test('a cohort under review says so beside its figure, and in words under the table', async ({ page }) => {
+  // The collector's answer for a cohort whose undecided outside voices came from five networks or more (collector/crowd.ts).
+  const cohort = (group: string, underReview: boolean) => ({
+    group,
+    deviceClass: group,
+    n: 40,
+    days: 9,
+    runs: 52,
+    outliers: underReview ? 30 : 1,
+    underReview,
+    tooFew: false,
+    p05: 40e6,
+    q1: 46e6,
+    median: 51e6,
+    q3: 55e6,
+    p95: 60e6,
+  });
+  await page.route('**/api/v1/stats**', (route) =>
+    route.fulfill({ json: { filter: {}, groupBy: 'deviceClass', unit: 'bytes/s', cohorts: [cohort('laptop', false), cohort('phone', true)] } }),
+  );
+  await page.goto('/#/crowd');
+  const table = page.getByTestId('crowd-table');
+  await expect(table.locator('tr', { hasText: 'phone' }).getByTestId('under-review')).toHaveText('under review');
+  await expect(table.locator('tr', { hasText: 'laptop' }).getByTestId('under-review')).toHaveCount(0);
+  await expect(page.getByTestId('under-review-note')).toContainText('no one has looked at them yet');
+});

@@ -105,7 +105,14 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
 
   /** The phone cohort as a client sees it now (a new app: nothing cached). */
   const phones = async () =>
-    (await (await appFor(sql).request(STATS)).json()).cohorts[0] as { n: number; days: number; median?: number; tooFew: boolean; outliers: number };
+    (await (await appFor(sql).request(STATS)).json()).cohorts[0] as {
+      n: number;
+      days: number;
+      median?: number;
+      tooFew: boolean;
+      outliers: number;
+      underReview: boolean;
+    };
   /** Moves everything stored today to `daysAgo` days before today, as if it had arrived then. */
   const backdate = async (daysAgo: number) => {
     await sql.query(`UPDATE submissions SET received_on = current_date - ${daysAgo} WHERE received_on = current_date`);
@@ -206,12 +213,15 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
     await endDay(12);
     await honest(6, 1);
     await endDay(11);
+    expect((await phones()).underReview).toBe(false);
     for (let day = 10; day >= 1; day--) {
       for (let i = 0; i < 6; i++) await phone(510 * (1 + (i - 3) / 200), `${60 + day}.${i}.9.9`);
       await honest(1, 20 + day);
       await endDay(day);
       const now = await phones();
       expect(Math.abs(now.median! / HONEST_MEDIAN - 1)).toBeLessThan(0.05);
+      // Six networks outside its fences, undecided: the public answer says the cohort is under review.
+      expect(now.underReview).toBe(true);
     }
     const [listed, ...others] = await movingCohorts(sql);
     expect(others).toEqual([]);
@@ -221,6 +231,7 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
     for (const d of listed!.contested.slice(0, 9)) expect(await quarantineDay(sql, { ...listed!, day: d.day }, 'test: sleeper')).toBe(7);
     expect(await acceptDay(sql, { ...listed!, day: listed!.contested[9]!.day }, 'test: taken as measured')).toBe(6);
     expect((await movingCohorts(sql)).flatMap((m) => m.contested)).toEqual([]);
+    expect((await phones()).underReview).toBe(false);
     expect(CONTEST_NETWORKS).toBe(OUTSIDE_QUORUM);
   });
 

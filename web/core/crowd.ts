@@ -27,6 +27,14 @@ interface CohortCounts {
   runs: number;
   /** Runs outside the cohort's fences, or no measurement (identical samples): kept in the data, left out of these figures. */
   outliers: number;
+  /**
+   * Under review: voices from five networks or more (a network's runs of one day each) arrived
+   * outside the cohort's fences, still lie outside them, and no operator has accepted or
+   * quarantined them (collector/review.ts). Its figure may be being steered, or the devices may
+   * have changed (a new engine): the page says so until someone looks. Absent in answers drawn
+   * before the collector said it.
+   */
+  underReview?: boolean;
 }
 
 /**
