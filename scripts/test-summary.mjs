@@ -55,10 +55,9 @@ if (cargo) {
   }
   add('cargo', p, f, s);
 }
-// Vitest's runs: the unit tests, the measuring ones alone, WebKit over WebDriver, the benchmarks' smoke runs.
+// Vitest's runs: the unit tests (the measuring ones alone after them), WebKit over WebDriver, the benchmarks' smoke runs.
 for (const [name, file] of [
   ['vitest', 'vitest.json'],
-  ['measure', 'vitest-measuring.json'],
   ['webkit', 'webkit.json'],
   ['bench', 'bench.json'],
 ]) {
