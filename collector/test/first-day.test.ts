@@ -238,7 +238,7 @@ describe.each(BACKENDS)('a crowd that holds from its first day, on %s', (kind) =
   it('publishes nothing below the floor of evidence, and says how many voices there are', async () => {
     await honest(12, 0); // twelve voices, one day
     await refreshCohorts(sql);
-    expect(await phones()).toEqual({ group: 'phone', deviceClass: 'phone', n: 12, days: 1, runs: 12, outliers: 0, tooFew: true });
+    expect(await phones()).toEqual({ group: 'phone', deviceClass: 'phone', n: 12, days: 1, runs: 12, outliers: 0, underReview: false, tooFew: true });
     const p = await (await appFor(sql).request(`${STATS.replace('/stats', '/percentile')}&bytesPerSecond=51000000`)).json();
     expect(p).toMatchObject({ n: 12, days: 1, tooFew: true, percentile: null });
     await endDay(1);

@@ -140,11 +140,17 @@ export function standingTable(): string {
   const web = webCryptoCells(verdict);
   const homes = moduleCells(modules);
   const loads = abSlower(ab);
-  need(web.length, 'verdict.md', "Web Crypto cell judged against the plain loop's repeatability");
+  // A verdict page whose command left the plain loop out (PLAIN_SIZES=none) has no such cell, and says so in its row.
+  const noPlainLoop = /\bPLAIN_SIZES=none\b/.test(info('verdict.md', verdict).command);
+  if (!noPlainLoop) need(web.length, 'verdict.md', "Web Crypto cell judged against the plain loop's repeatability");
   need(homes.size, 'modules.md', "module cell judged against the plain loop's repeatability");
   need(loads.length, 'ab.md', 'loaded A/B verdict count');
   const [fromVerdict, fromModules, fromAb] = [info('verdict.md', verdict), info('modules.md', modules), info('ab.md', ab)].map(source);
-  const rows = [`| Web Crypto over a plain \`await\` loop (\`bench:verdict\`) | ${fromVerdict} | ${withinOf(web)} | ${outside(web)} |`];
+  const rows = [
+    noPlainLoop
+      ? `| Web Crypto over a plain \`await\` loop (\`bench:verdict\`) | ${fromVerdict} | not measured (its command left the plain loop out: PLAIN_SIZES=none) | – |`
+      : `| Web Crypto over a plain \`await\` loop (\`bench:verdict\`) | ${fromVerdict} | ${withinOf(web)} | ${outside(web)} |`,
+  ];
   for (const [home, cells] of homes)
     rows.push(`| JavaScript modules over a plain loop, ${home} (\`bench:modules\`) | ${fromModules} | ${withinOf(cells)} | ${outside(cells)} |`);
   // The same cells against the loop taking the run's turns: what is left once a caller's loop pays the turns too.
