@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { type ResultDocument, caseKey } from '../../web/core/schema.ts';
 import { compareInRun } from '../../web/core/report/compare.ts';
 import { median, pairedCycles } from '../../web/core/stats.ts';
-import { recordPage } from './measured.ts';
+import { jsonOutPath, recordPage } from './measured.ts';
 import { burnOneCore } from './busy.ts';
 
 recordPage('aa', {
@@ -31,8 +31,7 @@ const RUNS = Number(process.env.RUNS ?? 10);
 const MODULE = process.env.MODULE ?? 'web/core/test/modules/twin-noble.mjs';
 const BUDGET = process.env.BUDGET ?? '60s';
 const BUSY = process.env.BUSY !== '0';
-const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
-if (process.argv.includes('--json') && !jsonOut) throw new Error('--json needs a file name');
+const jsonOut = jsonOutPath();
 
 interface Session {
   engine: string;

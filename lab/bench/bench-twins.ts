@@ -18,7 +18,7 @@ import { VERDICT_MARGIN, ratioOf } from '../../web/core/report/ratio.ts';
 import { type Decision, decide } from '../../web/core/decision.ts';
 import { formatSize, parseSize } from '../../web/core/params.ts';
 import { DESCHEDULED, median, medianCI, pairedCycles } from '../../web/core/stats.ts';
-import { evidence, recordPage } from './measured.ts';
+import { evidence, jsonOutPath, recordPage } from './measured.ts';
 import { burnOneCore } from './busy.ts';
 
 recordPage('twins', {
@@ -32,8 +32,7 @@ const RUNS = Number(process.env.RUNS ?? 10);
 const SIZES = (process.env.SIZES ?? '1k,16k,1M').split(',').map((s) => parseSize(s));
 const BUDGET = process.env.BUDGET ?? '20s';
 const BUSY = process.env.BUSY !== '0';
-const jsonOut = process.argv.includes('--json') ? process.argv[process.argv.indexOf('--json') + 1] : undefined;
-if (process.argv.includes('--json') && !jsonOut) throw new Error('--json needs a file name');
+const jsonOut = jsonOutPath();
 
 /** The built-ins a twin is made for, the algorithm each is compared on, and where each runs. */
 const PAIRS = [

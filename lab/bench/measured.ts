@@ -13,6 +13,14 @@ import { fileURLToPath } from 'node:url';
 
 export const MEASURED_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'measured');
 
+/** The file `--json FILE` names on the command line (undefined without it; an error without its file). */
+export function jsonOutPath(argv = process.argv): string | undefined {
+  if (!argv.includes('--json')) return undefined;
+  const file = argv[argv.indexOf('--json') + 1];
+  if (!file) throw new Error('--json needs a file name');
+  return file;
+}
+
 /** Whether the command line asks for the page to be written (`--write`). */
 export const wantsWrite = (argv = process.argv) => argv.includes('--write');
 
