@@ -25,7 +25,8 @@ let webkit: WebKitSession;
 beforeAll(async () => {
   site = await startNode(
     'server/serve.ts',
-    ['--dir', 'dist'],
+    // npm test serves a copy (AEADBENCH_SITE_DIR): the benchmarks' smoke runs beside this suite build dist/ again.
+    ['--dir', process.env.AEADBENCH_SITE_DIR ?? 'dist'],
     { COLLECTOR_DATA: mkdtempSync(join(tmpdir(), 'aeadbench-webkit-collector-')), COLLECTOR_EXPORT_MIN_AGE_S: '0' },
     { readyPath: '/' },
   );
