@@ -420,8 +420,9 @@ export async function measureInterleaved(
     );
     out.push({ samples: [], cycles: [], iterations: batch[i]!, interruptions: 0, warmupMs: now() - t });
   }
-  if (o.twinOf) {
-    const labels = cases.map((_, i) => o.twinOf!(i));
+  // Each case's twin label, once: the batches share by it, and every cycle's order keeps twins side by side by it.
+  const labels = o.twinOf ? cases.map((_, i) => o.twinOf!(i)) : null;
+  if (labels) {
     const twinned = labels.map((l) => labels.indexOf(l) !== labels.lastIndexOf(l));
     // Only a case with a twin is timed once more (a case alone keeps its batch, sharedBatches).
     const msPerCall: number[] = [];
@@ -450,7 +451,7 @@ export async function measureInterleaved(
     const taken: number[] = [];
     let hidden = false;
     const probed = o.probe?.();
-    const order = cycleOrder(active.length, (o.firstCycle ?? 0) + cycle, o.twinOf && ((j) => o.twinOf!(active[j]!))).map((j) => active[j]!);
+    const order = cycleOrder(active.length, (o.firstCycle ?? 0) + cycle, labels ? (j) => labels[active[j]!]! : undefined).map((j) => active[j]!);
     for (const i of order) {
       if (o.yieldNow) await o.yieldNow();
       if (o.waitUntilVisible) await o.waitUntilVisible();
